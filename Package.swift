@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "intervald",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "intervald", targets: ["intervald"]),
+        .executable(name: "intervalctl", targets: ["intervalctl"]),
+        .library(name: "IntervalCore", targets: ["IntervalCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Pure logic: the plan language, lazy expansion, estimates, the scheduler. No C modules.
+        .target(name: "IntervalCore"),
+
+        // libnotify adapter.
+        .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .target(name: "CNotifyShims", dependencies: ["CLibNotify"]),
+        .target(
+            name: "IntervalNotify",
+            dependencies: ["IntervalCore", "CLibNotify", "CNotifyShims", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // sd-bus adapter.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CBusShims", dependencies: ["CSystemd"]),
+        .target(
+            name: "IntervalBus",
+            dependencies: ["IntervalCore", "CSystemd", "CBusShims", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        .executableTarget(
+            name: "intervald",
+            dependencies: [
+                "IntervalCore", "IntervalNotify", "IntervalBus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "intervalctl",
+            dependencies: [
+                "IntervalCore", "IntervalNotify", "IntervalBus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore"]),
+    ]
+)

@@ -1,0 +1,1 @@
+#include "notify_shims.h"

@@ -1,0 +1,59 @@
+/// The D-Bus names of spec §3, defined once so that the daemon and its clients cannot drift apart.
+public enum BusNames {
+    public static let service = "org.intervald.Timer1"
+    public static let objectPath = "/org/intervald/Timer1"
+    public static let interface = "org.intervald.Timer1"
+
+    public enum Error {
+        public static let invalidPlan = "org.intervald.Timer1.Error.InvalidPlan"
+        public static let alreadyRunning = "org.intervald.Timer1.Error.AlreadyRunning"
+        public static let notRunning = "org.intervald.Timer1.Error.NotRunning"
+        public static let invalidState = "org.intervald.Timer1.Error.InvalidState"
+    }
+
+    public enum Method {
+        public static let start = "Start"
+        public static let stop = "Stop"
+        public static let pause = "Pause"
+        public static let resume = "Resume"
+        public static let skip = "Skip"
+    }
+
+    public enum Signal {
+        public static let segmentStarted = "SegmentStarted"
+        public static let finished = "Finished"
+        public static let stopped = "Stopped"
+    }
+
+    /// Property names; `elapsed` and `segmentRemaining` are read-time snapshots that emit no change signal.
+    public enum Property {
+        public static let state = "State"
+        public static let planName = "PlanName"
+        public static let planDuration = "PlanDuration"
+        public static let segmentIndex = "SegmentIndex"
+        public static let segmentCount = "SegmentCount"
+        public static let segmentKind = "SegmentKind"
+        public static let segmentLabel = "SegmentLabel"
+        public static let segmentDuration = "SegmentDuration"
+        public static let nextLabel = "NextLabel"
+        public static let elapsed = "Elapsed"
+        public static let segmentRemaining = "SegmentRemaining"
+    }
+}
+
+/// What the timer is doing, as the `State` property spells it.
+public enum TimerState: String, Sendable, Equatable, Codable {
+    case idle, running, paused
+}
+
+/// Why a workout ended before its last segment, as `Stopped(s reason)` spells it.
+public enum StopReason: String, Sendable, Equatable, Codable {
+    /// `Stop()` over D-Bus (or `intervalctl stop`, or Ctrl-C in `intervalctl run`).
+    case user
+    /// The notification's Stop button.
+    case notification
+    /// `Start(…, replace: true)` while a plan ran.
+    case replaced
+    /// SIGTERM.
+    case shutdown
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import IntervalCore
+
+@Test func busNamesMatchSpec() {
+    #expect(BusNames.service == "org.intervald.Timer1")
+}
