@@ -1,0 +1,34 @@
+/// The interval-run calculator: what a plan adds up to. Metres and seconds inside, 1 mi = 1609.344 m.
+public struct PlanEstimate: Sendable, Equatable, Codable {
+    public struct KindTotal: Sendable, Equatable, Codable {
+        public var kind: String
+        /// Microseconds.
+        public var duration: Int64
+        /// Share of the whole plan, 0…1.
+        public var share: Double
+    }
+
+    /// Microseconds.
+    public var duration: Int64
+    public var segmentCount: Int64
+    /// Time per kind, in order of first appearance.
+    public var kinds: [KindTotal]
+    /// Metres; nil unless every step has a pace.
+    public var distance: Double?
+
+    public init(_ plan: Plan) {
+        let summary = plan.root.totalSummary
+        duration = summary.duration
+        segmentCount = summary.segmentCount
+        kinds = summary.kindDurations.map {
+            KindTotal(kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)))
+        }
+        distance = summary.distance
+    }
+
+    /// The average pace over the whole plan, when the distance is known.
+    public var averagePace: Pace? {
+        guard let distance, distance > 0, duration > 0 else { return nil }
+        return Pace(metresPerSecond: distance / (Double(duration) / 1_000_000))
+    }
+}

@@ -1,0 +1,49 @@
+/// Where named plans live (spec §2): `$XDG_CONFIG_HOME/intervald/plans`, then the user's data directory
+/// `$XDG_DATA_HOME/intervald/plans` (where the install puts the bundled plans), then `intervald/plans` under each of
+/// `$XDG_DATA_DIRS`. Earlier directories shadow later ones.
+public struct PlanLocator: Sendable {
+    public let searchDirectories: [String]
+
+    /// Reads the XDG variables from `environment`, with the XDG defaults when unset or empty.
+    public init(environment: [String: String]) {
+        let home = environment["HOME"] ?? ""
+        func directory(_ name: String, default fallback: String) -> String {
+            if let value = environment[name], value.hasPrefix("/") { return value }
+            return fallback
+        }
+        let config = directory("XDG_CONFIG_HOME", default: home + "/.config")
+        let data = directory("XDG_DATA_HOME", default: home + "/.local/share")
+        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        var seen = Set<String>()
+        searchDirectories = ([config, data] + dataDirs).map { $0 + "/intervald/plans" }.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether `argument` names a plan rather than a file: no slash and no `.plan` ending.
+    public static func isName(_ argument: String) -> Bool {
+        !argument.contains("/") && !argument.hasSuffix(".plan") && !argument.isEmpty
+    }
+
+    /// Candidate files for `name`, in search order.
+    public func candidates(for name: String) -> [String] {
+        searchDirectories.map { "\($0)/\(name).plan" }
+    }
+
+    /// The plan name a file stands for: its base name without `.plan`.
+    public static func planName(forPath path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        return base.hasSuffix(".plan") ? String(base.dropLast(5)) : base
+    }
+
+    /// How an inline plan is named when it has no `name` directive: its text, shortened.
+    public static func inlineName(for expression: String) -> String {
+        let flat = expression.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
+        return flat.count <= 48 ? flat : String(flat.prefix(47)) + "…"
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,561 @@
+/// Parses the plan language of spec §1: one grammar for plan files and one-line plans.
+///
+/// A hand-written recursive-descent parser over UTF-8 bytes: each error names what was expected at the exact
+/// column, nesting is checked before recursing (no stack overflow on `((((…`), and every limit has its own message.
+public enum PlanParser {
+    /// Parses `text`; `origin` names it in diagnostics (a path, `<inline>` or `<stdin>`), `defaultName` names the
+    /// plan when it has no `name` directive.
+    public static func parse(_ text: String, origin: String, defaultName: String) throws(PlanDiagnostic) -> Plan {
+        try parse(bytes: Array(text.utf8), origin: origin, defaultName: defaultName)
+    }
+
+    /// Parses raw bytes, which need not be valid UTF-8: anything outside labels and comments is reported.
+    public static func parse(bytes: [UInt8], origin: String, defaultName: String) throws(PlanDiagnostic) -> Plan {
+        var parser = Parser(text: bytes, origin: origin)
+        return try parser.parsePlan(defaultName: defaultName)
+    }
+}
+
+private struct Parser {
+    let text: [UInt8]
+    let origin: String
+    var position = 0
+    var depth = 0
+    var name: String?
+    var countdown: Int64?
+    var directiveOffsets: [String: Int] = [:]
+    var sawStep = false
+
+    init(text: [UInt8], origin: String) {
+        self.text = text
+        self.origin = origin
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    // MARK: Structure
+
+    mutating func parsePlan(defaultName: String) throws(PlanDiagnostic) -> Plan {
+        let (items, offsets) = try parseItems(closing: nil, openedAt: 0)
+        guard !items.isEmpty else {
+            throw error(at: position, "the plan has no steps (expected a step such as '30s run')")
+        }
+        let root = try makeGroup(.once, items, offsets, at: 0, countAt: 0)
+        return Plan(name: name ?? defaultName, countdown: countdown, root: root)
+    }
+
+    /// Items up to `closing` (or the end of the text at the top level), with where each starts.
+    mutating func parseItems(closing: UInt8?, openedAt: Int) throws(PlanDiagnostic) -> ([PlanNode], [Int]) {
+        var items: [PlanNode] = []
+        var offsets: [Int] = []
+        while true {
+            skipBlankAndSeparators()
+            guard let byte = peek() else {
+                if let closing {
+                    throw error(at: position, "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt))")
+                }
+                return (items, offsets)
+            }
+            if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "}") {
+                if byte == closing {
+                    position += 1
+                    return (items, offsets)
+                }
+                if let closing {
+                    throw error(at: position, "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt)), found '\(Character(Unicode.Scalar(byte)))'")
+                }
+                throw error(at: position, "unexpected '\(Character(Unicode.Scalar(byte)))' (no group is open here)")
+            }
+            let itemStart = position
+            if let item = try parseItem(topLevel: closing == nil) {
+                items.append(item)
+                offsets.append(itemStart)
+            }
+            skipSpacesAndComment()
+            if let next = peek(), !isSeparator(next), next != UInt8(ascii: ")"), next != UInt8(ascii: "}") {
+                throw error(at: position, "expected ',', ';' or a new line before \(describeToken(at: position))")
+            }
+        }
+    }
+
+    /// One item, or nil for a header directive.
+    mutating func parseItem(topLevel: Bool) throws(PlanDiagnostic) -> PlanNode? {
+        let start = position
+        guard let byte = peek() else { return nil }
+        if isDigit(byte) || byte == UInt8(ascii: ".") {
+            if let count = try repeatCount() {
+                return try parseRepeat(count: count, at: start)
+            }
+            return .step(try parseStep())
+        }
+        if byte == UInt8(ascii: "-"), let next = peek(1), isDigit(next) {
+            throw error(at: start, "negative numbers are not allowed (durations and counts must be positive)")
+        }
+        if isLetter(byte) {
+            let word = readWord()
+            switch word {
+            case "for":
+                return try parseBounded()
+            case "name", "countdown":
+                try parseDirective(word, at: start, topLevel: topLevel)
+                return nil
+            default:
+                throw error(at: start, "unknown directive '\(word)' (expected name or countdown; a step starts with its duration, as in '30s \(word)')")
+            }
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            throw error(at: start, "a label must follow a duration and a kind, as in '30s run \"Easy\"'")
+        case UInt8(ascii: "@"):
+            throw error(at: start, "a pace must follow a step, as in '4m run @ 5:30/km'")
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            throw error(at: start, "a group needs a repeat count or 'for' before it, as in '3x(30s run, 30s walk)'")
+        default:
+            throw error(at: start, "unexpected \(describeToken(at: start)) (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)")
+        }
+    }
+
+    mutating func parseRepeat(count: Int, at start: Int) throws(PlanDiagnostic) -> PlanNode {
+        let (items, offsets, openedAt) = try parseGroupBody(after: "'\(count)x'")
+        return .group(try makeGroup(.times(count), items, offsets, at: openedAt, countAt: start))
+    }
+
+    mutating func parseBounded() throws(PlanDiagnostic) -> PlanNode {
+        skipSpacesAndComment()
+        let limitStart = position
+        if peek() == UInt8(ascii: "-") {
+            throw error(at: limitStart, "negative numbers are not allowed (durations and counts must be positive)")
+        }
+        guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
+            throw error(at: limitStart, "expected a duration or a distance after 'for', as in 'for 45m (...)' or 'for 5km (...)'")
+        }
+        let repetition: Repetition
+        if let metres = try distance() {
+            guard metres > 0 else { throw error(at: limitStart, "distance must be greater than zero") }
+            repetition = .forDistance(metres)
+        } else {
+            let limit = try parseDuration()
+            guard limit <= PlanLimits.maximumDuration else { throw error(at: limitStart, PlanLimitError.tooLong.message) }
+            repetition = .forDuration(limit)
+        }
+        let limitText = String(decoding: text[limitStart..<position], as: UTF8.self)
+        let (items, offsets, openedAt) = try parseGroupBody(after: "'for \(limitText)'")
+        return .group(try makeGroup(repetition, items, offsets, at: openedAt, countAt: limitStart))
+    }
+
+    /// `( items )` or `{ items }` after a repeat's head; returns the items, their offsets and where the group opened.
+    mutating func parseGroupBody(after head: String) throws(PlanDiagnostic) -> ([PlanNode], [Int], Int) {
+        skipBlank()
+        let openedAt = position
+        let closing: UInt8
+        switch peek() {
+        case UInt8(ascii: "("): closing = UInt8(ascii: ")")
+        case UInt8(ascii: "{"): closing = UInt8(ascii: "}")
+        default: throw error(at: position, "expected '(' or '{' after \(head)")
+        }
+        guard depth < PlanLimits.maximumNesting else {
+            throw error(at: position, "groups nest deeper than the limit of \(PlanLimits.maximumNesting)")
+        }
+        position += 1
+        depth += 1
+        let (items, offsets) = try parseItems(closing: closing, openedAt: openedAt)
+        depth -= 1
+        return (items, offsets, openedAt)
+    }
+
+    func makeGroup(_ repetition: Repetition, _ items: [PlanNode], _ offsets: [Int], at openedAt: Int, countAt: Int)
+        throws(PlanDiagnostic) -> PlanGroup
+    {
+        do {
+            return try PlanGroup(repetition: repetition, children: items)
+        } catch {
+            switch error {
+            case .emptyGroup: throw self.error(at: openedAt, error.message)
+            case .tooLongAt(let child): throw self.error(at: offsets[child], error.message)
+            default: throw self.error(at: countAt, error.message)
+            }
+        }
+    }
+
+    mutating func parseDirective(_ word: String, at start: Int, topLevel: Bool) throws(PlanDiagnostic) {
+        guard topLevel else {
+            throw error(at: start, "'\(word)' is only allowed at the top of a plan, not inside a group")
+        }
+        guard !sawStep else { throw error(at: start, "'\(word)' must come before the first step") }
+        if let first = directiveOffsets[word] {
+            throw error(at: start, "'\(word)' is given twice (first at \(lineAndColumn(of: first)))")
+        }
+        directiveOffsets[word] = start
+        skipSpacesAndComment()
+        if word == "name" {
+            guard peek() == UInt8(ascii: "\"") else {
+                throw error(at: position, "expected a quoted name after 'name', as in name \"Tabata\"")
+            }
+            name = try parseString(what: "name")
+        } else {
+            let durationStart = position
+            guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
+                throw error(at: position, "expected a duration after 'countdown', as in 'countdown 3s'")
+            }
+            let value = try parseDuration()
+            guard value <= PlanLimits.maximumDuration else {
+                throw error(at: durationStart, PlanLimits.tooLongMessage)
+            }
+            countdown = value
+        }
+    }
+
+    // MARK: Steps
+
+    mutating func parseStep() throws(PlanDiagnostic) -> Step {
+        let durationStart = position
+        let duration = try parseDuration()
+        guard duration >= PlanLimits.minimumStepDuration else {
+            throw error(at: durationStart, "a step must last at least 1 ms")
+        }
+        guard duration <= PlanLimits.maximumDuration else {
+            throw error(at: durationStart, PlanLimits.tooLongMessage)
+        }
+        let beforeKind = position
+        skipSpacesAndComment()
+        guard let byte = peek(), isLetter(byte), position > beforeKind else {
+            if let byte = peek(), isLetter(byte) {
+                throw error(at: position, "expected a space between the duration and the kind")
+            }
+            throw error(at: position, "expected a kind after the duration, such as run, walk or rest")
+        }
+        let kindStart = position
+        let kind = readWord()
+        guard isValidKind(kind) else {
+            throw error(at: kindStart, "invalid kind '\(kind)' (a kind is a lowercase word such as run, walk or rest)")
+        }
+        skipSpacesAndComment()
+        var label: String?
+        if peek() == UInt8(ascii: "\"") {
+            label = try parseString(what: "label")
+            skipSpacesAndComment()
+        }
+        var pace: Pace?
+        if peek() == UInt8(ascii: "@") {
+            position += 1
+            pace = try parsePace()
+        }
+        sawStep = true
+        return Step(kind: kind, label: label, duration: duration, pace: pace)
+    }
+
+    /// `"…"` with `\"` and `\\` escapes, on one line.
+    mutating func parseString(what: String) throws(PlanDiagnostic) -> String {
+        let opening = position
+        position += 1
+        var bytes: [UInt8] = []
+        while let byte = peek(), byte != UInt8(ascii: "\n") {
+            position += 1
+            if byte == UInt8(ascii: "\"") {
+                guard !bytes.isEmpty else { throw error(at: opening, "empty \(what)") }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\"), let escaped = peek(),
+                escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\")
+            {
+                position += 1
+                bytes.append(escaped)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        throw error(at: opening, "unterminated \(what) (expected a closing '\"' on the same line)")
+    }
+
+    // MARK: Durations, distances, paces
+
+    /// `45s`, `1m30s`, `1h5m`, `250ms`, `1.5h`, `1:30` (m:ss) or `1:02:03` (h:mm:ss), in microseconds; > 0.
+    mutating func parseDuration() throws(PlanDiagnostic) -> Int64 {
+        let start = position
+        let digitsEnd = scanDigits(from: position)
+        if digitsEnd < text.count, text[digitsEnd] == UInt8(ascii: ":") {
+            return try parseClockDuration()
+        }
+        var total = 0.0
+        var previousRank = Int.max
+        repeat {
+            let numberStart = position
+            guard let number = readNumber() else {
+                throw error(at: numberStart, "expected a duration such as 30s, 1m30s or 1:30")
+            }
+            let unitStart = position
+            let unit = readLetters()
+            let rank: Int
+            switch unit {
+            case "h": rank = 3
+            case "m", "min": rank = 2
+            case "s": rank = 1
+            case "ms": rank = 0
+            case "":
+                throw error(at: unitStart, "missing duration unit after '\(number.text)' (expected ms, s, m or h)")
+            default:
+                throw error(at: unitStart, "unknown duration unit '\(unit)' (expected ms, s, m or h)")
+            }
+            guard rank < previousRank else {
+                throw error(at: unitStart, "duration units must go from largest to smallest, as in 1h5m or 1m30s")
+            }
+            previousRank = rank
+            total += number.value * [1e3, 1e6, 6e7, 3.6e9][rank]
+        } while peek().map(isDigit) == true
+        return try checkedDuration(total, at: start)
+    }
+
+    mutating func parseClockDuration() throws(PlanDiagnostic) -> Int64 {
+        let start = position
+        var parts: [(value: Double, start: Int, length: Int)] = []
+        while true {
+            let partStart = position
+            let end = scanDigits(from: position)
+            guard end > partStart, end - partStart <= 9 else {
+                throw error(at: partStart, "expected digits in a m:ss or h:mm:ss duration")
+            }
+            parts.append((Double(String(decoding: text[partStart..<end], as: UTF8.self)) ?? 0, partStart, end - partStart))
+            position = end
+            guard peek() == UInt8(ascii: ":") else { break }
+            position += 1
+        }
+        guard parts.count <= 3 else { throw error(at: start, "a clock duration has at most three parts (h:mm:ss)") }
+        for part in parts.dropFirst() where part.length != 2 || part.value >= 60 {
+            throw error(at: part.start, "expected two digits from 00 to 59 after ':'")
+        }
+        if let byte = peek(), isLetter(byte) {
+            throw error(at: position, "a m:ss or h:mm:ss duration takes no unit")
+        }
+        let seconds = parts.reduce(0.0) { $0 * 60 + $1.value }
+        return try checkedDuration(seconds * 1e6, at: start)
+    }
+
+    func checkedDuration(_ microseconds: Double, at start: Int) throws(PlanDiagnostic) -> Int64 {
+        guard microseconds < Double(PlanLimits.maximumDuration) * 1000 else {
+            throw error(at: start, PlanLimits.tooLongMessage)
+        }
+        let rounded = Int64(microseconds.rounded())
+        guard rounded > 0 else { throw error(at: start, "duration must be greater than zero") }
+        return rounded
+    }
+
+    /// A distance such as `5km` or `3.1mi` in metres, or nil (position unchanged) when the text is a duration.
+    mutating func distance() throws(PlanDiagnostic) -> Double? {
+        let start = position
+        guard let number = readNumber() else { return nil }
+        let unit = readLetters()
+        switch unit {
+        case "km": return number.value * 1000
+        case "mi": return number.value * Pace.metresPerMile
+        default:
+            position = start
+            return nil
+        }
+    }
+
+    /// After `@`: `5:30/km`, `9:00/mi`, `10 km/h`, `6 mph`, `3.2 m/s`.
+    mutating func parsePace() throws(PlanDiagnostic) -> Pace {
+        skipSpacesAndComment()
+        let start = position
+        guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
+            throw error(at: position, "expected a pace after '@', such as 5:30/km, 9:00/mi, 10 km/h, 6 mph or 3.2 m/s")
+        }
+        var seconds: Double?
+        var value = 0.0
+        let digitsEnd = scanDigits(from: position)
+        if digitsEnd < text.count, text[digitsEnd] == UInt8(ascii: ":") {
+            let minutes = Double(String(decoding: text[position..<digitsEnd], as: UTF8.self)) ?? 0
+            position = digitsEnd + 1
+            let secondsStart = position
+            let secondsEnd = scanDigits(from: position)
+            let secondsValue = Double(String(decoding: text[secondsStart..<secondsEnd], as: UTF8.self)) ?? 60
+            guard secondsEnd - secondsStart == 2, secondsValue < 60 else {
+                throw error(at: secondsStart, "expected two digits from 00 to 59 after ':'")
+            }
+            position = secondsEnd
+            seconds = minutes * 60 + secondsValue
+        } else if let number = readNumber() {
+            value = number.value
+        }
+        let spaceStart = position
+        skipSpaces()
+        let unitStart = position
+        while let byte = peek(), isLetter(byte) || byte == UInt8(ascii: "/") { position += 1 }
+        let unit = String(decoding: text[unitStart..<position], as: UTF8.self)
+        let metresPerSecond: Double
+        switch (unit, seconds) {
+        case ("/km", .some(let perKilometre)): metresPerSecond = 1000 / perKilometre
+        case ("/mi", .some(let perMile)): metresPerSecond = Pace.metresPerMile / perMile
+        case ("/km", nil): metresPerSecond = 1000 / (value * 60)
+        case ("/mi", nil): metresPerSecond = Pace.metresPerMile / (value * 60)
+        case ("km/h", nil), ("kph", nil): metresPerSecond = value / 3.6
+        case ("mph", nil): metresPerSecond = value * Pace.metresPerMile / 3600
+        case ("m/s", nil): metresPerSecond = value
+        case ("", _):
+            throw error(at: spaceStart, "missing pace unit (expected /km, /mi, km/h, mph or m/s)")
+        case (_, .some):
+            throw error(at: unitStart, "a pace written as m:ss needs /km or /mi, not '\(unit)'")
+        default:
+            throw error(at: unitStart, "unknown pace unit '\(unit)' (expected /km, /mi, km/h, mph or m/s)")
+        }
+        guard metresPerSecond.isFinite, metresPerSecond > 0 else {
+            throw error(at: start, "pace must be greater than zero")
+        }
+        return Pace(metresPerSecond: metresPerSecond)
+    }
+
+    // MARK: Repeat heads
+
+    /// If the text here is `N x` / `Nx` / `N×` before a group, consumes it and returns N.
+    mutating func repeatCount() throws(PlanDiagnostic) -> Int? {
+        let start = position
+        let end = scanDigits(from: start)
+        guard end > start else { return nil }
+        var cursor = end
+        while cursor < text.count, text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+        let markerLength: Int
+        if cursor < text.count, text[cursor] == UInt8(ascii: "x") || text[cursor] == UInt8(ascii: "X") {
+            markerLength = 1
+        } else if text[cursor...].starts(with: [0xC3, 0x97]) {  // ×
+            markerLength = 2
+        } else {
+            return nil
+        }
+        let after = cursor + markerLength
+        if after < text.count, isLetter(text[after]) || isDigit(text[after]) { return nil }
+        let digits = String(decoding: text[start..<end], as: UTF8.self)
+        guard end - start <= 9, let count = Int(digits) else {
+            throw error(at: start, "repeat count \(digits) is larger than the limit of \(PlanLimits.maximumRepeatCount)")
+        }
+        guard count >= 1 else { throw error(at: start, PlanLimitError.repeatCountTooSmall.message) }
+        guard count <= PlanLimits.maximumRepeatCount else {
+            throw error(at: start, PlanLimitError.repeatCountTooLarge(count).message)
+        }
+        position = after
+        return count
+    }
+
+    // MARK: Lexical helpers
+
+    func peek(_ ahead: Int = 0) -> UInt8? {
+        position + ahead < text.count ? text[position + ahead] : nil
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+    func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";")
+            || byte == UInt8(ascii: "\r")
+    }
+
+    func isValidKind(_ word: String) -> Bool {
+        guard let first = word.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+        return word.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+    }
+
+    func scanDigits(from start: Int) -> Int {
+        var end = start
+        while end < text.count, isDigit(text[end]) { end += 1 }
+        return end
+    }
+
+    /// `12` or `1.5`; nil (position unchanged) when no digits are here.
+    mutating func readNumber() -> (value: Double, text: String)? {
+        let start = position
+        var end = scanDigits(from: start)
+        if end < text.count, text[end] == UInt8(ascii: "."), end + 1 < text.count, isDigit(text[end + 1]) {
+            end = scanDigits(from: end + 1)
+        }
+        guard end > start, let value = Double(String(decoding: text[start..<end], as: UTF8.self)) else { return nil }
+        position = end
+        return (value, String(decoding: text[start..<end], as: UTF8.self))
+    }
+
+    mutating func readLetters() -> String {
+        let start = position
+        while let byte = peek(), isLetter(byte) { position += 1 }
+        return String(decoding: text[start..<position], as: UTF8.self)
+    }
+
+    /// A kind, directive or keyword: letters, digits, `_` and `-`.
+    mutating func readWord() -> String {
+        let start = position
+        while let byte = peek(), isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") {
+            position += 1
+        }
+        return String(decoding: text[start..<position], as: UTF8.self)
+    }
+
+    mutating func skipSpaces() {
+        while let byte = peek(), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { position += 1 }
+    }
+
+    /// Spaces and a trailing comment, not the line break.
+    mutating func skipSpacesAndComment() {
+        skipSpaces()
+        if peek() == UInt8(ascii: "#") {
+            while let byte = peek(), byte != UInt8(ascii: "\n") { position += 1 }
+        }
+    }
+
+    /// Spaces, comments and line breaks.
+    mutating func skipBlank() {
+        while true {
+            skipSpacesAndComment()
+            guard let byte = peek(), byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else { return }
+            position += 1
+        }
+    }
+
+    mutating func skipBlankAndSeparators() {
+        while true {
+            skipSpacesAndComment()
+            guard let byte = peek(), isSeparator(byte) else { return }
+            position += 1
+        }
+    }
+
+    /// How to name what stands at `offset` in a message: `'walk'`, `'}'`, `byte 0x00`.
+    func describeToken(at offset: Int) -> String {
+        guard offset < text.count else { return "the end of the plan" }
+        let byte = text[offset]
+        if isLetter(byte) || isDigit(byte) {
+            var end = offset
+            while end < text.count, isLetter(text[end]) || isDigit(text[end]) || text[end] == UInt8(ascii: "_")
+                || text[end] == UInt8(ascii: "-") || text[end] == UInt8(ascii: ".") || text[end] == UInt8(ascii: ":"),
+                end - offset < 40
+            {
+                end += 1
+            }
+            return "'\(String(decoding: text[offset..<end], as: UTF8.self))'"
+        }
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte >= 0x80 {
+            let scalar = String(decoding: text[offset..<min(offset + 4, text.count)], as: UTF8.self).unicodeScalars.first
+            if let scalar, scalar != "\u{FFFD}", scalar.properties.isAlphabetic || scalar.properties.isMath
+                || scalar.properties.generalCategory == .otherPunctuation
+            {
+                return "character '\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+            }
+            return byte >= 0xC0 && scalar != "\u{FFFD}" ? "character U+\(String(scalar?.value ?? 0, radix: 16, uppercase: true))" : "byte 0x\(String(byte, radix: 16, uppercase: true)) (the text is not valid UTF-8 here)"
+        }
+        return "control character 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    func lineAndColumn(of offset: Int) -> String {
+        let diagnostic = PlanDiagnostic.at(offset, in: text, origin: origin, "")
+        return "\(diagnostic.line):\(diagnostic.column)"
+    }
+
+    func error(at offset: Int, _ message: String) -> PlanDiagnostic {
+        PlanDiagnostic.at(offset, in: text, origin: origin, message)
+    }
+}
+
+extension PlanLimits {
+    static let tooLongMessage = PlanLimitError.tooLong.message
+}

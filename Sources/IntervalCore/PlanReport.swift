@@ -1,0 +1,101 @@
+/// The readable timeline of `intervalctl plan show`: repeats folded, then totals.
+public enum PlanReport {
+    public static func text(for plan: Plan) -> String {
+        let estimate = PlanEstimate(plan)
+        var lines: [String] = []
+        lines.append("\(plan.name) — \(TimeText.clock(microseconds: plan.duration)), \(segmentsText(plan.segmentCount))")
+        if let countdown = plan.countdown {
+            lines.append("Countdown \(TimeText.spoken(microseconds: countdown)) before each change")
+        }
+        lines.append("")
+        describe(plan.root.children, depth: 0, into: &lines)
+        lines.append("")
+        lines.append(contentsOf: totals(estimate))
+        return lines.joined(separator: "\n")
+    }
+
+    /// "52 segments", "1 segment".
+    public static func segmentsText(_ count: Int64) -> String {
+        count == 1 ? "1 segment" : "\(count) segments"
+    }
+
+    static func totals(_ estimate: PlanEstimate) -> [String] {
+        var rows: [(String, String)] = [("Total", TimeText.clock(microseconds: estimate.duration).leftPadding(to: 5))]
+        for kind in estimate.kinds {
+            let percent = Int((kind.share * 100).rounded())
+            rows.append((kind.kind, "\(TimeText.clock(microseconds: kind.duration).leftPadding(to: 5))  \(percent) %"))
+        }
+        if let distance = estimate.distance {
+            rows.append(("Distance", "\(format2(distance / 1000)) km (\(format2(distance / Pace.metresPerMile)) mi)"))
+        }
+        if let pace = estimate.averagePace {
+            rows.append(("Average pace", "\(pace.perKilometreText) (\(pace.perMileText)), \(format1(pace.kilometresPerHour)) km/h (\(format1(pace.milesPerHour)) mph)"))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(to: width) + "  " + $0.1 }
+    }
+
+    private static func describe(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {
+        let indent = String(repeating: "  ", count: depth)
+        for node in nodes {
+            switch node {
+            case .step(let step):
+                var line = "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(step.label)"
+                if step.label != Step.defaultLabel(for: step.kind) { line += " (\(step.kind))" }
+                if let pace = step.pace { line += " @ \(pace.perKilometreText)" }
+                lines.append(line)
+            case .group(let group):
+                let total = TimeText.clock(microseconds: group.totalDuration).leftPadding(to: 9)
+                let pass = TimeText.clock(microseconds: group.iterationDuration)
+                lines.append("\(total)  \(indent)\(head(of: group)) (\(pass) per round)")
+                describe(group.children, depth: depth + 1, into: &lines)
+            }
+        }
+    }
+
+    /// "6 ×", or for a bounded repeat what it solved: "for 5 km: 6 full rounds + 0:12 of round 7".
+    static func head(of group: PlanGroup) -> String {
+        let rounds = group.fullIterations == 1 ? "1 full round" : "\(group.fullIterations) full rounds"
+        let solved = group.tailDuration > 0
+            ? "\(rounds) + \(TimeText.clock(microseconds: group.tailDuration)) of round \(group.fullIterations + 1)"
+            : rounds
+        switch group.repetition {
+        case .once, .times: return "\(group.fullIterations) ×"
+        case .forDuration(let limit): return "for \(TimeText.clock(microseconds: limit)): \(solved)"
+        case .forDistance(let metres): return "for \(trimmedNumber(metres / 1000)) km: \(solved)"
+        }
+    }
+
+    /// "5", "2.5", "0.42": as few decimals as the value needs, at most three.
+    static func trimmedNumber(_ value: Double) -> String {
+        var text = fixed(value, digits: 3)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func format1(_ value: Double) -> String { fixed(value, digits: 1) }
+    static func format2(_ value: Double) -> String { fixed(value, digits: 2) }
+
+    /// A fixed-point rendering without Foundation's `String(format:)`.
+    static func fixed(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int64((abs(value) * scale).rounded())
+        let whole = scaled / Int64(scale)
+        var fraction = String(scaled % Int64(scale))
+        while fraction.count < digits { fraction = "0" + fraction }
+        return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? "." + fraction : "")
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    func leftPadding(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import IntervalCore
+
+@main
+struct IntervalCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intervalctl",
+        abstract: "Control intervald, the workout interval timer, and work with interval plans.",
+        discussion: """
+            PLAN is a path to a .plan file, or a name looked up as NAME.plan in $XDG_CONFIG_HOME/intervald/plans, \
+            $XDG_DATA_HOME/intervald/plans and intervald/plans under each of $XDG_DATA_DIRS.
+
+            Exit codes: 0 success, 64 usage, 65 invalid plan, 69 daemon unreachable, 1 any other failure.
+            """,
+        version: "0.1.0",
+        subcommands: [PlanCommand.self, PlansCommand.self]
+    )
+}
+
+/// Exit codes of spec §2.
+enum ExitStatus {
+    static let invalidPlan = ExitCode(65)
+    static let unreachable = ExitCode(69)
+}
+
+/// Writes `intervalctl: error: …` to stderr.
+func printError(_ message: String) {
+    Console.standardError.write("intervalctl: error: \(message)\n")
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import IntervalCore
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Check plans and show their timelines and totals.",
+        subcommands: [Check.self, Show.self]
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate plan files; print every file's diagnostic and exit 65 if any is invalid."
+        )
+
+        @Argument(help: "Plan files or names ('-' reads standard input).")
+        var files: [String]
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Give at least one plan file.") }
+        }
+
+        func run() throws {
+            var invalid = 0
+            for file in files {
+                let source = try PlanSource.resolve(plan: file, expression: nil)
+                do {
+                    let plan = try source.parse()
+                    Console.print("\(source.origin): ok: \(plan.name), \(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))")
+                } catch {
+                    invalid += 1
+                    Console.standardError.write("\(error)\n")
+                }
+            }
+            if invalid > 0 { throw ExitStatus.invalidPlan }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a plan's timeline, with repeats folded, and its totals.",
+            discussion: "Totals: duration, segment count, repetitions, time per kind, and distance and average pace where every step has a pace."
+        )
+
+        @OptionGroup var input: PlanInput
+
+        @Flag(help: "Print stable JSON for scripts instead of text.")
+        var json = false
+
+        func run() throws {
+            let loaded = try input.load()
+            if json {
+                Console.print(try PlanJSON(loaded).encoded())
+            } else {
+                Console.print(PlanReport.text(for: loaded.plan))
+            }
+        }
+    }
+}
+
+struct PlansCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plans",
+        abstract: "List the named plans with their durations."
+    )
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let locator = PlanLocator(environment: ProcessInfo.processInfo.environment)
+        var entries: [NamedPlan] = []
+        var seen = Set<String>()
+        for directory in locator.searchDirectories {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for file in files.sorted() where file.hasSuffix(".plan") {
+                let name = PlanLocator.planName(forPath: file)
+                guard seen.insert(name).inserted else { continue }
+                let path = directory + "/" + file
+                guard let source = try? PlanSource.file(at: path) else { continue }
+                switch Result(catching: { () throws(PlanDiagnostic) -> Plan in try source.parse() }) {
+                case .success(let plan):
+                    entries.append(NamedPlan(name: name, title: plan.name, duration: plan.duration, path: path, error: nil))
+                case .failure(let diagnostic):
+                    entries.append(NamedPlan(name: name, title: nil, duration: nil, path: path, error: diagnostic.headline))
+                }
+            }
+        }
+        entries.sort { $0.name < $1.name }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Console.print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            return
+        }
+        if entries.isEmpty {
+            Console.print("No named plans in \(locator.searchDirectories.joined(separator: ", ")).")
+            return
+        }
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            let detail = entry.duration.map { "\(TimeText.clock(microseconds: $0).leftAligned(8))  \(entry.title ?? "")" }
+                ?? "invalid   \(entry.error ?? "")"
+            Console.print("\(entry.name.leftAligned(width))  \(detail)")
+        }
+    }
+
+    struct NamedPlan: Encodable {
+        let name: String
+        let title: String?
+        /// Microseconds.
+        let duration: Int64?
+        let path: String
+        let error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, title, path, error
+            case duration = "duration_us"
+        }
+    }
+}
+
+extension String {
+    func leftAligned(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import IntervalCore
+
+/// Where a plan comes from: `PLAN` (a path or a name), `-e EXPR`, or `-` for stdin.
+struct PlanInput: ParsableArguments {
+    @Argument(help: "A plan file, a plan name, or '-' to read the plan from standard input.")
+    var plan: String?
+
+    @Option(name: [.customShort("e"), .customLong("expression")], help: "A one-line plan, e.g. '8x(30s run, 30s walk)'.")
+    var expression: String?
+
+    func validate() throws {
+        switch (plan, expression) {
+        case (nil, nil): throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.")
+        case (.some, .some): throw ValidationError("Give either a PLAN or -e EXPR, not both.")
+        default: break
+        }
+    }
+
+    /// Reads and parses the plan; prints the diagnostic and exits 65 when it is invalid.
+    func load() throws -> LoadedPlan {
+        let source = try PlanSource.resolve(plan: plan, expression: expression)
+        do {
+            return LoadedPlan(source: source, plan: try source.parse())
+        } catch {
+            Console.standardError.write("\(error)\n")
+            throw ExitStatus.invalidPlan
+        }
+    }
+}
+
+struct LoadedPlan {
+    let source: PlanSource
+    let plan: Plan
+}
+
+/// Plan text with the origin that names it in diagnostics.
+struct PlanSource {
+    let bytes: [UInt8]
+    let origin: String
+    let defaultName: String
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    func parse() throws(PlanDiagnostic) -> Plan {
+        try PlanParser.parse(bytes: bytes, origin: origin, defaultName: defaultName)
+    }
+
+    static func resolve(plan: String?, expression: String?) throws -> PlanSource {
+        if let expression {
+            return PlanSource(bytes: Array(expression.utf8), origin: "<inline>", defaultName: PlanLocator.inlineName(for: expression))
+        }
+        guard let plan else { throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.") }
+        if plan == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let text = String(decoding: data, as: UTF8.self)
+            return PlanSource(bytes: Array(data), origin: "<stdin>", defaultName: PlanLocator.inlineName(for: text))
+        }
+        return try file(at: locate(plan))
+    }
+
+    static func file(at path: String) throws -> PlanSource {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("cannot read '\(path)': \(readFailure(path))")
+            throw ExitCode.failure
+        }
+        return PlanSource(bytes: Array(data), origin: path, defaultName: PlanLocator.planName(forPath: path))
+    }
+
+    /// A path as given, or the first file a plan name resolves to.
+    static func locate(_ argument: String) throws -> String {
+        if !PlanLocator.isName(argument) || FileManager.default.fileExists(atPath: argument) && argument.hasSuffix(".plan") {
+            return argument
+        }
+        let locator = PlanLocator(environment: ProcessInfo.processInfo.environment)
+        if let found = locator.candidates(for: argument).first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
+            return found
+        }
+        if FileManager.default.fileExists(atPath: argument) { return argument }
+        printError("no plan named '\(argument)' (looked in \(locator.searchDirectories.joined(separator: ", ")); 'intervalctl plans' lists the named plans)")
+        throw ExitCode.failure
+    }
+
+    private static func readFailure(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
+        return isDirectory.boolValue ? "it is a directory" : "permission denied"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import IntervalCore
+
+/// The stable JSON of `intervalctl plan show --json`: snake_case keys, times in microseconds, distances in metres.
+struct PlanJSON: Encodable {
+    let name: String
+    let origin: String
+    let durationUs: Int64
+    let segmentCount: Int64
+    let countdownUs: Int64?
+    let kinds: [Kind]
+    let distanceM: Double?
+    let averagePace: PaceJSON?
+    let items: [Item]
+
+    struct Kind: Encodable {
+        let kind: String
+        let durationUs: Int64
+        let share: Double
+    }
+
+    struct PaceJSON: Encodable {
+        let metresPerSecond: Double
+        let secondsPerKm: Double
+        let secondsPerMile: Double
+        let kmPerHour: Double
+        let text: String
+
+        init(_ pace: Pace) {
+            metresPerSecond = pace.metresPerSecond
+            secondsPerKm = pace.secondsPerKilometre
+            secondsPerMile = pace.secondsPerMile
+            kmPerHour = pace.kilometresPerHour
+            text = pace.perKilometreText
+        }
+    }
+
+    /// A step (`type` "step") or a group (`type` "repeat" or "for").
+    struct Item: Encodable {
+        let type: String
+        let kind: String?
+        let label: String?
+        let durationUs: Int64
+        let pace: PaceJSON?
+        let count: Int?
+        let limitUs: Int64?
+        let limitM: Double?
+        let iterations: Int64?
+        let fullIterations: Int64?
+        let lastIterationUs: Int64?
+        let iterationDurationUs: Int64?
+        let segmentCount: Int64?
+        let items: [Item]?
+
+        init(_ node: PlanNode) {
+            switch node {
+            case .step(let step):
+                type = "step"
+                kind = step.kind
+                label = step.label
+                durationUs = step.duration
+                pace = step.pace.map(PaceJSON.init)
+                (count, limitUs, limitM, iterations, fullIterations, lastIterationUs) = (nil, nil, nil, nil, nil, nil)
+                (iterationDurationUs, segmentCount, items) = (nil, nil, nil)
+            case .group(let group):
+                (kind, label, pace) = (nil, nil, nil)
+                durationUs = group.totalDuration
+                iterations = group.iterationCount
+                fullIterations = group.fullIterations
+                lastIterationUs = group.tailDuration > 0 ? group.tailDuration : nil
+                iterationDurationUs = group.iterationDuration
+                segmentCount = group.totalSegmentCount
+                items = group.children.map(Item.init)
+                switch group.repetition {
+                case .times(let times):
+                    (type, count, limitUs, limitM) = ("repeat", times, nil, nil)
+                case .forDuration(let limit):
+                    (type, count, limitUs, limitM) = ("for", nil, limit, nil)
+                case .forDistance(let metres):
+                    (type, count, limitUs, limitM) = ("for", nil, nil, metres)
+                case .once:
+                    (type, count, limitUs, limitM) = ("group", 1, nil, nil)
+                }
+            }
+        }
+    }
+
+    init(_ loaded: LoadedPlan) {
+        let plan = loaded.plan
+        let estimate = PlanEstimate(plan)
+        name = plan.name
+        origin = loaded.source.origin
+        durationUs = plan.duration
+        segmentCount = plan.segmentCount
+        countdownUs = plan.countdown
+        kinds = estimate.kinds.map { Kind(kind: $0.kind, durationUs: $0.duration, share: $0.share) }
+        distanceM = estimate.distance
+        averagePace = estimate.averagePace.map(PaceJSON.init)
+        items = plan.root.children.map(Item.init)
+    }
+
+    func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

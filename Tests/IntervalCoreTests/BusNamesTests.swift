@@ -1,6 +1,0 @@
-import Testing
-@testable import IntervalCore
-
-@Test func busNamesMatchSpec() {
-    #expect(BusNames.service == "org.intervald.Timer1")
-}
