@@ -1,0 +1,166 @@
+/// What a scheduler announces, in order, at the instants they happen.
+public enum SchedulerEvent: Sendable, Equatable {
+    /// A segment began: the cue. `next` is nil for the last segment.
+    case segmentStarted(Segment, next: Segment?)
+    /// The `countdown` pre-cue: `current` ends (and `next` begins) in `remaining` microseconds.
+    case countdown(current: Segment, next: Segment?, remaining: Int64)
+    case paused(Segment)
+    case resumed(Segment)
+    /// The plan ran to its end.
+    case finished
+    case stopped(StopReason)
+}
+
+/// Drives one plan through its segments on a `TimerSource`, with one timer armed for the next event.
+///
+/// Every deadline is `start + offset` on the timer's clock, never "N seconds from now", so cues do not drift however
+/// long the plan; a pause moves `start`. When the timer fires late (the machine slept), the scheduler moves straight
+/// to the segment due now with one cue, or finishes: stale cues are never fired.
+///
+/// Not thread-safe by design: its owner (the daemon's serial queue, or a test) makes every call, and the timer source
+/// delivers on that owner.
+public final class Scheduler {
+    public let plan: Plan
+    public private(set) var state: TimerState = .idle
+    /// The segment playing, or, after the end, the last one played.
+    public private(set) var current: Segment?
+
+    private let timer: TimerSource
+    private let onEvent: (SchedulerEvent) -> Void
+    /// The plan's start on the timer's clock, moved by pauses and skips.
+    private var startInstant: ClockInstant = 0
+    private var pausedElapsed: Int64 = 0
+    private var countdownDone = false
+    private var started = false
+
+    public init(plan: Plan, timer: TimerSource, onEvent: @escaping (SchedulerEvent) -> Void) {
+        self.plan = plan
+        self.timer = timer
+        self.onEvent = onEvent
+    }
+
+    deinit {
+        timer.disarm()
+    }
+
+    /// Microseconds of the plan played so far.
+    public var elapsed: Int64 {
+        switch state {
+        case .running: min(max(timer.now - startInstant, 0), plan.duration)
+        case .paused: pausedElapsed
+        case .idle: started ? (current?.end ?? 0) : 0
+        }
+    }
+
+    /// Microseconds left in the current segment.
+    public var segmentRemaining: Int64 {
+        guard state != .idle, let current else { return 0 }
+        return max(current.end - elapsed, 0)
+    }
+
+    /// Starts the plan now, cueing its first segment. A scheduler runs once.
+    public func start() {
+        guard !started, let first = plan.segment(at: 0) else { return }
+        started = true
+        startInstant = timer.now
+        state = .running
+        enter(first, at: 0)
+        arm()
+    }
+
+    /// Pauses; `resume` continues where it left off.
+    public func pause() throws(TimerCommandError) {
+        switch state {
+        case .idle: throw TimerCommandError(.notRunning, "No workout is running.")
+        case .paused: throw TimerCommandError(.invalidState, "The workout is already paused.")
+        case .running: break
+        }
+        pausedElapsed = elapsed
+        timer.disarm()
+        state = .paused
+        if let current { onEvent(.paused(current)) }
+    }
+
+    public func resume() throws(TimerCommandError) {
+        switch state {
+        case .idle: throw TimerCommandError(.notRunning, "No workout is running.")
+        case .running: throw TimerCommandError(.invalidState, "The workout is not paused.")
+        case .paused: break
+        }
+        startInstant = timer.now - pausedElapsed
+        state = .running
+        if let current { onEvent(.resumed(current)) }
+        arm()
+    }
+
+    /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
+    public func skip() throws(TimerCommandError) {
+        guard state != .idle, let current else { throw TimerCommandError(.notRunning, "No workout is running.") }
+        if state == .paused {
+            pausedElapsed = current.end
+        } else {
+            startInstant = timer.now - current.end
+        }
+        advance(to: current.end)
+    }
+
+    /// Stops the plan; nothing happens when it is not running.
+    public func stop(_ reason: StopReason) {
+        guard state != .idle else { return }
+        timer.disarm()
+        state = .idle
+        onEvent(.stopped(reason))
+    }
+
+    // MARK: Timing
+
+    private func fire() {
+        guard state == .running, let current else { return }
+        let now = timer.now - startInstant
+        if now >= current.end {
+            advance(to: now)
+            return
+        }
+        if !countdownDone, let countdown = plan.countdown, now >= current.end - countdown {
+            countdownDone = true
+            onEvent(.countdown(current: current, next: plan.segment(after: current), remaining: countdown))
+        }
+        arm()
+    }
+
+    /// Moves to the segment due at `elapsed`, with one cue, or finishes the plan.
+    private func advance(to elapsed: Int64) {
+        guard let due = plan.segment(at: elapsed) else {
+            finish()
+            return
+        }
+        enter(due, at: elapsed)
+        if state == .running { arm() }
+    }
+
+    private func enter(_ segment: Segment, at elapsed: Int64) {
+        current = segment
+        // A pre-cue is owed only when there is room for it and the segment was not entered inside its window.
+        if let countdown = plan.countdown, countdown < segment.duration {
+            countdownDone = elapsed >= segment.end - countdown
+        } else {
+            countdownDone = true
+        }
+        onEvent(.segmentStarted(segment, next: plan.segment(after: segment)))
+    }
+
+    private func finish() {
+        timer.disarm()
+        state = .idle
+        onEvent(.finished)
+    }
+
+    private func arm() {
+        guard state == .running, let current else { return }
+        var offset = current.end
+        if !countdownDone, let countdown = plan.countdown {
+            offset -= countdown
+        }
+        timer.arm(at: startInstant + offset) { [weak self] in self?.fire() }
+    }
+}
