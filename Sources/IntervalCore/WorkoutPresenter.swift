@@ -1,0 +1,78 @@
+/// How cues look: sound, urgency and buttons (spec §4, §4a).
+public struct CueStyle: Sendable, Equatable {
+    /// The `sound-name` hint, or nil for silence.
+    public var soundName: String?
+    public var urgency: NotificationUrgency
+    /// Buttons on every cue besides Stop, which is always there; `pause` becomes `resume` while paused.
+    public var extraButtons: [NotificationAction]
+
+    public init(soundName: String? = "bell", urgency: NotificationUrgency = .normal, extraButtons: [NotificationAction] = []) {
+        self.soundName = soundName
+        self.urgency = urgency
+        self.extraButtons = extraButtons
+    }
+}
+
+/// Turns scheduler events into the words of the workout's one notification and of terminal lines.
+public enum WorkoutPresenter {
+    /// What the notification shows after `event`, or nil when it should close (the workout was stopped).
+    public static func notification(for event: SchedulerEvent, plan: Plan, style: CueStyle) -> WorkoutNotification? {
+        switch event {
+        case .segmentStarted(let segment, let next):
+            return cue(segment, next: next, plan: plan, style: style)
+        case .resumed(let segment):
+            return cue(segment, next: plan.segment(after: segment), plan: plan, style: style)
+        case .countdown(let current, let next, let remaining):
+            let summary = next.map { "\($0.label) in \(TimeText.spoken(microseconds: remaining))" }
+                ?? "Finish in \(TimeText.spoken(microseconds: remaining))"
+            return WorkoutNotification(
+                summary: summary, body: "Now: \(current.label) · \(position(current, in: plan))",
+                actions: buttons(style, paused: false), urgency: style.urgency, soundName: style.soundName
+            )
+        case .paused(let segment):
+            return WorkoutNotification(
+                summary: "Paused · \(segment.label)", body: "\(position(segment, in: plan)) · 'intervalctl resume' continues",
+                actions: buttons(style, paused: true), urgency: style.urgency, soundName: nil
+            )
+        case .finished:
+            return WorkoutNotification(
+                summary: "Workout finished", body: "\(plan.name) · \(TimeText.clock(microseconds: plan.duration))",
+                actions: [], urgency: style.urgency, soundName: style.soundName
+            )
+        case .stopped:
+            return nil
+        }
+    }
+
+    static func cue(_ segment: Segment, next: Segment?, plan: Plan, style: CueStyle) -> WorkoutNotification {
+        WorkoutNotification(
+            summary: headline(segment), body: "\(nextText(next)) · \(position(segment, in: plan))",
+            actions: buttons(style, paused: false), urgency: style.urgency, soundName: style.soundName
+        )
+    }
+
+    /// "Run · 30 s"
+    public static func headline(_ segment: Segment) -> String {
+        "\(segment.label) · \(TimeText.spoken(microseconds: segment.duration))"
+    }
+
+    /// "Next: Walk 30 s", or "Last one" for the final segment.
+    public static func nextText(_ next: Segment?) -> String {
+        guard let next else { return "Last one" }
+        return "Next: \(next.label) \(TimeText.spoken(microseconds: next.duration))"
+    }
+
+    /// "round 3 of 6" in the outermost real repeat, else "segment 1 of 56".
+    public static func position(_ segment: Segment, in plan: Plan) -> String {
+        if let round = segment.mainRound { return "round \(round.number) of \(round.count)" }
+        return "segment \(segment.index + 1) of \(plan.segmentCount)"
+    }
+
+    static func buttons(_ style: CueStyle, paused: Bool) -> [NotificationAction] {
+        var actions: [NotificationAction] = [.stop]
+        for extra in style.extraButtons where extra != .stop && extra != .resume {
+            actions.append(paused && extra == .pause ? .resume : extra)
+        }
+        return actions
+    }
+}

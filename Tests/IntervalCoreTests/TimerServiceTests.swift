@@ -1,0 +1,125 @@
+import Testing
+@testable import IntervalCore
+
+@Suite struct TimerServiceTests {
+    final class Recorder {
+        var events: [(SchedulerEvent, String)] = []
+    }
+
+    func makeService() -> (TimerService, ManualTimerSource, Recorder) {
+        let clock = ManualTimerSource()
+        let recorder = Recorder()
+        let service = TimerService(timer: clock) { event, plan in recorder.events.append((event, plan.name)) }
+        return (service, clock, recorder)
+    }
+
+    @Test func startRefusesWhileRunningUnlessReplacing() throws {
+        let (service, clock, recorder) = makeService()
+        try service.start("30s run, 30s walk", origin: "", replace: false)
+        clock.advance(by: 40 * second)
+        do {
+            try service.start("5m walk", origin: "", replace: false)
+            Issue.record("a second start must fail")
+        } catch {
+            #expect(error.code == .alreadyRunning)
+            #expect(error.busErrorName == "org.intervald.Timer1.Error.AlreadyRunning")
+        }
+        #expect(service.status.segmentKind == "walk")
+        try service.start("name \"Second\"\n5m walk", origin: "/tmp/second.plan", replace: true)
+        let tail = recorder.events.suffix(2)
+        #expect(tail.first?.0 == .stopped(.replaced))
+        #expect(tail.first?.1 == "30s run, 30s walk")
+        #expect(tail.last?.1 == "Second")
+        #expect(service.status.planName == "Second")
+        #expect(service.status.state == .running)
+    }
+
+    @Test func invalidPlansAreRefusedWithTheLocatedDiagnostic() {
+        let (service, _, _) = makeService()
+        #expect(throws: TimerCommandError(.invalidPlan, "<inline>:1:3: error: unknown duration unit 'sx' (expected ms, s, m or h)\n30sx run\n  ^")) {
+            try service.start("30sx run", origin: "", replace: false)
+        }
+        #expect(throws: TimerCommandError.self) { try service.start("", origin: "/home/me/empty.plan", replace: true) }
+        #expect(service.status == .idle)
+    }
+
+    @Test func statusFollowsThePlan() throws {
+        let (service, clock, _) = makeService()
+        #expect(throws: TimerCommandError(.notRunning, "No workout is running.")) { try service.pause() }
+        try service.start("name \"G\"\n5m walk \"Warm-up\", 2x(30s run, 30s walk)", origin: "g.plan", replace: false)
+        clock.advance(by: 5 * minute + 10 * second)
+        let status = service.status
+        #expect(status.state == .running)
+        #expect(status.planName == "G")
+        #expect(status.planDuration == UInt64(7 * minute))
+        #expect(status.segmentIndex == 1)
+        #expect(status.segmentCount == 5)
+        #expect(status.segmentKind == "run")
+        #expect(status.segmentLabel == "Run")
+        #expect(status.segmentDuration == UInt64(30 * second))
+        #expect(status.nextLabel == "Walk")
+        #expect(status.elapsed == UInt64(5 * minute + 10 * second))
+        #expect(status.segmentRemaining == UInt64(20 * second))
+        try service.pause()
+        #expect(service.status.state == .paused)
+        service.stop(.user)
+        service.stop(.user)
+        #expect(service.status == .idle)
+    }
+
+    @Test func finishingReturnsToIdle() throws {
+        let (service, clock, recorder) = makeService()
+        try service.start("1s run", origin: "", replace: false)
+        clock.advance(by: second)
+        #expect(recorder.events.last?.0 == .finished)
+        #expect(service.status == .idle)
+        #expect(!service.isActive)
+        try service.start("1s run", origin: "", replace: false)
+    }
+}
+
+@Suite struct WorkoutPresenterTests {
+    let galloway: Plan
+
+    init() throws {
+        galloway = try plan("5m walk \"Warm-up\", 6x(4x(30s run, 30s walk), 60s walk \"Walk break\"), 5m walk")
+    }
+
+    @Test func cueSaysWhatNowWhatNextAndWhere() throws {
+        let segment = try #require(galloway.segment(at: 5 * minute + 2 * 5 * minute + 60 * second))
+        let note = try #require(
+            WorkoutPresenter.notification(for: .segmentStarted(segment, next: galloway.segment(after: segment)), plan: galloway, style: CueStyle())
+        )
+        #expect(note.summary == "Run · 30 s")
+        #expect(note.body == "Next: Walk 30 s · round 3 of 6")
+        #expect(note.actions == [.stop])
+        #expect(note.soundName == "bell")
+    }
+
+    @Test func warmUpSaysSegmentPositionAndLastSaysLastOne() throws {
+        let first = try #require(galloway.segment(at: 0))
+        let note = WorkoutPresenter.notification(for: .segmentStarted(first, next: galloway.segment(after: first)), plan: galloway, style: CueStyle())
+        #expect(note?.summary == "Warm-up · 5 min")
+        #expect(note?.body == "Next: Run 30 s · segment 1 of 56")
+        let last = try #require(galloway.segment(at: galloway.duration - 1))
+        #expect(WorkoutPresenter.notification(for: .segmentStarted(last, next: nil), plan: galloway, style: CueStyle())?.body == "Last one · segment 56 of 56")
+    }
+
+    @Test func countdownPauseFinishAndStop() throws {
+        let first = try #require(galloway.segment(at: 0))
+        let next = galloway.segment(after: first)
+        let style = CueStyle(soundName: nil, urgency: .critical, extraButtons: [.pause, .skip])
+        let countdown = WorkoutPresenter.notification(for: .countdown(current: first, next: next, remaining: 3 * second), plan: galloway, style: style)
+        #expect(countdown?.summary == "Run in 3 s")
+        #expect(countdown?.actions == [.stop, .pause, .skip])
+        #expect(countdown?.urgency == .critical)
+        #expect(countdown?.soundName == nil)
+        let paused = WorkoutPresenter.notification(for: .paused(first), plan: galloway, style: style)
+        #expect(paused?.actions == [.stop, .resume, .skip])
+        let finished = WorkoutPresenter.notification(for: .finished, plan: galloway, style: style)
+        #expect(finished?.summary == "Workout finished")
+        #expect(finished?.body == "test · 40:00")
+        #expect(finished?.actions == [])
+        #expect(WorkoutPresenter.notification(for: .stopped(.user), plan: galloway, style: style) == nil)
+    }
+}
