@@ -17,6 +17,9 @@ let package = Package(
         // Pure logic: the plan language, lazy expansion, estimates, the scheduler. No C modules.
         .target(name: "IntervalCore"),
 
+        // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
+        .target(name: "IntervalRuntime", dependencies: ["IntervalCore"]),
+
         // libnotify adapter.
         .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "CNotifyShims", dependencies: ["CLibNotify"]),
@@ -36,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "intervald",
             dependencies: [
-                "IntervalCore", "IntervalNotify", "IntervalBus",
+                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -44,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "intervalctl",
             dependencies: [
-                "IntervalCore", "IntervalNotify", "IntervalBus",
+                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

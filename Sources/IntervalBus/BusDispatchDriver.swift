@@ -1,0 +1,152 @@
+import CSystemd
+import Dispatch
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Serves a ``Bus`` on one serial `DispatchQueue`: a read source on `sd_bus_get_fd` that calls
+/// `sd_bus_process` until it returns 0, a write source only while `sd_bus_get_events` asks for `POLLOUT`,
+/// and a timer for `sd_bus_get_timeout` (absolute CLOCK_MONOTONIC). Every sd-bus call of the connection
+/// must then happen on `queue`; after sending outside of ``processPending()`` call ``updateInterest()``.
+///
+/// Reports the end of the connection (the bus daemon went away, or an sd-bus error) once through
+/// `onDisconnect`, on `queue`, and stops serving.
+final class BusDispatchDriver: @unchecked Sendable {
+    let bus: Bus
+    let queue: DispatchQueue
+    private let logger: Logger
+    private let onDisconnect: @Sendable (BusError) -> Void
+
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var timer: DispatchSourceTimer?
+    private var timerDeadline: UInt64?
+    private var stopped = false
+
+    init(bus: Bus, queue: DispatchQueue, logger: Logger, onDisconnect: @escaping @Sendable (BusError) -> Void) {
+        self.bus = bus
+        self.queue = queue
+        self.logger = logger
+        self.onDisconnect = onDisconnect
+    }
+
+    deinit {
+        cancelSources()
+    }
+
+    /// Creates and activates the sources, then processes once on `queue`: messages may already be buffered
+    /// (e.g. after a synchronous `sd_bus_request_name`), and the socket would not wake us for them.
+    func start() throws(BusError) {
+        let fd = try bus.fileDescriptor()
+
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        read.setEventHandler { [weak self] in self?.processPending() }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.timerDeadline = nil
+            self.processPending()
+        }
+        timer.schedule(deadline: .distantFuture, leeway: .milliseconds(1))
+
+        readSource = read
+        self.timer = timer
+        read.activate()
+        timer.activate()
+        queue.async { [weak self] in self?.processPending() }
+    }
+
+    /// Runs `sd_bus_process` until it has nothing left to do, then re-arms the sources.
+    func processPending() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped else { return }
+        do {
+            while try bus.process() {
+                if stopped { return }
+            }
+        } catch {
+            disconnected(error)
+            return
+        }
+        updateInterest()
+    }
+
+    /// Re-arms the write source and the timer from `sd_bus_get_events` and `sd_bus_get_timeout`.
+    /// Call after queueing messages outside of ``processPending()`` (e.g. emitting a signal from a timer).
+    func updateInterest() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped else { return }
+        if !bus.isOpen {
+            disconnected(BusError(errno: ENOTCONN, function: "sd_bus_is_open"))
+            return
+        }
+        let events: Int32
+        let deadline: UInt64?
+        do {
+            events = try bus.events()
+            deadline = try bus.timeout()
+        } catch {
+            disconnected(error)
+            return
+        }
+
+        if events & Int32(POLLOUT) != 0 {
+            if writeSource == nil, let fd = try? bus.fileDescriptor() {
+                logger.trace("Waiting for the bus socket to take more output.")
+                let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+                write.setEventHandler { [weak self] in self?.processPending() }
+                writeSource = write
+                write.activate()
+            }
+        } else if let write = writeSource {
+            writeSource = nil
+            write.cancel()
+        }
+
+        if deadline != timerDeadline, let timer {
+            timerDeadline = deadline
+            if let deadline {
+                let now = monotonicMicroseconds()
+                let delay = deadline > now ? deadline - now : 0
+                if delay == 0 {
+                    // Work is due now (e.g. messages already queued): do it after this block.
+                    timerDeadline = nil
+                    queue.async { [weak self] in self?.processPending() }
+                } else {
+                    let nanoseconds = delay > UInt64(Int.max / 1_000) ? Int.max : Int(delay) * 1_000
+                    timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .microseconds(100))
+                }
+            } else {
+                timer.schedule(deadline: .distantFuture, leeway: .milliseconds(1))
+            }
+        }
+    }
+
+    /// Stops serving the bus (the sources are cancelled; the bus stays open until released).
+    func stop() {
+        stopped = true
+        cancelSources()
+    }
+
+    private func disconnected(_ error: BusError) {
+        guard !stopped else { return }
+        logger.error(
+            "Lost the connection to the session bus.",
+            metadata: ["error": "\(error)", "errno": "\(error.errno)"])
+        stop()
+        onDisconnect(error)
+    }
+
+    private func cancelSources() {
+        readSource?.cancel()
+        readSource = nil
+        writeSource?.cancel()
+        writeSource = nil
+        timer?.cancel()
+        timer = nil
+    }
+}

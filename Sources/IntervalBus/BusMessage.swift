@@ -1,0 +1,185 @@
+import CSystemd
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An owning wrapper of an `sd_bus_message *`, released in `deinit` (`sd_bus_message_unref`).
+///
+/// Appending and reading go through `sd_bus_message_append_basic` / `sd_bus_message_read_basic`, the
+/// non-variadic forms that import into Swift. Strings read are copied into Swift `String`s at once, since
+/// the C strings belong to the message.
+public final class BusMessage {
+    /// The `sd_bus_message *` this object owns one reference of.
+    public let pointer: OpaquePointer
+
+    /// Takes over one reference of `pointer`.
+    init(owning pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// Takes over the reference an sd-bus constructor returned through an out-parameter.
+    init(owningResult pointer: OpaquePointer?, function: StaticString) throws(BusError) {
+        guard let pointer else { throw BusError(errno: EINVAL, function: "\(function)") }
+        self.pointer = pointer
+    }
+
+    /// Adds a reference to a message sd-bus lends to a callback. The corresponding C function is `sd_bus_message_ref`.
+    init(borrowing pointer: OpaquePointer) {
+        self.pointer = sd_bus_message_ref(pointer)
+    }
+
+    deinit {
+        sd_bus_message_unref(pointer)
+    }
+
+    // MARK: Header
+
+    /// The member (method or signal name). The corresponding C function is `sd_bus_message_get_member`.
+    public var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
+    /// The interface. The corresponding C function is `sd_bus_message_get_interface`.
+    public var interface: String? { sd_bus_message_get_interface(pointer).map { String(cString: $0) } }
+    /// The object path. The corresponding C function is `sd_bus_message_get_path`.
+    public var path: String? { sd_bus_message_get_path(pointer).map { String(cString: $0) } }
+    /// The sender's unique name. The corresponding C function is `sd_bus_message_get_sender`.
+    public var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
+
+    /// Whether this is the signal `interface`.`member` (`nil` matches any).
+    /// The corresponding C function is `sd_bus_message_is_signal`.
+    public func isSignal(interface: String?, member: String?) -> Bool {
+        withOptionalCString(interface) { interface in
+            withOptionalCString(member) { member in sd_bus_message_is_signal(pointer, interface, member) > 0 }
+        }
+    }
+
+    /// Whether the bus may start the destination service to deliver this method call (the default: yes).
+    /// The corresponding C function is `sd_bus_message_set_auto_start`.
+    public func setAutoStart(_ autoStart: Bool) throws(BusError) {
+        try sdCall("sd_bus_message_set_auto_start") { sd_bus_message_set_auto_start(pointer, autoStart ? 1 : 0) }
+    }
+
+    // MARK: Appending
+
+    /// Appends a string (`s`). A D-Bus string cannot hold a NUL byte: such a string fails with `EINVAL`
+    /// rather than being cut short. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: String) throws(BusError) {
+        if value.utf8.contains(0) {
+            throw BusError(
+                errno: EINVAL, function: "sd_bus_message_append_basic", message: "The string contains a NUL byte.")
+        }
+        try sdCall("sd_bus_message_append_basic") {
+            value.withCString { sd_bus_message_append_basic(pointer, typeString, $0) }
+        }
+    }
+
+    /// Appends a `u`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: UInt32) throws(BusError) {
+        var value = value
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeUInt32, &value) }
+    }
+
+    /// Appends a `t`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: UInt64) throws(BusError) {
+        var value = value
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeUInt64, &value) }
+    }
+
+    /// Appends a `b` (sent as a 32-bit integer). The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: Bool) throws(BusError) {
+        var value: Int32 = value ? 1 : 0
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeBoolean, &value) }
+    }
+
+    // MARK: Reading
+
+    /// Reads a `s` (or `o`, `g` with `type`), copying it. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readString(type: Character = "s") throws(BusError) -> String {
+        var value: UnsafePointer<CChar>?
+        try readBasic(type) { sd_bus_message_read_basic(pointer, $0, &value) }
+        guard let value else { throw BusError(errno: EBADMSG, function: "sd_bus_message_read_basic") }
+        return String(cString: value)
+    }
+
+    /// Reads a `u`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readUInt32() throws(BusError) -> UInt32 {
+        var value: UInt32 = 0
+        try readBasic("u") { sd_bus_message_read_basic(pointer, $0, &value) }
+        return value
+    }
+
+    /// Reads a `t`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readUInt64() throws(BusError) -> UInt64 {
+        var value: UInt64 = 0
+        try readBasic("t") { sd_bus_message_read_basic(pointer, $0, &value) }
+        return value
+    }
+
+    /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readBool() throws(BusError) -> Bool {
+        var value: Int32 = 0
+        try readBasic("b") { sd_bus_message_read_basic(pointer, $0, &value) }
+        return value != 0
+    }
+
+    /// Reads a string array (`as`) to its end.
+    public func readStringArray() throws(BusError) -> [String] {
+        var strings: [String] = []
+        guard try enterContainer("a", contents: "s") else { return strings }
+        while try peekType() != nil {
+            strings.append(try readString())
+        }
+        try exitContainer()
+        return strings
+    }
+
+    /// The type and, for containers, the contents signature of the next item; `nil` at the end of the
+    /// current container. The corresponding C function is `sd_bus_message_peek_type`.
+    public func peekType() throws(BusError) -> (type: Character, contents: String?)? {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        let found = try sdCall("sd_bus_message_peek_type") { sd_bus_message_peek_type(pointer, &type, &contents) }
+        guard found > 0 else { return nil }
+        return (Character(Unicode.Scalar(UInt8(bitPattern: type))), contents.map { String(cString: $0) })
+    }
+
+    /// Enters a container (`a`, `v`, `r`, `e`) whose contents have signature `contents`. Returns `false`
+    /// at the end of the enclosing container. The corresponding C function is `sd_bus_message_enter_container`.
+    @discardableResult
+    public func enterContainer(_ type: Character, contents: String) throws(BusError) -> Bool {
+        let code = try cType(type)
+        return try sdCall("sd_bus_message_enter_container") {
+            sd_bus_message_enter_container(pointer, code, contents)
+        } > 0
+    }
+
+    /// Leaves the container entered last. The corresponding C function is `sd_bus_message_exit_container`.
+    public func exitContainer() throws(BusError) {
+        try sdCall("sd_bus_message_exit_container") { sd_bus_message_exit_container(pointer) }
+    }
+
+    /// Skips items of the signature `types` (e.g. `"v"`). The corresponding C function is `sd_bus_message_skip`.
+    public func skip(_ types: String) throws(BusError) {
+        try sdCall("sd_bus_message_skip") { sd_bus_message_skip(pointer, types) }
+    }
+
+    /// Runs one `sd_bus_message_read_basic`; a return of 0 (no item left) is an error here.
+    private func readBasic(_ type: Character, _ body: (CChar) -> Int32) throws(BusError) {
+        let code = try cType(type)
+        let found = try sdCall("sd_bus_message_read_basic") { body(code) }
+        if found == 0 {
+            throw BusError(errno: ENXIO, function: "sd_bus_message_read_basic")
+        }
+    }
+}
+
+private let typeString = CChar(UInt8(ascii: "s"))
+private let typeUInt32 = CChar(UInt8(ascii: "u"))
+private let typeUInt64 = CChar(UInt8(ascii: "t"))
+private let typeBoolean = CChar(UInt8(ascii: "b"))
+
+private func cType(_ type: Character) throws(BusError) -> CChar {
+    guard let ascii = type.asciiValue else { throw BusError(errno: EINVAL, function: "sd_bus_message type") }
+    return CChar(bitPattern: ascii)
+}

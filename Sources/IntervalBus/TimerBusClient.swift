@@ -1,0 +1,381 @@
+import CSystemd
+import IntervalCore
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why a ``TimerBusClient`` request failed.
+public enum TimerClientError: Error, Sendable, CustomStringConvertible {
+    /// No session bus could be reached (no `DBUS_SESSION_BUS_ADDRESS`, the bus is gone). Exit 69.
+    case busUnavailable(BusError)
+    /// The daemon is not running and could not be started by D-Bus activation, or did not answer. Exit 69.
+    case daemonUnreachable(BusError)
+    /// The daemon refused the command (`org.intervald.Timer1.Error.*`).
+    case command(TimerCommandError)
+    /// Any other failure (an unexpected D-Bus error, a malformed reply).
+    case failed(BusError)
+
+    /// Whether this means "daemon unreachable" (exit code 69 in spec §2).
+    public var isUnreachable: Bool {
+        switch self {
+        case .busUnavailable, .daemonUnreachable: true
+        case .command, .failed: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .busUnavailable(let error):
+            "The session bus is unavailable: \(error.message ?? error.errnoDescription)"
+        case .daemonUnreachable(let error):
+            "The intervald daemon is unreachable: \(error.message ?? error.name ?? error.errnoDescription)"
+        case .command(let error):
+            error.message
+        case .failed(let error):
+            "\(error)"
+        }
+    }
+}
+
+/// Something ``TimerBusClient/follow(tick:_:)`` saw.
+public enum TimerEvent: Sendable, Equatable {
+    /// `PropertiesChanged` on the timer: the names of the properties that changed.
+    case propertiesChanged([String])
+    /// `SegmentStarted(u index, s kind, s label, t duration)`; `duration` in microseconds.
+    case segmentStarted(index: UInt32, kind: String, label: String, duration: UInt64)
+    /// `Finished(s plan_name)`.
+    case finished(planName: String)
+    /// `Stopped(s reason)`: a `StopReason` raw value (`user`, `notification`, `replaced`, `shutdown`).
+    case stopped(reason: String)
+    /// The daemon took the bus name (it started).
+    case daemonAppeared
+    /// The daemon gave up the bus name (it exited).
+    case daemonVanished
+    /// The tick interval passed: a chance to print the time (Elapsed changes without signals).
+    case tick
+}
+
+/// What ``TimerBusClient/follow(tick:_:)`` does after an event.
+public enum FollowAction: Sendable {
+    case `continue`, stop
+}
+
+/// The client side of `org.intervald.Timer1`, for `intervalctl`: blocking calls on its own connection.
+///
+/// Threading: not thread-safe; use an instance from one thread. Calls block for at most `callTimeout`.
+public final class TimerBusClient {
+    private let bus: Bus
+    private let callTimeout: Duration
+    private let logger: Logger
+
+    /// Connects to the session bus. Throws ``TimerClientError/busUnavailable(_:)`` if there is none.
+    /// The corresponding C function is `sd_bus_open_user`.
+    public init(callTimeout: Duration = .seconds(10), logger: Logger) throws(TimerClientError) {
+        do throws(BusError) {
+            bus = try Bus.openUser(description: "intervalctl")
+        } catch {
+            throw .busUnavailable(error)
+        }
+        self.callTimeout = callTimeout
+        self.logger = logger
+    }
+
+    /// `Start(plan, origin, replace)`. Starts the daemon by D-Bus activation if it is not running.
+    public func start(plan: String, origin: String, replace: Bool) throws(TimerClientError) {
+        try callTimer(BusNames.Method.start) { message throws(BusError) in
+            try message.append(plan)
+            try message.append(origin)
+            try message.append(replace)
+        }
+    }
+
+    /// `Stop()`. Activates the daemon if needed, so that a workout a restarted daemon recovered is stopped too.
+    public func stop() throws(TimerClientError) {
+        try callTimer(BusNames.Method.stop)
+    }
+
+    /// `Pause()`.
+    public func pause() throws(TimerClientError) {
+        try callTimer(BusNames.Method.pause)
+    }
+
+    /// `Resume()`.
+    public func resume() throws(TimerClientError) {
+        try callTimer(BusNames.Method.resume)
+    }
+
+    /// `Skip()`.
+    public func skip() throws(TimerClientError) {
+        try callTimer(BusNames.Method.skip)
+    }
+
+    /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon:
+    /// a daemon that is not running reports ``TimerStatus/idle``.
+    public func status() throws(TimerClientError) -> TimerStatus {
+        let reply: BusMessage
+        do throws(BusError) {
+            let message = try bus.newMethodCall(
+                destination: BusNames.service, path: BusNames.objectPath, interface: propertiesInterface,
+                member: "GetAll")
+            try message.append(BusNames.interface)
+            try message.setAutoStart(false)
+            reply = try bus.call(message, timeout: callTimeout)
+        } catch {
+            if let name = error.name, notRunningNames.contains(name) {
+                logger.debug("The daemon does not run; reporting idle.", metadata: ["error": "\(name)"])
+                return .idle
+            }
+            throw classify(error)
+        }
+        do throws(BusError) {
+            return try decodeStatus(reply)
+        } catch {
+            throw .failed(error)
+        }
+    }
+
+    /// Subscribes to the timer's signals, its property changes and the name's owner changes, then delivers
+    /// them to `handler` until it returns `.stop`, with a ``TimerEvent/tick`` every `tick` (the first one
+    /// right away). `handler` runs on the calling thread, outside of sd-bus dispatch, so it may call
+    /// ``status()``. Throws ``TimerClientError/busUnavailable(_:)`` if the bus connection ends.
+    public func follow(tick: Duration = .seconds(1), _ handler: (TimerEvent) -> FollowAction) throws(TimerClientError) {
+        let inbox = EventInbox(logger: logger)
+        let context = Unmanaged.passUnretained(inbox).toOpaque()
+        var slots: [BusSlot] = []
+        defer { slots.removeAll() }  // Remove the matches before `inbox` can go away.
+
+        do throws(BusError) {
+            slots.append(
+                try bus.matchSignal(
+                    sender: BusNames.service, path: BusNames.objectPath, interface: propertiesInterface,
+                    member: "PropertiesChanged", callback: onPropertiesChanged, userdata: context))
+            slots.append(
+                try bus.matchSignal(
+                    sender: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
+                    member: nil, callback: onTimerSignal, userdata: context))
+            slots.append(
+                try bus.addMatch(
+                    "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(BusNames.service)'",
+                    callback: onNameOwnerChanged, userdata: context))
+        } catch {
+            throw classify(error)
+        }
+
+        let clock = ContinuousClock()
+        var nextTick = clock.now
+        while true {
+            do throws(BusError) {
+                while try bus.process() {}
+            } catch {
+                throw .busUnavailable(error)
+            }
+            for event in inbox.take() {
+                if handler(event) == .stop { return }
+            }
+            let now = clock.now
+            if now >= nextTick {
+                if handler(.tick) == .stop { return }
+                // Next whole tick after now: no burst of ticks after a stall.
+                while nextTick <= clock.now { nextTick = nextTick.advanced(by: tick) }
+                continue  // The handler may have queued messages (e.g. through status()).
+            }
+            do throws(BusError) {
+                try bus.wait(timeout: now.duration(to: nextTick))
+            } catch {
+                throw .busUnavailable(error)
+            }
+        }
+    }
+
+    // MARK: Private
+
+    private func callTimer(
+        _ member: String, _ fill: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }
+    ) throws(TimerClientError) {
+        do throws(BusError) {
+            let message = try bus.newMethodCall(
+                destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
+                member: member)
+            try fill(message)
+            _ = try bus.call(message, timeout: callTimeout)
+        } catch {
+            logger.debug("Call failed.", metadata: ["method": "\(member)", "error": "\(error)"])
+            throw classify(error)
+        }
+    }
+
+    private func classify(_ error: BusError) -> TimerClientError {
+        if let name = error.name {
+            let message = error.message ?? ""
+            switch name {
+            case BusNames.Error.invalidPlan: return .command(TimerCommandError(.invalidPlan, message))
+            case BusNames.Error.alreadyRunning: return .command(TimerCommandError(.alreadyRunning, message))
+            case BusNames.Error.notRunning: return .command(TimerCommandError(.notRunning, message))
+            case BusNames.Error.invalidState: return .command(TimerCommandError(.invalidState, message))
+            default: break
+            }
+            if unreachableNames.contains(name) || name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+                || name.hasPrefix("org.freedesktop.systemd1.")
+            {
+                return .daemonUnreachable(error)
+            }
+            if name == "org.freedesktop.DBus.Error.Disconnected" { return .busUnavailable(error) }
+            return .failed(error)
+        }
+        switch error.errno {
+        case ENOTCONN, ECONNRESET, ECONNREFUSED, EPIPE, ESHUTDOWN, ENOENT: return .busUnavailable(error)
+        case ETIMEDOUT, EHOSTUNREACH: return .daemonUnreachable(error)
+        default: return .failed(error)
+        }
+    }
+}
+
+private let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+/// Errors that mean the daemon does not run (with auto-start off).
+private let notRunningNames: Set<String> = [
+    "org.freedesktop.DBus.Error.ServiceUnknown",
+    "org.freedesktop.DBus.Error.NameHasNoOwner",
+]
+
+/// Errors that mean the daemon is absent, failed to start, or did not answer.
+private let unreachableNames: Set<String> = [
+    "org.freedesktop.DBus.Error.ServiceUnknown",
+    "org.freedesktop.DBus.Error.NameHasNoOwner",
+    "org.freedesktop.DBus.Error.NoReply",
+    "org.freedesktop.DBus.Error.Timeout",
+    "org.freedesktop.DBus.Error.TimedOut",
+]
+
+/// Reads a `GetAll` reply (`a{sv}`) into a status; properties it does not know are skipped.
+private func decodeStatus(_ reply: BusMessage) throws(BusError) -> TimerStatus {
+    var status = TimerStatus.idle
+    try reply.enterContainer("a", contents: "{sv}")
+    while try reply.enterContainer("e", contents: "sv") {
+        let name = try reply.readString()
+        guard let (type, contents) = try reply.peekType(), type == "v", let contents else {
+            throw BusError(errno: EBADMSG, function: "sd_bus_message_peek_type")
+        }
+        switch (name, contents) {
+        case (BusNames.Property.state, "s"), (BusNames.Property.planName, "s"), (BusNames.Property.segmentKind, "s"),
+            (BusNames.Property.segmentLabel, "s"), (BusNames.Property.nextLabel, "s"):
+            try reply.enterContainer("v", contents: "s")
+            let value = try reply.readString()
+            switch name {
+            case BusNames.Property.state:
+                guard let state = TimerState(rawValue: value) else {
+                    throw BusError(errno: EBADMSG, function: "sd_bus_message_read_basic", message: "State \(value)")
+                }
+                status.state = state
+            case BusNames.Property.planName: status.planName = value
+            case BusNames.Property.segmentKind: status.segmentKind = value
+            case BusNames.Property.segmentLabel: status.segmentLabel = value
+            default: status.nextLabel = value
+            }
+            try reply.exitContainer()
+        case (BusNames.Property.segmentIndex, "u"), (BusNames.Property.segmentCount, "u"):
+            try reply.enterContainer("v", contents: "u")
+            let value = try reply.readUInt32()
+            if name == BusNames.Property.segmentIndex { status.segmentIndex = value } else { status.segmentCount = value }
+            try reply.exitContainer()
+        case (BusNames.Property.planDuration, "t"), (BusNames.Property.segmentDuration, "t"),
+            (BusNames.Property.elapsed, "t"), (BusNames.Property.segmentRemaining, "t"):
+            try reply.enterContainer("v", contents: "t")
+            let value = try reply.readUInt64()
+            switch name {
+            case BusNames.Property.planDuration: status.planDuration = value
+            case BusNames.Property.segmentDuration: status.segmentDuration = value
+            case BusNames.Property.elapsed: status.elapsed = value
+            default: status.segmentRemaining = value
+            }
+            try reply.exitContainer()
+        default:
+            try reply.skip("v")
+        }
+        try reply.exitContainer()
+    }
+    try reply.exitContainer()
+    return status
+}
+
+/// Collects events from the match callbacks (which run inside `sd_bus_process`) for delivery after it returns.
+private final class EventInbox {
+    private var events: [TimerEvent] = []
+    let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func post(_ event: TimerEvent) {
+        events.append(event)
+    }
+
+    func take() -> [TimerEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> EventInbox? {
+        userdata.map { Unmanaged<EventInbox>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Parses a signal in a match callback; a malformed one is logged and dropped.
+    func parse(_ message: OpaquePointer?, _ body: (BusMessage) throws(BusError) -> TimerEvent?) {
+        guard let message else { return }
+        do throws(BusError) {
+            if let event = try body(BusMessage(borrowing: message)) { post(event) }
+        } catch {
+            logger.debug("Failed to parse a signal, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+private let onPropertiesChanged: sd_bus_message_handler_t = { message, userdata, _ in
+    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+        guard try message.readString() == BusNames.interface else { return nil }
+        var names: [String] = []
+        try message.enterContainer("a", contents: "{sv}")
+        while try message.enterContainer("e", contents: "sv") {
+            names.append(try message.readString())
+            try message.skip("v")
+            try message.exitContainer()
+        }
+        try message.exitContainer()
+        names += try message.readStringArray()
+        return .propertiesChanged(names)
+    }
+    return 0
+}
+
+private let onTimerSignal: sd_bus_message_handler_t = { message, userdata, _ in
+    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+        switch message.member {
+        case BusNames.Signal.segmentStarted:
+            return .segmentStarted(
+                index: try message.readUInt32(), kind: try message.readString(), label: try message.readString(),
+                duration: try message.readUInt64())
+        case BusNames.Signal.finished:
+            return .finished(planName: try message.readString())
+        case BusNames.Signal.stopped:
+            return .stopped(reason: try message.readString())
+        default:
+            return nil
+        }
+    }
+    return 0
+}
+
+private let onNameOwnerChanged: sd_bus_message_handler_t = { message, userdata, _ in
+    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+        guard try message.readString() == BusNames.service else { return nil }
+        _ = try message.readString()  // old owner
+        return try message.readString().isEmpty ? .daemonVanished : .daemonAppeared
+    }
+    return 0
+}

@@ -1,0 +1,340 @@
+import CBusShims
+import CSystemd
+import Dispatch
+import IntervalCore
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What the exported `org.intervald.Timer1` object forwards to: the daemon's timer.
+///
+/// Every method is called on the ``TimerBusServer``'s queue, from within sd-bus's dispatch of a message.
+/// A method may emit signals and property changes through the server while it runs (sd-bus sends them
+/// before the method's reply). `status()` is also called while ``TimerBusServer/emitPropertiesChanged(_:)``
+/// runs, to read the changed values, so it must not assume it is never re-entered from another method.
+public protocol TimerBusDelegate: AnyObject {
+    /// `Start(s plan, s origin, b replace)`.
+    func start(plan: String, origin: String, replace: Bool) throws(TimerCommandError)
+    /// `Stop()`: idempotent.
+    func stop()
+    /// `Pause()`.
+    func pause() throws(TimerCommandError)
+    /// `Resume()`.
+    func resume() throws(TimerCommandError)
+    /// `Skip()`.
+    func skip() throws(TimerCommandError)
+    /// The property values now (`Elapsed` and `SegmentRemaining` are read-time snapshots).
+    func status() -> TimerStatus
+}
+
+/// Exports `org.intervald.Timer1` (spec §3) at `/org/intervald/Timer1` on the session bus, owns the
+/// well-known name `org.intervald.Timer1`, and serves the connection on one serial `DispatchQueue`.
+///
+/// Threading: after ``open(queue:delegate:logger:onDisconnect:)`` returns, the delegate is called, and
+/// `onDisconnect` runs, only on `queue`, and every method of this object must be called on `queue` too
+/// (sd-bus is not thread-safe; this is checked with `dispatchPrecondition`). The emit methods may be called
+/// from within the delegate's methods. Dropping the last reference closes the connection on `queue`.
+public final class TimerBusServer: @unchecked Sendable {
+    /// The serial queue that owns the connection.
+    public let queue: DispatchQueue
+    private let bus: Bus
+    private let driver: BusDispatchDriver
+    private let logger: Logger
+    private var objectSlot: BusSlot?
+
+    private init(bus: Bus, queue: DispatchQueue, driver: BusDispatchDriver, objectSlot: BusSlot, logger: Logger) {
+        self.bus = bus
+        self.queue = queue
+        self.driver = driver
+        self.objectSlot = objectSlot
+        self.logger = logger
+    }
+
+    deinit {
+        // sd-bus is not thread-safe: whichever thread drops the last reference, the object is removed and
+        // the connection closed on `queue`.
+        let remains = Remains(driver: driver, slot: objectSlot, bus: bus)
+        queue.async { remains.release() }
+    }
+
+    /// Connects to the session bus, exports the object, requests `BusNames.service` and starts serving
+    /// the connection on `queue`. May be called from any thread; returns once the name is owned, so
+    /// the daemon can then tell systemd it is ready.
+    ///
+    /// - Parameters:
+    ///   - delegate: held weakly; calls arriving after it is gone are answered with
+    ///     `org.freedesktop.DBus.Error.Failed`.
+    ///   - onDisconnect: called once, on `queue`, when the connection ends (e.g. the bus daemon exited).
+    /// - Throws: ``TimerBusServerError``; `.nameTaken` when another process owns the name.
+    public static func open(
+        queue: DispatchQueue,
+        delegate: any TimerBusDelegate,
+        logger: Logger,
+        onDisconnect: @escaping @Sendable (BusError) -> Void
+    ) throws(TimerBusServerError) -> TimerBusServer {
+        let bus: Bus
+        do throws(BusError) {
+            bus = try Bus.openUser(description: "intervald")
+        } catch {
+            throw TimerBusServerError(.busUnavailable, error)
+        }
+        return try serve(bus: bus, queue: queue, delegate: delegate, logger: logger, onDisconnect: onDisconnect)
+    }
+
+    /// Like ``open(queue:delegate:logger:onDisconnect:)`` on a connection the caller opened, which must
+    /// not yet be used from any other thread or served by any loop.
+    public static func serve(
+        bus: Bus,
+        queue: DispatchQueue,
+        delegate: any TimerBusDelegate,
+        logger: Logger,
+        onDisconnect: @escaping @Sendable (BusError) -> Void
+    ) throws(TimerBusServerError) -> TimerBusServer {
+        let slot: BusSlot
+        do throws(BusError) {
+            slot = try exportObject(on: bus, delegate: delegate, logger: logger)
+        } catch {
+            throw TimerBusServerError(.exportFailed, error)
+        }
+        do throws(BusError) {
+            try bus.requestName(BusNames.service)
+        } catch where error.errno == EEXIST {
+            throw TimerBusServerError(.nameTaken, error)
+        } catch {
+            throw TimerBusServerError(.busUnavailable, error)
+        }
+        logger.debug("Acquired the bus name.", metadata: ["name": "\(BusNames.service)"])
+
+        let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger, onDisconnect: onDisconnect)
+        let server = TimerBusServer(bus: bus, queue: queue, driver: driver, objectSlot: slot, logger: logger)
+        do throws(BusError) {
+            try driver.start()
+        } catch {
+            throw TimerBusServerError(.busUnavailable, error)
+        }
+        return server
+    }
+
+    /// Emits `SegmentStarted(u index, s kind, s label, t duration)`; `duration` in microseconds.
+    public func emitSegmentStarted(index: UInt32, kind: String, label: String, duration: UInt64) throws(BusError) {
+        try emit(BusNames.Signal.segmentStarted) { message throws(BusError) in
+            try message.append(index)
+            try message.append(kind)
+            try message.append(label)
+            try message.append(duration)
+        }
+    }
+
+    /// Emits `Finished(s plan_name)`.
+    public func emitFinished(planName: String) throws(BusError) {
+        try emit(BusNames.Signal.finished) { message throws(BusError) in try message.append(planName) }
+    }
+
+    /// Emits `Stopped(s reason)`.
+    public func emitStopped(_ reason: StopReason) throws(BusError) {
+        try emit(BusNames.Signal.stopped) { message throws(BusError) in try message.append(reason.rawValue) }
+    }
+
+    /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` with the current values (read through
+    /// the delegate's `status()`) of `names`, each one of the `BusNames.Property` names other than
+    /// `Elapsed` and `SegmentRemaining` (those emit no change signal: sd-bus fails with `EDOM` for them, and
+    /// with `ENOENT` for unknown names). The corresponding C function is `sd_bus_emit_properties_changed_strv`.
+    public func emitPropertiesChanged(_ names: [String]) throws(BusError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !names.isEmpty else { return }
+        defer { driver.updateInterest() }
+        try bus.emitPropertiesChanged(path: BusNames.objectPath, interface: BusNames.interface, names: names)
+    }
+
+    /// Stops serving: removes the object, releases the name, and flushes what is queued. Later emits fail.
+    public func close() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        driver.stop()
+        objectSlot = nil
+        do {
+            try bus.releaseName(BusNames.service)
+            try bus.flush()
+        } catch {
+            logger.debug("Failed to release the bus name, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func emit(_ member: String, _ fill: (BusMessage) throws(BusError) -> Void) throws(BusError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let message = try bus.newSignal(path: BusNames.objectPath, interface: BusNames.interface, member: member)
+        try fill(message)
+        try bus.send(message)
+        driver.updateInterest()
+    }
+}
+
+/// What a deinitialised ``TimerBusServer`` leaves for its queue to release, in order.
+private final class Remains: @unchecked Sendable {
+    private var driver: BusDispatchDriver?
+    private var slot: BusSlot?
+    private var bus: Bus?
+
+    init(driver: BusDispatchDriver, slot: BusSlot?, bus: Bus) {
+        self.driver = driver
+        self.slot = slot
+        self.bus = bus
+    }
+
+    func release() {
+        driver?.stop()
+        slot = nil
+        driver = nil
+        bus = nil
+    }
+}
+
+/// Why ``TimerBusServer`` could not start.
+public struct TimerBusServerError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// No session bus could be reached.
+        case busUnavailable
+        /// Another process owns `org.intervald.Timer1` (another intervald runs).
+        case nameTaken
+        /// The object could not be exported.
+        case exportFailed
+    }
+
+    public var code: Code
+    public var underlying: BusError
+
+    public init(_ code: Code, _ underlying: BusError) {
+        self.code = code
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        switch code {
+        case .busUnavailable:
+            "Failed to connect to the session bus: \(underlying)"
+        case .nameTaken:
+            "The bus name \(BusNames.service) is already owned by another process (is intervald already running?)."
+        case .exportFailed:
+            "Failed to export \(BusNames.objectPath) on the session bus: \(underlying)"
+        }
+    }
+}
+
+// MARK: - The vtable's callbacks
+
+/// What the C vtable's userdata points to; retained by the object's slot and released in its destroy callback.
+private final class ExportedTimer {
+    weak var delegate: (any TimerBusDelegate)?
+    let logger: Logger
+
+    init(delegate: any TimerBusDelegate, logger: Logger) {
+        self.delegate = delegate
+        self.logger = logger
+    }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> ExportedTimer? {
+        context.map { Unmanaged<ExportedTimer>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+private let errorFailed = "org.freedesktop.DBus.Error.Failed"
+private let errorUnknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
+
+/// Answers the current call with `name` and `message`; returns the negative errno sd-bus expects.
+private func reply(_ error: UnsafeMutablePointer<sd_bus_error>?, name: String, message: String) -> Int32 {
+    sd_bus_error_set(error, name, message)
+}
+
+private func unavailable(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    reply(error, name: errorFailed, message: "The timer is shutting down.")
+}
+
+private func exportObject(on bus: Bus, delegate: any TimerBusDelegate, logger: Logger) throws(BusError) -> BusSlot {
+    var handlers = ib_timer_handlers(
+        start: { context, plan, origin, replace, error in
+            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
+                return unavailable(error)
+            }
+            let plan = plan.map { String(cString: $0) } ?? ""
+            let origin = origin.map { String(cString: $0) } ?? ""
+            exported.logger.debug(
+                "Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace != 0)"])
+            do throws(TimerCommandError) {
+                try delegate.start(plan: plan, origin: origin, replace: replace != 0)
+                return 0
+            } catch let failure {
+                return reply(error, name: failure.busErrorName, message: failure.message)
+            }
+        },
+        command: { context, command, error in
+            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
+                return unavailable(error)
+            }
+            do throws(TimerCommandError) {
+                switch command {
+                case IB_TIMER_COMMAND_STOP: delegate.stop()
+                case IB_TIMER_COMMAND_PAUSE: try delegate.pause()
+                case IB_TIMER_COMMAND_RESUME: try delegate.resume()
+                case IB_TIMER_COMMAND_SKIP: try delegate.skip()
+                default: return reply(error, name: errorFailed, message: "Unknown command.")
+                }
+                return 0
+            } catch let failure {
+                return reply(error, name: failure.busErrorName, message: failure.message)
+            }
+        },
+        get_property: { context, property, reply, error in
+            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
+                return unavailable(error)
+            }
+            guard let reply, let property else { return -EINVAL }
+            let name = String(cString: property)
+            do throws(BusError) {
+                return try appendProperty(name, of: delegate.status(), to: BusMessage(borrowing: reply), error: error)
+            } catch let failure {
+                return -failure.errno
+            }
+        },
+        release: { context in
+            guard let context else { return }
+            Unmanaged<ExportedTimer>.fromOpaque(context).release()
+        }
+    )
+    let context = Unmanaged.passRetained(ExportedTimer(delegate: delegate, logger: logger)).toOpaque()
+    var slot: OpaquePointer?
+    do throws(BusError) {
+        try sdCall("sd_bus_add_object_vtable") {
+            ib_timer_add_object(bus.pointer, &slot, BusNames.objectPath, BusNames.interface, &handlers, context)
+        }
+    } catch {
+        // ib_timer_add_object does not call release on failure.
+        Unmanaged<ExportedTimer>.fromOpaque(context).release()
+        throw error
+    }
+    return try BusSlot(owningResult: slot, function: "sd_bus_add_object_vtable")
+}
+
+/// Appends the value of property `name` from `status` to a getter's reply; unknown names are answered
+/// with `org.freedesktop.DBus.Error.UnknownProperty` (sd-bus only asks for the names of its vtable).
+private func appendProperty(
+    _ name: String, of status: TimerStatus, to reply: BusMessage, error: UnsafeMutablePointer<sd_bus_error>?
+) throws(BusError) -> Int32 {
+    switch name {
+    case BusNames.Property.state: try reply.append(status.state.rawValue)
+    case BusNames.Property.planName: try reply.append(status.planName)
+    case BusNames.Property.planDuration: try reply.append(status.planDuration)
+    case BusNames.Property.segmentIndex: try reply.append(status.segmentIndex)
+    case BusNames.Property.segmentCount: try reply.append(status.segmentCount)
+    case BusNames.Property.segmentKind: try reply.append(status.segmentKind)
+    case BusNames.Property.segmentLabel: try reply.append(status.segmentLabel)
+    case BusNames.Property.segmentDuration: try reply.append(status.segmentDuration)
+    case BusNames.Property.nextLabel: try reply.append(status.nextLabel)
+    case BusNames.Property.elapsed: try reply.append(status.elapsed)
+    case BusNames.Property.segmentRemaining: try reply.append(status.segmentRemaining)
+    default: return sd_bus_error_set(error, errorUnknownProperty, "Unknown property \(name).")
+    }
+    return 1
+}
