@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import IntervalBus
+import IntervalCore
+import IntervalNotify
+import IntervalRuntime
+import Logging
+
+/// The daemon: one serial queue owns the scheduler, the bus connection and the watchdog; libnotify runs on the GLib
+/// thread and reports button presses back to the queue.
+final class Daemon: TimerBusDelegate, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "intervald.main")
+    private let logger: Logger
+    private let settingsPath: String?
+    private let systemd = SystemdNotifier()
+    // Confined to `queue` once `start` has run.
+    private var service: TimerService?
+    private var server: TimerBusServer?
+    private var notifier: LibNotifyNotifier?
+    private var watchdog: Watchdog?
+    private var signals: SignalWatcher?
+    private var style = CueStyle()
+    /// The property values last announced with PropertiesChanged.
+    private var announced = TimerStatus.idle
+
+    init(logger: Logger, settingsPath: String?) {
+        self.logger = logger
+        self.settingsPath = settingsPath
+    }
+
+    /// Sets everything up, owns the bus name, and tells systemd it is ready.
+    func start() throws {
+        queue.sync {
+            let timer = DispatchTimerSource(queue: queue)
+            service = TimerService(timer: timer) { [unowned self] event, plan in handle(event, plan: plan) }
+            let queue = self.queue
+            notifier = LibNotifyNotifier(appName: "intervald", logger: logger) { [weak self] action in
+                guard let daemon = self else { return }
+                queue.async { daemon.handle(action) }
+            }
+            signals = SignalWatcher([SIGTERM, SIGINT], queue: queue) { [weak self] _ in self?.shutDown() }
+        }
+        let server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
+            self?.logger.error("Lost the session bus: \(error). Exiting.")
+            exit(1)
+        }
+        queue.sync {
+            self.server = server
+            watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
+        }
+        logger.info("Serving \(BusNames.service) on the session bus.")
+        notifySystemd { try systemd.ready() }
+    }
+
+    // MARK: TimerBusDelegate (on `queue`)
+
+    func start(plan: String, origin: String, replace: Bool) throws(TimerCommandError) {
+        guard let service else { throw TimerCommandError(.invalidState, "intervald is starting up.") }
+        let started = try service.start(plan, origin: origin, replace: replace)
+        logger.info("Started a workout.", metadata: ["plan": "\(started.name)", "duration": "\(TimeText.clock(microseconds: started.duration))"])
+    }
+
+    func stop() {
+        service?.stop(.user)
+    }
+
+    func pause() throws(TimerCommandError) {
+        try requireService().pause()
+    }
+
+    func resume() throws(TimerCommandError) {
+        try requireService().resume()
+    }
+
+    func skip() throws(TimerCommandError) {
+        try requireService().skip()
+    }
+
+    func status() -> TimerStatus {
+        service?.status ?? .idle
+    }
+
+    private func requireService() throws(TimerCommandError) -> TimerService {
+        guard let service else { throw TimerCommandError(.notRunning, "No workout is running.") }
+        return service
+    }
+
+    // MARK: Events
+
+    /// Signals first, at the cue instant; then the properties, the notification and the watchdog.
+    private func handle(_ event: SchedulerEvent, plan: Plan) {
+        emit {
+            switch event {
+            case .segmentStarted(let segment, _):
+                try server?.emitSegmentStarted(
+                    index: UInt32(clamping: segment.index), kind: segment.kind, label: segment.label,
+                    duration: UInt64(segment.duration)
+                )
+            case .finished:
+                try server?.emitFinished(planName: plan.name)
+            case .stopped(let reason):
+                try server?.emitStopped(reason)
+            case .countdown, .paused, .resumed:
+                break
+            }
+        }
+        announceChangedProperties()
+        if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: style) {
+            notifier?.show(notification)
+        } else {
+            notifier?.close()
+        }
+        watchdog?.workoutActive = service?.isActive ?? false
+        switch event {
+        case .finished: logger.info("Finished a workout.", metadata: ["plan": "\(plan.name)"])
+        case .stopped(let reason): logger.info("Stopped a workout.", metadata: ["plan": "\(plan.name)", "reason": "\(reason.rawValue)"])
+        default: break
+        }
+    }
+
+    private func handle(_ action: NotificationAction) {
+        guard let service else { return }
+        do {
+            switch action {
+            case .stop: service.stop(.notification)
+            case .pause: try service.pause()
+            case .resume: try service.resume()
+            case .skip: try service.skip()
+            }
+        } catch {
+            logger.info("Ignoring the \(action.label) button: \(error.message)")
+        }
+    }
+
+    /// Emits PropertiesChanged for every property whose value differs from the last announcement.
+    private func announceChangedProperties() {
+        let now = status()
+        let changed = Self.changedProperties(from: announced, to: now)
+        announced = now
+        guard !changed.isEmpty else { return }
+        emit { try server?.emitPropertiesChanged(changed) }
+    }
+
+    static func changedProperties(from old: TimerStatus, to new: TimerStatus) -> [String] {
+        typealias Property = BusNames.Property
+        var names: [String] = []
+        if old.state != new.state { names.append(Property.state) }
+        if old.planName != new.planName { names.append(Property.planName) }
+        if old.planDuration != new.planDuration { names.append(Property.planDuration) }
+        if old.segmentIndex != new.segmentIndex { names.append(Property.segmentIndex) }
+        if old.segmentCount != new.segmentCount { names.append(Property.segmentCount) }
+        if old.segmentKind != new.segmentKind { names.append(Property.segmentKind) }
+        if old.segmentLabel != new.segmentLabel { names.append(Property.segmentLabel) }
+        if old.segmentDuration != new.segmentDuration { names.append(Property.segmentDuration) }
+        if old.nextLabel != new.nextLabel { names.append(Property.nextLabel) }
+        return names
+    }
+
+    private func emit(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            logger.warning("Failed to emit a D-Bus signal: \(error), ignoring.")
+        }
+    }
+
+    private func notifySystemd(_ body: () throws -> Bool) {
+        do {
+            _ = try body()
+        } catch {
+            logger.warning("Failed to notify systemd: \(error), ignoring.")
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// SIGTERM or SIGINT: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
+    private func shutDown() {
+        logger.info("Shutting down.")
+        notifySystemd { try systemd.stopping() }
+        service?.stop(.shutdown)
+        watchdog = nil
+        server?.close()
+        server = nil
+        let logger = self.logger
+        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
+        DispatchQueue.global().async {
+            GLibMainLoopThread.shared(logger: logger).shutdown()
+            exit(0)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+
+@main
+struct Intervald: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intervald",
+        abstract: "The intervald daemon: runs interval workouts, cues them as desktop notifications, and serves org.intervald.Timer1 on the session bus.",
+        discussion: """
+            Normally started by D-Bus activation or by systemd (intervald.service); logs go to stderr.
+            Control it with intervalctl. Settings: $XDG_CONFIG_HOME/intervald/intervald.toml.
+            """,
+        version: "0.1.0"
+    )
+
+    @Option(help: "Settings file to read instead of $XDG_CONFIG_HOME/intervald/intervald.toml.")
+    var config: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let daemon = Daemon(logger: Logger(label: "intervald"), settingsPath: config)
+        do {
+            try daemon.start()
+        } catch {
+            Logger(label: "intervald").critical("\(error)")
+            throw ExitCode.failure
+        }
+        dispatchMain()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,64 @@
+import Dispatch
+import IntervalBus
+import Logging
+
+/// Pets systemd's watchdog from the daemon's queue, the one that would hang, at half its interval.
+///
+/// An idle daemon must not wake up periodically (spec §6), so while no workout runs it asks systemd for a long
+/// interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval.
+final class Watchdog {
+    private static let idleInterval: Duration = .seconds(86_400)
+    private let systemd: SystemdNotifier
+    private let logger: Logger
+    private let interval: Duration?
+    private let timer: DispatchSourceTimer
+
+    var workoutActive = false {
+        didSet {
+            guard workoutActive != oldValue, let interval else { return }
+            configure(active: workoutActive, interval: interval)
+        }
+    }
+
+    init(queue: DispatchQueue, systemd: SystemdNotifier, logger: Logger) {
+        self.systemd = systemd
+        self.logger = logger
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        var interval: Duration?
+        do {
+            interval = try systemd.watchdogInterval()
+        } catch {
+            logger.warning("Failed to read the watchdog settings: \(error), ignoring.")
+        }
+        self.interval = interval
+        timer.setEventHandler { [systemd, logger] in
+            do {
+                _ = try systemd.watchdog()
+            } catch {
+                logger.warning("Failed to pet the watchdog: \(error), ignoring.")
+            }
+        }
+        timer.activate()
+        if let interval { configure(active: false, interval: interval) }
+    }
+
+    deinit {
+        timer.cancel()
+    }
+
+    private func configure(active: Bool, interval: Duration) {
+        let effective = active ? interval : Self.idleInterval
+        let microseconds = effective.components.seconds * 1_000_000 + effective.components.attoseconds / 1_000_000_000_000
+        do {
+            _ = try systemd.notify("WATCHDOG_USEC=\(microseconds)\nWATCHDOG=1")
+        } catch {
+            logger.warning("Failed to set the watchdog interval: \(error), ignoring.")
+        }
+        if active {
+            let half = DispatchTimeInterval.microseconds(Int(microseconds / 2))
+            timer.schedule(deadline: .now() + half, repeating: half, leeway: .milliseconds(100))
+        } else {
+            timer.schedule(deadline: .distantFuture)
+        }
+    }
+}
