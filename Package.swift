@@ -12,13 +12,18 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Settings are TOML (spec §4a); TOMLKit wraps toml++, a complete TOML 1.0 parser with located errors.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure logic: the plan language, lazy expansion, estimates, the scheduler. No C modules.
         .target(name: "IntervalCore"),
 
         // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
-        .target(name: "IntervalRuntime", dependencies: ["IntervalCore"]),
+        .target(
+            name: "IntervalRuntime",
+            dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log"), .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
 
         // libnotify adapter.
         .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
@@ -54,5 +59,6 @@ let package = Package(
         ),
 
         .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore"]),
+        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalCore"]),
     ]
 )

@@ -4,6 +4,8 @@ public final class TimerService {
     private let timer: TimerSource
     private let onEvent: (SchedulerEvent, Plan) -> Void
     public private(set) var scheduler: Scheduler?
+    /// The pre-cue for plans without a `countdown` directive (settings).
+    public var defaultCountdown: Int64?
 
     /// `onEvent` hears every scheduler event with the plan it belongs to.
     public init(timer: TimerSource, onEvent: @escaping (SchedulerEvent, Plan) -> Void) {
@@ -17,15 +19,16 @@ public final class TimerService {
     /// Parses `text` and starts it. `origin` names it in errors ("" for inline text).
     @discardableResult
     public func start(_ text: String, origin: String, replace: Bool) throws(TimerCommandError) -> Plan {
-        let plan: Plan
+        let parsed: Plan
         do {
-            plan = try PlanParser.parse(
+            parsed = try PlanParser.parse(
                 text, origin: origin.isEmpty ? "<inline>" : origin,
                 defaultName: origin.isEmpty ? PlanLocator.inlineName(for: text) : PlanLocator.planName(forPath: origin)
             )
         } catch {
             throw TimerCommandError(.invalidPlan, error.description)
         }
+        let plan = parsed.defaultingCountdown(to: defaultCountdown)
         if let running = scheduler, running.state != .idle {
             guard replace else {
                 throw TimerCommandError(

@@ -6,7 +6,7 @@ public struct CueStyle: Sendable, Equatable {
     /// Buttons on every cue besides Stop, which is always there; `pause` becomes `resume` while paused.
     public var extraButtons: [NotificationAction]
 
-    public init(soundName: String? = "bell", urgency: NotificationUrgency = .normal, extraButtons: [NotificationAction] = []) {
+    public init(soundName: String? = "bell", urgency: NotificationUrgency = .normal, extraButtons: [NotificationAction] = [.pause, .skip]) {
         self.soundName = soundName
         self.urgency = urgency
         self.extraButtons = extraButtons

@@ -19,20 +19,28 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var notifier: LibNotifyNotifier?
     private var watchdog: Watchdog?
     private var signals: SignalWatcher?
-    private var style = CueStyle()
+    private var settings = Settings.defaults
+    private let hooks: HookRunner
     /// The property values last announced with PropertiesChanged.
     private var announced = TimerStatus.idle
 
     init(logger: Logger, settingsPath: String?) {
         self.logger = logger
         self.settingsPath = settingsPath
+        hooks = HookRunner(logger: logger)
     }
 
     /// Sets everything up, owns the bus name, and tells systemd it is ready.
     func start() throws {
+        let path = settingsPath ?? SettingsFile.defaultPath(environment: ProcessInfo.processInfo.environment)
+        let (settings, problems) = SettingsFile.load(path: path)
+        for problem in problems { logger.warning("\(problem)") }
         queue.sync {
+            self.settings = settings
             let timer = DispatchTimerSource(queue: queue)
-            service = TimerService(timer: timer) { [unowned self] event, plan in handle(event, plan: plan) }
+            let service = TimerService(timer: timer) { [unowned self] event, plan in handle(event, plan: plan) }
+            service.defaultCountdown = settings.defaultCountdown
+            self.service = service
             let queue = self.queue
             notifier = LibNotifyNotifier(appName: "intervald", logger: logger) { [weak self] action in
                 guard let daemon = self else { return }
@@ -105,7 +113,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             }
         }
         announceChangedProperties()
-        if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: style) {
+        runHook(for: event, plan: plan)
+        if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: settings.style) {
             notifier?.show(notification)
         } else {
             notifier?.close()
@@ -116,6 +125,20 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         case .stopped(let reason): logger.info("Stopped a workout.", metadata: ["plan": "\(plan.name)", "reason": "\(reason.rawValue)"])
         default: break
         }
+    }
+
+    private func runHook(for event: SchedulerEvent, plan: Plan) {
+        let hook: ([String]?, HookEvent)? = switch event {
+        case .segmentStarted(let segment, let next):
+            (settings.hooks.onCue, HookEvent(kind: .cue, plan: plan, segment: segment, next: next))
+        case .finished:
+            (settings.hooks.onFinish, HookEvent(kind: .finish, plan: plan))
+        case .stopped(let reason):
+            (settings.hooks.onStop, HookEvent(kind: .stop, plan: plan, segment: service?.scheduler?.current, reason: reason))
+        case .countdown, .paused, .resumed:
+            nil
+        }
+        if let (argv, hookEvent) = hook, let argv { hooks.run(argv, for: hookEvent) }
     }
 
     private func handle(_ action: NotificationAction) {

@@ -92,7 +92,7 @@ import Testing
         )
         #expect(note.summary == "Run · 30 s")
         #expect(note.body == "Next: Walk 30 s · round 3 of 6")
-        #expect(note.actions == [.stop])
+        #expect(note.actions == [.stop, .pause, .skip])
         #expect(note.soundName == "bell")
     }
 

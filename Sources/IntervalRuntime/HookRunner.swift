@@ -1,0 +1,93 @@
+import Dispatch
+import IntervalCore
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs hook commands (spec §4a) directly with `posix_spawnp`: argv, no shell, `INTERVALD_*` added to the
+/// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged.
+public struct HookRunner: Sendable {
+    private let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Starts `argv` with `event`'s variables; returns the child's pid, or nil if it could not be started.
+    @discardableResult
+    public func run(_ argv: [String], for event: HookEvent) -> pid_t? {
+        let arguments = event.expand(argv)
+        guard let program = arguments.first, !program.isEmpty else { return nil }
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let equals = pair.firstIndex(of: "=") {
+                environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            entry += 1
+        }
+        environment.merge(event.environment) { _, new in new }
+        let pid: pid_t
+        do {
+            pid = try Self.spawn(arguments, environment: environment.map { "\($0.key)=\($0.value)" })
+        } catch {
+            logger.warning("Failed to run the \(event.kind.rawValue) hook '\(program)': \(error), ignoring.")
+            return nil
+        }
+        let logger = self.logger
+        let kind = event.kind.rawValue
+        DispatchQueue.global(qos: .utility).async {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let exited = status & 0x7F == 0
+            let code = (status >> 8) & 0xFF
+            if !exited || code != 0 {
+                logger.warning("The \(kind) hook '\(program)' failed (\(exited ? "exit status \(code)" : "signal \(status & 0x7F)")).")
+            }
+        }
+        return pid
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { String(cString: strerror(code)) }
+    }
+
+    /// The daemon's queues run with signals blocked and SIGTERM/SIGINT ignored; a child must start with neither,
+    /// or SIGTERM would not stop it.
+    private static func spawn(_ arguments: [String], environment: [String]) throws(SpawnError) -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var pid: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                guard let path = argv.first ?? nil else { return ENOENT }
+                return posix_spawnp(&pid, path, nil, &attributes, argv, envp)
+            }
+        }
+        guard result == 0 else { throw SpawnError(code: result) }
+        return pid
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings that live for the call.
+private func withCStrings<Result>(
+    _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
+) -> Result {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}

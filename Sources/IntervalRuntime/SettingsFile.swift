@@ -1,0 +1,140 @@
+import Foundation
+import IntervalCore
+import TOMLKit
+
+/// Reads `intervald.toml` (spec §4a). A broken file is reported with its line and the defaults are used; a bad value
+/// is reported with its key and line, and that one setting keeps its default.
+public enum SettingsFile {
+    /// `$XDG_CONFIG_HOME/intervald/intervald.toml`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? "") + "/.config"
+        return config + "/intervald/intervald.toml"
+    }
+
+    /// The settings in `path` and the problems found; a missing file gives the defaults and no problem.
+    public static func load(path: String) -> (Settings, [String]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (.defaults, FileManager.default.fileExists(atPath: path) ? ["\(path): cannot be read; using the default settings."] : [])
+        }
+        return parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String) -> (Settings, [String]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            return (.defaults, ["\(path):\(error.source.begin.line):\(error.source.begin.column): \(error.description); using the default settings."])
+        } catch {
+            return (.defaults, ["\(path): \(error); using the default settings."])
+        }
+        var reader = Reader(table: table, text: text, path: path)
+        return (reader.settings(), reader.problems)
+    }
+
+    private struct Reader {
+        let table: TOMLTable
+        let text: String
+        let path: String
+        var problems: [String] = []
+
+        mutating func settings() -> Settings {
+            var settings = Settings.defaults
+            check(table, known: ["notifications", "timing", "hooks"], section: nil)
+            if let notifications = section("notifications") {
+                check(notifications, known: ["sound", "urgency", "buttons"], section: "notifications")
+                switch notifications["sound"] {
+                case nil: break
+                case let value? where value.bool == false: settings.style.soundName = nil
+                case let value? where value.string?.isEmpty == false: settings.style.soundName = value.string
+                default: report("sound", "expected a sound name such as \"bell\", or false")
+                }
+                if let value = notifications["urgency"] {
+                    if let urgency = value.string.flatMap(NotificationUrgency.init(rawValue:)) {
+                        settings.style.urgency = urgency
+                    } else {
+                        report("urgency", "expected \"low\", \"normal\" or \"critical\"")
+                    }
+                }
+                if let value = notifications["buttons"] {
+                    let names = value.array.map { array in array.map { $0.string } } ?? [nil]
+                    let actions = names.compactMap { $0.flatMap(NotificationAction.init(rawValue:)) }
+                    if actions.count == names.count, !actions.contains(.resume) {
+                        settings.style.extraButtons = actions.filter { $0 != .stop }
+                    } else {
+                        report("buttons", "expected a list of \"stop\", \"pause\" and \"skip\"")
+                    }
+                }
+            }
+            if let timing = section("timing") {
+                check(timing, known: ["countdown"], section: "timing")
+                if let value = timing["countdown"] {
+                    if value.bool == false {
+                        settings.defaultCountdown = nil
+                    } else if let text = value.string, let countdown = Self.duration(text) {
+                        settings.defaultCountdown = countdown
+                    } else {
+                        report("countdown", "expected a duration such as \"3s\", or false")
+                    }
+                }
+            }
+            if let hooks = section("hooks") {
+                check(hooks, known: ["on-cue", "on-finish", "on-stop"], section: "hooks")
+                settings.hooks.onCue = command(hooks, "on-cue")
+                settings.hooks.onFinish = command(hooks, "on-finish")
+                settings.hooks.onStop = command(hooks, "on-stop")
+            }
+            return settings
+        }
+
+        /// A duration in the plan language, e.g. "3s" or "1:30".
+        static func duration(_ text: String) -> Int64? {
+            guard let plan = try? PlanParser.parse("\(text) countdown", origin: "", defaultName: "") else { return nil }
+            return plan.duration
+        }
+
+        mutating func section(_ name: String) -> TOMLTable? {
+            guard let value = table[name] else { return nil }
+            guard let section = value.table else {
+                report(name, "expected a [\(name)] table")
+                return nil
+            }
+            return section
+        }
+
+        mutating func command(_ hooks: TOMLTable, _ key: String) -> [String]? {
+            guard let value = hooks[key] else { return nil }
+            let argv = value.array.map { array in array.compactMap { $0.string } }
+            guard let argv, !argv.isEmpty, argv.count == value.array?.count, !(argv.first?.isEmpty ?? true) else {
+                report(key, "expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]")
+                return nil
+            }
+            return argv
+        }
+
+        mutating func check(_ table: TOMLTable, known: Set<String>, section: String?) {
+            for key in table.keys where !known.contains(key) {
+                let name = section.map { "[\($0)] \(key)" } ?? key
+                problems.append("\(path):\(line(of: key)): unknown setting '\(name)', ignoring it.")
+            }
+        }
+
+        mutating func report(_ key: String, _ expectation: String) {
+            problems.append("\(path):\(line(of: key)): \(key): \(expectation); using the default.")
+        }
+
+        /// The line where `key` is set, found by its text; the parser keeps no positions for values.
+        func line(of key: String) -> Int {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+                if trimmed.hasPrefix(key) || trimmed.hasPrefix("\"\(key)\"") || trimmed.hasPrefix("[\(key)]") {
+                    let rest = trimmed.dropFirst(trimmed.hasPrefix("\"") ? key.count + 2 : key.count)
+                        .drop(while: { $0 == " " || $0 == "\t" })
+                    if rest.first == "=" || trimmed.hasPrefix("[") { return index + 1 }
+                }
+            }
+            return 1
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import IntervalCore
+import Testing
+@testable import IntervalRuntime
+
+@Suite struct SettingsFileTests {
+    @Test func theShippedFileGivesTheDefaults() throws {
+        let path = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+        let (settings, problems) = SettingsFile.load(path: "/\(path)/config/intervald.toml")
+        #expect(problems == [])
+        #expect(settings == .defaults)
+    }
+
+    @Test func everySettingIsRead() {
+        let text = """
+            [notifications]
+            sound = false
+            urgency = "critical"
+            buttons = ["stop", "skip"]
+            [timing]
+            countdown = "3s"
+            [hooks]
+            on-cue = ["espeak-ng", "{label}"]
+            on-finish = ["true"]
+            on-stop = ["logger", "stopped {reason}"]
+            """
+        let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
+        #expect(problems == [])
+        #expect(settings.style == CueStyle(soundName: nil, urgency: .critical, extraButtons: [.skip]))
+        #expect(settings.defaultCountdown == 3_000_000)
+        #expect(settings.hooks == Settings.Hooks(onCue: ["espeak-ng", "{label}"], onFinish: ["true"], onStop: ["logger", "stopped {reason}"]))
+    }
+
+    @Test func aBrokenFileIsReportedWithItsLineAndTheDefaultsAreUsed() {
+        let (settings, problems) = SettingsFile.parse("[notifications]\nsound = \"bell\nurgency = 3\n", path: "s.toml")
+        #expect(settings == .defaults)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("s.toml:2:") == true)
+        #expect(problems.first?.hasSuffix("using the default settings.") == true)
+    }
+
+    @Test func badValuesKeepTheirDefaultsAndNameTheirLine() {
+        let text = "[notifications]\nsound = 3\n\nurgency = \"loud\"\nbuttons = [\"stop\", \"dance\"]\nvolume = 11\n[timing]\ncountdown = \"soon\"\n[hooks]\non-cue = []\n"
+        let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
+        #expect(settings == .defaults)
+        #expect(problems == [
+            "s.toml:6: unknown setting '[notifications] volume', ignoring it.",
+            "s.toml:2: sound: expected a sound name such as \"bell\", or false; using the default.",
+            "s.toml:4: urgency: expected \"low\", \"normal\" or \"critical\"; using the default.",
+            "s.toml:5: buttons: expected a list of \"stop\", \"pause\" and \"skip\"; using the default.",
+            "s.toml:8: countdown: expected a duration such as \"3s\", or false; using the default.",
+            "s.toml:10: on-cue: expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]; using the default.",
+        ])
+    }
+
+    @Test func aMissingFileIsNotAProblem() {
+        let (settings, problems) = SettingsFile.load(path: "/nonexistent/intervald.toml")
+        #expect(settings == .defaults)
+        #expect(problems.isEmpty)
+    }
+}
