@@ -1,1 +1,95 @@
 #include "notify_shims.h"
+
+/* The notification server's well-known name (freedesktop notification specification). */
+#define IN_NOTIFICATIONS_NAME "org.freedesktop.Notifications"
+
+/* One callback with its context, owned by whichever GLib object invokes it. */
+typedef struct in_closure {
+        union {
+                in_callback plain;
+                in_closed_callback closed;
+                in_name_owner_callback name_owner;
+        } callback;
+        void *context;
+        GDestroyNotify release;
+} in_closure;
+
+static in_closure *in_closure_new(void *context, GDestroyNotify release) {
+        in_closure *c = g_new0(in_closure, 1);
+        c->context = context;
+        c->release = release;
+        return c;
+}
+
+static void in_closure_free(gpointer data) {
+        in_closure *c = data;
+
+        if (c->release)
+                c->release(c->context);
+        g_free(c);
+}
+
+/* GClosureNotify has an extra argument; adapt it to in_closure_free(). */
+static void in_closure_free_notify(gpointer data, GClosure *closure) {
+        (void) closure;
+        in_closure_free(data);
+}
+
+static gboolean in_post_dispatch(gpointer data) {
+        in_closure *c = data;
+
+        c->callback.plain(c->context);
+        return G_SOURCE_REMOVE;
+}
+
+void in_main_context_post(GMainContext *main_context, in_callback callback, void *context, GDestroyNotify release) {
+        in_closure *c = in_closure_new(context, release);
+        GSource *source;
+
+        c->callback.plain = callback;
+        source = g_idle_source_new();
+        g_source_set_priority(source, G_PRIORITY_DEFAULT);
+        g_source_set_callback(source, in_post_dispatch, c, in_closure_free);
+        g_source_set_static_name(source, "[intervald] in_main_context_post");
+        g_source_attach(source, main_context);
+        g_source_unref(source);
+}
+
+static void in_closed_trampoline(NotifyNotification *notification, gpointer data) {
+        in_closure *c = data;
+
+        c->callback.closed(c->context, notify_notification_get_closed_reason(notification));
+}
+
+gulong in_notification_connect_closed(NotifyNotification *notification, in_closed_callback callback, void *context,
+                                      GDestroyNotify release) {
+        in_closure *c = in_closure_new(context, release);
+
+        c->callback.closed = callback;
+        return g_signal_connect_data(notification, "closed", G_CALLBACK(in_closed_trampoline), c,
+                                     in_closure_free_notify, 0);
+}
+
+static void in_name_appeared(GDBusConnection *connection, const gchar *name, const gchar *owner, gpointer data) {
+        in_closure *c = data;
+
+        (void) connection;
+        (void) name;
+        c->callback.name_owner(c->context, owner);
+}
+
+static void in_name_vanished(GDBusConnection *connection, const gchar *name, gpointer data) {
+        in_closure *c = data;
+
+        (void) connection;
+        (void) name;
+        c->callback.name_owner(c->context, NULL);
+}
+
+guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release) {
+        in_closure *c = in_closure_new(context, release);
+
+        c->callback.name_owner = callback;
+        return g_bus_watch_name(G_BUS_TYPE_SESSION, IN_NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                in_name_appeared, in_name_vanished, c, in_closure_free);
+}

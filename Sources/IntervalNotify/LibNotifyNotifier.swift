@@ -1,1 +1,451 @@
+import CLibNotify
+import CNotifyShims
 import IntervalCore
+import Logging
+import Synchronization
+
+/// Shows the workout as one freedesktop notification through libnotify (spec §4).
+///
+/// One `NotifyNotification` per workout, updated in place (`notify_notification_update` + `show`), so every cue
+/// replaces the previous one under the same server id. A cue never expires; ``close()`` ends the workout's
+/// notification and the next ``show(_:)`` starts a new one.
+///
+/// ``show(_:)`` and ``close()`` never block: they record the request and the GLib thread carries it out. libnotify's
+/// calls are synchronous D-Bus calls (up to 25 s against a hung server), so requests coalesce while one is in
+/// flight: only the latest cue is shown, after a pending close if there was one. A missing or restarting server is
+/// logged once per outage ("Failed to show notification: …, ignoring."); the next cue goes to the server that
+/// returns, and a server that appears while a cue is up gets that cue again, without the sound.
+///
+/// Actions arrive through `onAction` on the GLib thread; re-dispatch them to the workout's owner.
+public final class LibNotifyNotifier: Notifier {
+    /// What the callers asked for and the GLib thread has not done yet.
+    private struct PendingWork: Sendable {
+        var close = false
+        var cue: WorkoutNotification?
+        /// A drain is queued on (or running on) the GLib thread.
+        var drainQueued = false
+    }
+
+    private let mainLoop: GLibMainLoopThread
+    private let logger: Logger
+    private let pending = Mutex(PendingWork())
+    private let state: GLibThreadBound<NotifierState>
+
+    /// - Parameters:
+    ///   - appName: The application name the server shows.
+    ///   - mainLoop: The GLib thread to use; by default ``GLibMainLoopThread/shared(appName:logger:)``.
+    ///   - logger: Where failures go.
+    ///   - onAction: Called on the GLib thread when the user presses a button of the workout's notification.
+    public init(
+        appName: String = "intervald",
+        mainLoop: GLibMainLoopThread? = nil,
+        logger: Logger,
+        onAction: @escaping @Sendable (NotificationAction) -> Void
+    ) {
+        let mainLoop = mainLoop ?? GLibMainLoopThread.shared(appName: appName, logger: logger)
+        self.mainLoop = mainLoop
+        self.logger = logger
+        state = GLibThreadBound(NotifierState(appName: appName, logger: logger, onAction: onAction), thread: mainLoop)
+        let state = self.state
+        mainLoop.invoke { state.value.watchServer() }
+    }
+
+    deinit {
+        let state = self.state
+        if !mainLoop.invoke({ state.value.dispose() }) {
+            // The loop has ended, so no thread runs GLib any more; libnotify's finalizer could still make a D-Bus
+            // call, so the notification object (if any) is left to the exiting process.
+            state.valueAfterShutdown.abandon()
+        }
+    }
+
+    /// Shows `notification`, replacing the workout's previous one. Does not block.
+    public func show(_ notification: WorkoutNotification) {
+        enqueue { $0.cue = notification }
+    }
+
+    /// Closes the workout's notification, if one is shown; the next ``show(_:)`` starts a new one. Does not block.
+    public func close() {
+        enqueue {
+            $0.close = true
+            $0.cue = nil
+        }
+    }
+
+    private func enqueue(_ update: (inout PendingWork) -> Void) {
+        let queueDrain = pending.withLock { work -> Bool in
+            update(&work)
+            guard !work.drainQueued else {
+                return false
+            }
+            work.drainQueued = true
+            return true
+        }
+        guard queueDrain else {
+            return
+        }
+        if !mainLoop.invoke({ [self] in drain() }) {
+            pending.withLock { $0 = PendingWork() }
+            logger.debug("GLib main loop is not running, dropping the notification request.")
+        }
+    }
+
+    /// On the GLib thread: carries out the pending work until none is left.
+    private func drain() {
+        while let (close, cue) = pending.withLock({ work -> (Bool, WorkoutNotification?)? in
+            guard work.close || work.cue != nil else {
+                work.drainQueued = false
+                return nil
+            }
+            defer {
+                work.close = false
+                work.cue = nil
+            }
+            return (work.close, work.cue)
+        }) {
+            if close {
+                state.value.close()
+            }
+            if let cue {
+                state.value.show(cue)
+            }
+        }
+    }
+}
+
+/// The notifier's libnotify side. Lives on the GLib thread only.
+private final class NotifierState {
+    private let appName: String
+    private let logger: Logger
+    private let onAction: @Sendable (NotificationAction) -> Void
+
+    /// The workout's notification. Owned: one reference, given up in `dropNotification()`.
+    private var notification: UnsafeMutablePointer<NotifyNotification>?
+    /// The server closed `notification` (expired, dismissed): libnotify will not report it again, so start anew.
+    private var notificationClosedByServer = false
+    /// The cue on screen, to show again to a server that replaces a vanished one.
+    private var currentCue: WorkoutNotification?
+    /// The server's capabilities, once asked (`notify_get_server_caps`); nil until then or after a server change.
+    private var capabilities: Set<String>?
+    /// The unique bus name of the server's process, as the bus watcher last told it.
+    private var serverOwner: String?
+    private var serverWatch: guint = 0
+    /// A failure has been logged and nothing has succeeded since: stay quiet.
+    private var failing = false
+
+    init(appName: String, logger: Logger, onAction: @escaping @Sendable (NotificationAction) -> Void) {
+        self.appName = appName
+        self.logger = logger
+        self.onAction = onAction
+    }
+
+    deinit {
+        // dispose() or abandon() ran first: neither a notification nor a watch can be left here.
+        assert(notification == nil && serverWatch == 0, "NotifierState released without dispose()")
+    }
+
+    func watchServer() {
+        guard serverWatch == 0 else {
+            return
+        }
+        let context = Unmanaged.passRetained(WeakStateBox(self)).toOpaque()
+        serverWatch = in_watch_notification_server(
+            { context, owner in
+                guard let context else { return }
+                let box = Unmanaged<WeakStateBox>.fromOpaque(context).takeUnretainedValue()
+                box.state?.serverChanged(owner: owner.map { String(cString: $0) })
+            },
+            context,
+            { context in
+                guard let context else { return }
+                Unmanaged<WeakStateBox>.fromOpaque(context).release()
+            }
+        )
+    }
+
+    /// Stops watching and gives up the notification without closing it (the caller closes a workout it ends).
+    func dispose() {
+        if serverWatch != 0 {
+            g_bus_unwatch_name(serverWatch)
+            serverWatch = 0
+        }
+        dropNotification()
+        currentCue = nil
+    }
+
+    /// Forgets everything without touching GLib: the GLib thread has ended.
+    func abandon() {
+        notification = nil
+        serverWatch = 0
+    }
+
+    func show(_ cue: WorkoutNotification) {
+        currentCue = cue
+        present(cue)
+    }
+
+    func close() {
+        currentCue = nil
+        guard let notification else {
+            return
+        }
+        if !notificationClosedByServer {
+            var error: UnsafeMutablePointer<GError>?
+            // The corresponding C function is `notify_notification_close` (CloseNotification on the bus).
+            if notify_notification_close(notification, &error) != 0 {
+                recovered()
+            } else {
+                failed("close", error)
+            }
+        }
+        dropNotification()
+    }
+
+    private func present(_ cue: WorkoutNotification) {
+        var body = cue.body
+        var actions = cue.actions
+        if !actions.isEmpty, !serverSupports("actions") {
+            body = body.isEmpty ? cue.noActionsHint : body + "\n" + cue.noActionsHint
+            actions = []
+        }
+        if serverSupports("body-markup") {
+            body = escapedMarkup(body)  // A label such as "Hills & <fast>" is text, not markup.
+        }
+        if notificationClosedByServer {
+            dropNotification()
+        }
+        let notification: UnsafeMutablePointer<NotifyNotification>
+        if let existing = self.notification {
+            notify_notification_update(existing, cue.summary, body, nil)
+            notification = existing
+        } else {
+            guard let created = notify_notification_new(cue.summary, body, nil) else {
+                logger.error("Failed to create a notification, ignoring.")
+                return
+            }
+            connectClosed(created)
+            self.notification = created
+            notification = created
+        }
+        notify_notification_set_app_name(notification, appName)
+        notify_notification_set_timeout(notification, NOTIFY_EXPIRES_NEVER)
+        notify_notification_clear_hints(notification)
+        notify_notification_set_urgency(notification, cue.urgency.libnotifyUrgency)
+        notify_notification_set_category(notification, "x-intervald.workout")
+        if let soundName = cue.soundName {
+            notify_notification_set_hint_string(notification, "sound-name", soundName)
+        }
+        notify_notification_clear_actions(notification)  // Releases the previous cue's action boxes.
+        for action in actions {
+            addAction(action, to: notification)
+        }
+
+        var error: UnsafeMutablePointer<GError>?
+        // The corresponding C function is `notify_notification_show` (Notify on the bus, replacing our id).
+        if notify_notification_show(notification, &error) != 0 {
+            recovered()
+        } else {
+            if failed("show", error) == .timedOut {
+                return  // A hung server may still show the call when it wakes: the next cue replaces that one.
+            }
+            // The server is gone or broken: the next cue starts afresh, with the capabilities asked again.
+            dropNotification()
+            capabilities = nil
+        }
+    }
+
+    private func addAction(_ action: NotificationAction, to notification: UnsafeMutablePointer<NotifyNotification>) {
+        let box = Unmanaged.passRetained(ActionBox(action: action, onAction: onAction)).toOpaque()
+        notify_notification_add_action(
+            notification,
+            action.rawValue,
+            action.label,
+            { _, _, context in
+                guard let context else { return }
+                let box = Unmanaged<ActionBox>.fromOpaque(context).takeUnretainedValue()
+                box.onAction(box.action)
+            },
+            box,
+            { context in
+                guard let context else { return }
+                Unmanaged<ActionBox>.fromOpaque(context).release()
+            }
+        )
+    }
+
+    private func connectClosed(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        let context = Unmanaged.passRetained(WeakStateBox(self)).toOpaque()
+        in_notification_connect_closed(
+            notification,
+            { context, reason in
+                guard let context else { return }
+                Unmanaged<WeakStateBox>.fromOpaque(context).takeUnretainedValue().state?.serverClosed(reason: reason)
+            },
+            context,
+            { context in
+                guard let context else { return }
+                Unmanaged<WeakStateBox>.fromOpaque(context).release()
+            }
+        )
+    }
+
+    /// Whether the server has `capability` ("actions": it draws buttons). Asks it once per server
+    /// (`notify_get_server_caps`); when it cannot be asked, assumes "actions" only and lets the show that follows
+    /// report the failure.
+    private func serverSupports(_ capability: String) -> Bool {
+        guard let capabilities = serverCapabilities() else {
+            return capability == "actions"
+        }
+        return capabilities.contains(capability)
+    }
+
+    private func serverCapabilities() -> Set<String>? {
+        if let capabilities {
+            return capabilities
+        }
+        // notify_get_server_info fails quietly without a server, where notify_get_server_caps prints a warning.
+        var name: UnsafeMutablePointer<CChar>?
+        var vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?
+        var specVersion: UnsafeMutablePointer<CChar>?
+        guard notify_get_server_info(&name, &vendor, &version, &specVersion) != 0 else {
+            return nil
+        }
+        let server = "\(string(name)) \(string(version))"
+        g_free(name)
+        g_free(vendor)
+        g_free(version)
+        g_free(specVersion)
+
+        guard let list = notify_get_server_caps() else {
+            return nil  // Failed (or no capability at all): ask again next time.
+        }
+        var found = Set<String>()
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let capability = current.pointee.data {
+                found.insert(String(cString: capability.assumingMemoryBound(to: CChar.self)))
+            }
+            node = current.pointee.next
+        }
+        g_list_free_full(list, g_free)
+        capabilities = found
+        logger.debug(
+            "Notification server capabilities.",
+            metadata: ["server": "\(server)", "capabilities": "\(found.sorted().joined(separator: ","))"]
+        )
+        return found
+    }
+
+    private func escapedMarkup(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else {
+            return text
+        }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
+    /// The bus watcher's report: `owner` now owns org.freedesktop.Notifications, or nobody (nil).
+    func serverChanged(owner: String?) {
+        guard owner != serverOwner else {
+            return
+        }
+        let previous = serverOwner
+        serverOwner = owner
+        logger.debug("Notification server changed.", metadata: ["owner": "\(owner ?? "none")"])
+        if previous != nil {
+            // Our id and what we know of the server belonged to the one that left: start anew with the next.
+            // (With no previous owner, capabilities already asked can only come from the server now seen.)
+            dropNotification()
+            capabilities = nil
+        }
+        // A cue that is not on any live server (it failed, or its server left) goes to the new one, quietly.
+        if owner != nil, notification == nil, var cue = currentCue {
+            cue.soundName = nil
+            present(cue)
+        }
+    }
+
+    func serverClosed(reason: Int32) {
+        notificationClosedByServer = true
+        logger.debug("Notification closed by the server.", metadata: ["reason": "\(reason)"])
+    }
+
+    private func dropNotification() {
+        guard let notification else {
+            return
+        }
+        self.notification = nil
+        notificationClosedByServer = false
+        // Finalizing disconnects the "closed" handler and frees the action boxes.
+        g_object_unref(notification)
+    }
+
+    private func recovered() {
+        if failing {
+            failing = false
+            logger.info("Notification server reachable again, showing notifications.")
+        }
+    }
+
+    private enum Failure {
+        case timedOut, other
+    }
+
+    /// Logs a failed call (once per outage) and frees `error`.
+    @discardableResult
+    private func failed(_ operation: String, _ error: UnsafeMutablePointer<GError>?) -> Failure {
+        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+        var failure = Failure.other
+        if let error {
+            // GDBus reports a call that got no reply in time (25 s) as G_IO_ERROR_TIMED_OUT.
+            if g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)) != 0 {
+                failure = .timedOut
+            }
+            g_error_free(error)
+        }
+        defer {
+            failing = true
+        }
+        if failing {
+            logger.debug("Failed to \(operation) notification: \(message), ignoring.")
+        } else {
+            logger.warning("Failed to \(operation) notification: \(message), ignoring.")
+        }
+        return failure
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? "?"
+    }
+}
+
+/// What a callback from GLib holds: not the state itself, so that no GLib object keeps it alive.
+private final class WeakStateBox {
+    weak var state: NotifierState?
+
+    init(_ state: NotifierState) {
+        self.state = state
+    }
+}
+
+/// The context of one button: released by libnotify when the actions are cleared or the notification finalized.
+private final class ActionBox {
+    let action: NotificationAction
+    let onAction: @Sendable (NotificationAction) -> Void
+
+    init(action: NotificationAction, onAction: @escaping @Sendable (NotificationAction) -> Void) {
+        self.action = action
+        self.onAction = onAction
+    }
+}
+
+extension NotificationUrgency {
+    fileprivate var libnotifyUrgency: NotifyUrgency {
+        switch self {
+        case .low: NOTIFY_URGENCY_LOW
+        case .normal: NOTIFY_URGENCY_NORMAL
+        case .critical: NOTIFY_URGENCY_CRITICAL
+        }
+    }
+}

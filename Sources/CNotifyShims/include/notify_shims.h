@@ -1,2 +1,33 @@
 #pragma once
+
+/* GLib glue for IntervalNotify, in C because G_CALLBACK/g_signal_connect and the callback shapes of
+ * GSource and GBusNameWatcher do not import into Swift as they are. Every function takes a plain
+ * callback, an opaque `context` and a `release` that is called exactly once when the callback can no
+ * longer run, so the Swift side passes a retained object and releases it there. */
+
+#include <gio/gio.h>
 #include <libnotify/notify.h>
+
+typedef void (*in_callback)(void *context);
+typedef void (*in_closed_callback)(void *context, int reason);
+/* `owner` is the unique bus name of the new owner, or NULL when the name has no owner. */
+typedef void (*in_name_owner_callback)(void *context, const char *owner);
+
+/* Queues `callback(context)` to run once on the thread that runs `main_context` (NULL: the default
+ * one), at G_PRIORITY_DEFAULT, in the order of the calls. Unlike g_main_context_invoke_full() it never
+ * runs the callback inline, not even when called on that thread (no re-entrancy into libnotify
+ * callbacks), nor on the calling thread when nobody owns the context. Thread-safe. `release(context)`
+ * runs after the callback, or when the source is destroyed unrun. */
+void in_main_context_post(GMainContext *main_context, in_callback callback, void *context, GDestroyNotify release);
+
+/* Connects the "closed" signal of `notification` (the server closed it: expired, dismissed, or
+ * CloseNotification). `reason` is notify_notification_get_closed_reason(). `release(context)` runs
+ * when the handler is disconnected or the notification finalized. Returns the handler id. */
+gulong in_notification_connect_closed(NotifyNotification *notification, in_closed_callback callback, void *context,
+                                      GDestroyNotify release);
+
+/* Watches the owner of org.freedesktop.Notifications on the session bus (g_bus_watch_name() without
+ * auto-start: watching never starts a server). Callbacks arrive in the thread-default main context of
+ * the calling thread; the first one tells the current state (NULL owner if none, or if there is no
+ * session bus). Stop with g_bus_unwatch_name() on the returned id; `release(context)` runs after. */
+guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
