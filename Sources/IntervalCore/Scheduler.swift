@@ -32,6 +32,8 @@ public final class Scheduler {
     private var pausedElapsed: Int64 = 0
     private var countdownDone = false
     private var started = false
+    /// Where the plan was when it finished or stopped.
+    private var endedElapsed: Int64 = 0
 
     public init(plan: Plan, timer: TimerSource, onEvent: @escaping (SchedulerEvent) -> Void) {
         self.plan = plan
@@ -48,7 +50,7 @@ public final class Scheduler {
         switch state {
         case .running: min(max(timer.now - startInstant, 0), plan.duration)
         case .paused: pausedElapsed
-        case .idle: started ? (current?.end ?? 0) : 0
+        case .idle: endedElapsed
         }
     }
 
@@ -107,6 +109,7 @@ public final class Scheduler {
     /// Stops the plan; nothing happens when it is not running.
     public func stop(_ reason: StopReason) {
         guard state != .idle else { return }
+        endedElapsed = elapsed
         timer.disarm()
         state = .idle
         onEvent(.stopped(reason))
@@ -150,6 +153,7 @@ public final class Scheduler {
     }
 
     private func finish() {
+        endedElapsed = plan.duration
         timer.disarm()
         state = .idle
         onEvent(.finished)

@@ -66,7 +66,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
         queue.async { self.begin() }
         done.wait()
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.
-        if notifier != nil { GLibMainLoopThread.shared(logger: logger).shutdown() }
+        if notifier != nil { GLibMainLoopThread.shutdownShared() }
         return outcome
     }
 

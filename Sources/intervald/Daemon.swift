@@ -205,10 +205,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         watchdog = nil
         server?.close()
         server = nil
-        let logger = self.logger
         // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
         DispatchQueue.global().async {
-            GLibMainLoopThread.shared(logger: logger).shutdown()
+            GLibMainLoopThread.shutdownShared()
             exit(0)
         }
     }

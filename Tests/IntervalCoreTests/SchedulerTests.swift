@@ -118,6 +118,7 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         clock.advance(by: 5 * second)
         scheduler.stop(.notification)
         scheduler.stop(.user)
+        #expect(scheduler.elapsed == 5 * second)
         #expect(log.last == .stopped(.notification))
         #expect(log.entries.count == 2)
         #expect(clock.deadline == nil)
