@@ -48,12 +48,12 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             }
             signals = SignalWatcher([SIGTERM, SIGINT], queue: queue) { [weak self] _ in self?.shutDown() }
         }
-        let server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
-            self?.logger.error("Lost the session bus: \(error). Exiting.")
-            exit(1)
-        }
-        queue.sync {
-            self.server = server
+        // Opened on the queue, so that no method call is served before `server` is set to emit its signals.
+        try queue.sync {
+            server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
+                self?.logger.error("Lost the session bus: \(error). Exiting.")
+                exit(1)
+            }
             watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
         }
         logger.info("Serving \(BusNames.service) on the session bus.")

@@ -1,0 +1,187 @@
+"""Integration tests: the built binaries against a real session bus and a real notification server (dunst).
+
+Run inside scripts/test-desktop, which provides the bus, Xvfb, dunst and the INTERVALD_TEST_* helpers.
+Every wait is bounded; nothing sleeps and hopes.
+"""
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("INTERVALD_BIN_DIR", REPO / ".build" / "debug"))
+SERVICE = "org.intervald.Timer1"
+PATH = "/org/intervald/Timer1"
+
+
+def desktop_required():
+    return pytest.mark.skipif(
+        "INTERVALD_TEST_NOTIFY_LOG" not in os.environ, reason="needs scripts/test-desktop (session bus + dunst)"
+    )
+
+
+def wait_until(predicate, timeout, what):
+    """Polls `predicate` until it returns a truthy value or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)
+
+
+def ctl(*args, input=None, timeout=30, env=None):
+    """Runs intervalctl and returns the completed process (text mode)."""
+    return subprocess.run(
+        [str(BIN / "intervalctl"), *args], input=input, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def busctl(*args, timeout=20, check=True):
+    result = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError(f"busctl {' '.join(args)} failed: {result.stderr}")
+    return result
+
+
+def call(method, signature="", *args, check=True):
+    return busctl("call", SERVICE, PATH, SERVICE, method, *([signature, *args] if signature else []), check=check)
+
+
+def name_owner_pid():
+    result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "GetConnectionUnixProcessID", "s", SERVICE, check=False)
+    return int(result.stdout.split()[1]) if result.returncode == 0 else None
+
+
+class BusMonitor:
+    """Records messages matching `match` with `busctl monitor --json=short`, each with its arrival time."""
+
+    def __init__(self, match):
+        self.messages = []
+        self.lock = threading.Lock()
+        self.process = subprocess.Popen(
+            ["busctl", "--user", "monitor", "--json=short", "--match", match],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+        # busctl says "Monitoring bus message stream." on stderr once the match is installed.
+        wait_until(lambda: self.process.stderr.readline().startswith("Monitoring"), 10, "busctl monitor")
+
+    def _read(self):
+        for line in self.process.stdout:
+            if line.startswith("{"):
+                with self.lock:
+                    self.messages.append(json.loads(line))
+
+    def received(self, member=None):
+        """Messages (signals or method calls, as matched) with `member`, or all of them."""
+        with self.lock:
+            return [m for m in self.messages if member is None or m.get("member") == member]
+
+    def wait_for(self, member, count=1, timeout=10):
+        return wait_until(lambda: len(self.received(member)) >= count and self.received(member), timeout,
+                          f"{count} {member} message(s)")
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=5)
+
+
+class NotifyLog:
+    """The notifications dunst showed (scripts/test-desktop writes one line each)."""
+
+    def __init__(self):
+        self.path = Path(os.environ["INTERVALD_TEST_NOTIFY_LOG"])
+        self.start = self._count()
+
+    def _lines(self):
+        try:
+            return self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def _count(self):
+        return len(self._lines())
+
+    def entries(self):
+        rows = []
+        for line in self._lines()[self.start:]:
+            stamp, *fields = line.split("\t")
+            row = {"time": float(stamp)}
+            for field in fields:
+                key, _, value = field.partition("=")
+                row[key] = value
+            rows.append(row)
+        return rows
+
+    def wait_for(self, count, timeout=10):
+        return wait_until(lambda: len(self.entries()) >= count and self.entries(), timeout, f"{count} notification(s)")
+
+
+def press(action, timeout=10):
+    """Presses a notification's button through dunst's context menu, as a user would."""
+    subprocess.run([os.environ["INTERVALD_TEST_PRESS_ACTION"], action], check=True, timeout=timeout)
+
+
+@pytest.fixture
+def notify_log():
+    return NotifyLog()
+
+
+@pytest.fixture
+def daemon_config(tmp_path):
+    """A settings file for the daemon; tests may rewrite it before the daemon starts."""
+    path = tmp_path / "intervald.toml"
+    path.write_text('[notifications]\nsound = false\n')
+    return path
+
+
+@pytest.fixture
+def activatable_daemon(daemon_config, tmp_path):
+    """Makes intervald D-Bus activatable on the test bus, as an installed one is; stops it afterwards."""
+    service_dir = os.environ.get("INTERVALD_TEST_DBUS_SERVICE_DIR")
+    if not service_dir:
+        pytest.skip("the test bus has no private service directory")
+    log = tmp_path / "intervald.log"
+    service_file = Path(service_dir) / f"{SERVICE}.service"
+    service_file.write_text(
+        "[D-BUS Service]\n"
+        f"Name={SERVICE}\n"
+        f"Exec=/bin/sh -c 'exec {BIN / 'intervald'} --config {daemon_config} --log-level debug 2>>{log}'\n"
+    )
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+    yield log
+    stop_daemon()
+    service_file.unlink()
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+
+def stop_daemon():
+    pid = name_owner_pid()
+    if pid:
+        os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: name_owner_pid() is None, 10, "intervald to leave the bus")
+
+
+@pytest.fixture
+def monitor():
+    monitors = []
+
+    def make(match=f"type='signal',path='{PATH}'"):
+        m = BusMonitor(match)
+        monitors.append(m)
+        return m
+
+    yield make
+    for m in monitors:
+        m.close()

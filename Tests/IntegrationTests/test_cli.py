@@ -1,0 +1,103 @@
+"""intervalctl's plan commands, run as a user runs them: output, diagnostics and exit codes (spec §2)."""
+import json
+
+from conftest import REPO, ctl
+
+PLANS = REPO / "config" / "plans"
+
+
+def test_galloway_shows_a_forty_minute_total():
+    result = ctl("plan", "show", str(PLANS / "galloway-30-30.plan"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "Galloway run/walk 30:30 — 40:00, 56 segments"
+    assert "Total   40:00" in result.stdout or "Total  40:00" in result.stdout
+
+
+def test_named_plans_resolve_through_xdg_data_dirs(tmp_path):
+    data = tmp_path / "share"
+    (data / "intervald").mkdir(parents=True)
+    (data / "intervald" / "plans").symlink_to(PLANS)
+    env = {"XDG_DATA_DIRS": str(data), "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "none")}
+    shown = ctl("plan", "show", "galloway-30-30", env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert "40:00" in shown.stdout.splitlines()[0]
+    listed = ctl("plans", env=env)
+    assert listed.returncode == 0
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert {"galloway-30-30", "galloway-1-1", "galloway-3-1", "hiit-30-30", "tabata", "c25k-week1", "paced-5k"} <= set(names)
+    missing = ctl("plan", "show", "no-such-plan", env=env)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("intervalctl: error: no plan named 'no-such-plan'")
+
+
+def test_distance_bounded_repeat_is_solved():
+    result = ctl("plan", "show", "-e", "for 5km(4m run @ 5:30/km, 1m walk @ 10:00/km)")
+    assert result.returncode == 0, result.stderr
+    assert "for 5 km: 6 full rounds + 0:12 of round 7" in result.stdout
+    assert "Total         30:12" in result.stdout
+    assert "Distance      5.00 km (3.11 mi)" in result.stdout
+
+
+def test_json_is_stable_and_complete():
+    result = ctl("plan", "show", "--json", "-e", "name \"T\"\n2x(30s run @ 5:00/km, 30s walk @ 10:00/km)")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["name"] == "T"
+    assert data["duration_us"] == 120_000_000
+    assert data["segment_count"] == 4
+    assert data["distance_m"] == 300.0
+    assert data["items"][0]["type"] == "repeat"
+    assert data["items"][0]["count"] == 2
+    assert [i["kind"] for i in data["items"][0]["items"]] == ["run", "walk"]
+    assert result.stderr == ""
+
+
+def test_stdin_plans():
+    result = ctl("plan", "show", "-", input="3x(1m run, 1m walk)\n")
+    assert result.returncode == 0
+    assert "6:00" in result.stdout.splitlines()[0]
+
+
+def test_invalid_plans_exit_65_with_located_diagnostics(tmp_path):
+    bad = tmp_path / "galloway.plan"
+    bad.write_text("name \"G\"\n5m walk\n4x { 30sx run; 30s walk }\n")
+    good = PLANS / "tabata.plan"
+    result = ctl("plan", "check", str(bad), str(good))
+    assert result.returncode == 65
+    assert result.stderr == (
+        f"{bad}:3:8: error: unknown duration unit 'sx' (expected ms, s, m or h)\n"
+        "4x { 30sx run; 30s walk }\n"
+        "       ^\n"
+    )
+    assert f"{good}: ok: Tabata, 12:00, 18 segments" in result.stdout
+    inline = ctl("plan", "show", "-e", "3x(30s run")
+    assert inline.returncode == 65
+    assert inline.stderr.startswith("<inline>:1:11: error: expected ')' to close the group opened at 1:3")
+
+
+def test_every_bundled_plan_is_valid():
+    result = ctl("plan", "check", *sorted(str(p) for p in PLANS.glob("*.plan")))
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) >= 6
+
+
+def test_binary_and_huge_inputs_never_crash(tmp_path):
+    blob = tmp_path / "blob.plan"
+    blob.write_bytes(bytes(range(256)) * 4096)
+    result = ctl("plan", "check", str(blob))
+    assert result.returncode == 65
+    assert result.stderr.startswith(f"{blob}:1:1: error: ")
+    big = tmp_path / "big.plan"
+    big.write_text("1ms run, 1ms walk\n" * 600_000)  # 10.8 MB
+    result = ctl("plan", "show", str(big), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "1200000 segments" in result.stdout.splitlines()[0]
+    deep = ctl("plan", "show", "-", input="2x(" * 100_000)
+    assert deep.returncode == 65
+    assert "groups nest deeper than the limit of 32" in deep.stderr
+
+
+def test_usage_errors_exit_64():
+    assert ctl("plan", "show").returncode == 64
+    assert ctl("plan", "show", "-e", "1s run", "some.plan").returncode == 64
+    assert ctl("no-such-command").returncode == 64

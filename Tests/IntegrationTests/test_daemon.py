@@ -1,0 +1,246 @@
+"""intervald on a real session bus with dunst, activated and driven as users' scripts drive it (spec §3–§5)."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import (BIN, PATH, SERVICE, busctl, call, ctl, desktop_required, name_owner_pid, press, stop_daemon,
+                      wait_until)
+
+pytestmark = desktop_required()
+
+EXPECTED_INTERFACE = {
+    # name: (member type, signature, result signature, flags)
+    ".Pause": ("method", "-", "-", "-"),
+    ".Resume": ("method", "-", "-", "-"),
+    ".Skip": ("method", "-", "-", "-"),
+    ".Start": ("method", "ssb", "-", "-"),
+    ".Stop": ("method", "-", "-", "-"),
+    ".Elapsed": ("property", "t", None, "const?"),
+    ".NextLabel": ("property", "s", None, "emits-change"),
+    ".PlanDuration": ("property", "t", None, "emits-change"),
+    ".PlanName": ("property", "s", None, "emits-change"),
+    ".SegmentCount": ("property", "u", None, "emits-change"),
+    ".SegmentDuration": ("property", "t", None, "emits-change"),
+    ".SegmentIndex": ("property", "u", None, "emits-change"),
+    ".SegmentKind": ("property", "s", None, "emits-change"),
+    ".SegmentLabel": ("property", "s", None, "emits-change"),
+    ".SegmentRemaining": ("property", "t", None, "const?"),
+    ".State": ("property", "s", None, "emits-change"),
+    ".Finished": ("signal", "s", "-", "-"),
+    ".SegmentStarted": ("signal", "usst", "-", "-"),
+    ".Stopped": ("signal", "s", "-", "-"),
+}
+
+
+def get(prop):
+    out = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
+    return json.loads(out[1]) if out[0] == "s" else int(out[1])
+
+
+def start(plan, origin="", replace=False, check=True):
+    return call("Start", "ssb", plan, origin, "true" if replace else "false", check=check)
+
+
+def test_introspection_matches_the_spec(activatable_daemon):
+    table = busctl("introspect", SERVICE, PATH, SERVICE).stdout.splitlines()
+    members = {}
+    for line in table[1:]:
+        fields = line.split()
+        if fields and fields[0].startswith("."):
+            members[fields[0]] = fields[1:]
+    assert set(members) == set(EXPECTED_INTERFACE)
+    for name, (kind, signature, result, flags) in EXPECTED_INTERFACE.items():
+        assert members[name][0] == kind, name
+        assert members[name][1] == signature, name
+        if kind == "property":
+            assert "emits-change" in members[name] if flags == "emits-change" else "emits-change" not in members[name], name
+    xml = busctl("introspect", "--xml-interface", SERVICE, PATH).stdout
+    for prop in ("Elapsed", "SegmentRemaining"):
+        block = xml.split(f'<property name="{prop}"')[1].split("</property>")[0]
+        assert 'name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"' in block
+    assert '<arg type="u" name="index"/>' in xml and '<arg type="s" name="reason"/>' in xml
+
+
+def test_start_activates_and_cues_in_order_on_time(activatable_daemon, monitor, notify_log):
+    signals = monitor()
+    start("name \"Short\"\n4x(250ms run, 250ms walk)")
+    finished = signals.wait_for("Finished", 1, timeout=15)
+    assert finished[0]["payload"]["data"] == ["Short"]
+    cues = signals.received("SegmentStarted")
+    assert [c["payload"]["data"] for c in cues] == [[i, k, k.capitalize(), 250000] for i, k in
+                                                    zip(range(8), ["run", "walk"] * 4)]
+    first = cues[0]["timestamp-realtime"]
+    for index, cue in enumerate(cues):
+        late_ms = (cue["timestamp-realtime"] - first) / 1000 - index * 250
+        assert -5 < late_ms < 100, f"cue {index} off by {late_ms:.1f} ms"
+    order = [m["member"] for m in signals.received() if m["member"] != "NameOwnerChanged"]
+    assert order[0] == "SegmentStarted" and order[1] == "PropertiesChanged"
+    assert order.index("Finished") > max(i for i, m in enumerate(order) if m == "SegmentStarted")
+    shown = notify_log.wait_for(9)
+    assert [e["summary"] for e in shown][-1] == "Workout finished"
+    assert len({e["id"] for e in shown}) == 1
+
+
+def test_properties_and_their_change_signals(activatable_daemon, monitor):
+    signals = monitor()
+    start("name \"Props\"\n5m walk \"Warm-up\", 2x(30s run, 30s walk)", origin="/plans/props.plan")
+    assert get("State") == "running"
+    assert get("PlanName") == "Props"
+    assert get("PlanDuration") == 7 * 60_000_000
+    assert get("SegmentIndex") == 0 and get("SegmentCount") == 5
+    assert (get("SegmentKind"), get("SegmentLabel"), get("NextLabel")) == ("walk", "Warm-up", "Run")
+    assert get("SegmentDuration") == 300_000_000
+    elapsed = get("Elapsed")
+    assert 0 <= elapsed < 10_000_000
+    assert 290_000_000 < get("SegmentRemaining") <= 300_000_000
+    changed = signals.wait_for("PropertiesChanged")[0]["payload"]["data"]
+    assert changed[0] == SERVICE
+    assert changed[1]["State"] == {"type": "s", "data": "running"}
+    assert "Elapsed" not in changed[1] and "SegmentRemaining" not in changed[1]
+    call("Pause")
+    assert get("State") == "paused"
+    paused_at = get("Elapsed")
+    wait_until(lambda: len(signals.received("PropertiesChanged")) >= 2, 5, "PropertiesChanged(State=paused)")
+    assert signals.received("PropertiesChanged")[1]["payload"]["data"][1] == {"State": {"type": "s", "data": "paused"}}
+    assert get("Elapsed") == paused_at
+    call("Resume")
+    call("Skip")
+    assert get("SegmentIndex") == 1 and get("SegmentKind") == "run"
+    call("Stop")
+    assert get("State") == "idle"
+    stopped = signals.wait_for("Stopped")
+    assert stopped[0]["payload"]["data"] == ["user"]
+
+
+def test_errors_have_their_names_and_messages(activatable_daemon):
+    for method in ("Pause", "Resume", "Skip"):
+        result = call(method, check=False)
+        assert result.returncode != 0 and "No workout is running." in result.stderr
+    gdbus = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                            f"{SERVICE}.Pause"], capture_output=True, text=True, timeout=10)
+    assert "org.intervald.Timer1.Error.NotRunning" in gdbus.stderr
+    bad = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                          f"{SERVICE}.Start", "30sx run", "/home/me/bad.plan", "false"], capture_output=True,
+                         text=True, timeout=10)
+    assert "org.intervald.Timer1.Error.InvalidPlan" in bad.stderr
+    assert "/home/me/bad.plan:1:3: error: unknown duration unit 'sx' (expected ms, s, m or h)" in bad.stderr
+    call("Stop")  # idempotent: nothing runs
+    start("10m run")
+    again = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                            f"{SERVICE}.Start", "1m walk", "", "false"], capture_output=True, text=True, timeout=10)
+    assert "org.intervald.Timer1.Error.AlreadyRunning" in again.stderr
+    assert get("SegmentKind") == "run", "a refused Start leaves the running plan untouched"
+    resumed = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                              f"{SERVICE}.Resume"], capture_output=True, text=True, timeout=10)
+    assert "org.intervald.Timer1.Error.InvalidState" in resumed.stderr
+    call("Pause")
+    paused = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                             f"{SERVICE}.Pause"], capture_output=True, text=True, timeout=10)
+    assert "org.intervald.Timer1.Error.InvalidState" in paused.stderr
+    wrong = busctl("call", SERVICE, PATH, SERVICE, "Start", "sss", "1m run", "", "yes", check=False)
+    assert wrong.returncode != 0
+    wrong_gdbus = subprocess.run(["gdbus", "call", "--session", "--dest", SERVICE, "--object-path", PATH, "--method",
+                                  f"{SERVICE}.Start", "1m run"], capture_output=True, text=True, timeout=10)
+    assert "org.freedesktop.DBus.Error.InvalidArgs" in wrong_gdbus.stderr
+    call("Stop")
+
+
+def test_replace_stops_the_running_plan(activatable_daemon, monitor):
+    signals = monitor()
+    start("10m run")
+    start("name \"New\"\n10m walk", replace=True)
+    stopped = signals.wait_for("Stopped")
+    assert stopped[0]["payload"]["data"] == ["replaced"]
+    assert get("PlanName") == "New" and get("SegmentKind") == "walk"
+    members = [m["member"] for m in signals.received() if m["member"] in ("Stopped", "SegmentStarted")]
+    assert members == ["SegmentStarted", "Stopped", "SegmentStarted"]
+    call("Stop")
+
+
+def test_stop_button_through_dunst_gives_reason_notification(activatable_daemon, monitor, notify_log):
+    signals = monitor()
+    start("10x(30s run, 30s walk)")
+    notify_log.wait_for(1)
+    pressed = time.monotonic()
+    press("stop")
+    stopped = signals.wait_for("Stopped", timeout=5)
+    assert time.monotonic() - pressed < 1.0
+    assert stopped[0]["payload"]["data"] == ["notification"]
+    assert get("State") == "idle"
+
+
+def test_hooks_run_with_their_variables(activatable_daemon, daemon_config, tmp_path):
+    out = tmp_path / "hooks.log"
+    script = tmp_path / "hook.sh"
+    script.write_text('#!/bin/sh\necho "$1 $INTERVALD_EVENT $INTERVALD_KIND $INTERVALD_INDEX $INTERVALD_REASON" >> "$2"\n')
+    script.chmod(0o755)
+    daemon_config.write_text(
+        "[notifications]\nsound = false\n[hooks]\n"
+        f'on-cue = ["{script}", "{{label}}", "{out}"]\n'
+        f'on-finish = ["{script}", "{{plan}}", "{out}"]\n'
+        f'on-stop = ["{script}", "stopped", "{out}"]\n'
+    )
+    start("name \"Hooked\"\n1x(100ms run \"Go\", 100ms walk)")
+    wait_until(lambda: out.exists() and len(out.read_text().splitlines()) >= 3, 10, "three hook lines")
+    lines = sorted(out.read_text().splitlines())
+    assert lines == sorted(["Go cue run 0 ", "Walk cue walk 1 ", "Hooked finish   "])
+    start("10m run")
+    call("Stop")
+    wait_until(lambda: len(out.read_text().splitlines()) >= 4, 10, "the stop hook")
+    assert out.read_text().splitlines()[-1] == "stopped stop run 0 user"
+
+
+def test_sigterm_stops_with_reason_shutdown_and_exits_0(tmp_path, monitor, notify_log):
+    notify_socket = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify_socket))
+    listener.settimeout(10)
+    config = tmp_path / "intervald.toml"
+    config.write_text("")
+    env = {**os.environ, "NOTIFY_SOCKET": str(notify_socket), "WATCHDOG_USEC": "2000000"}
+    # WATCHDOG_PID must name the daemon itself: the shell's pid is the daemon's after exec.
+    daemon = subprocess.Popen(["/bin/sh", "-c", f'WATCHDOG_PID=$$ exec {BIN / "intervald"} --config {config}'],
+                              env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        messages = []
+
+        def receive_until(text):
+            while not any(text in m for m in messages):
+                messages.append(listener.recv(4096).decode())
+            return True
+
+        receive_until("READY=1")
+        assert name_owner_pid() == daemon.pid, "READY=1 comes only after the bus name is owned"
+        signals = monitor()
+        # Idle, the daemon asks for a day-long watchdog interval, so that it need not wake up to pet it.
+        receive_until("WATCHDOG_USEC=86400000000")
+        start("10x(30s run, 30s walk)")
+        receive_until("WATCHDOG_USEC=2000000")
+        # A running workout brings the configured interval back, petted at half of it.
+        pings = len(messages)
+        while messages[pings:].count("WATCHDOG=1") < 2:
+            messages.append(listener.recv(4096).decode())
+        notify_log.wait_for(1)
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=10) == 0
+        assert signals.wait_for("Stopped")[0]["payload"]["data"] == ["shutdown"]
+        receive_until("STOPPING=1")
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+        listener.close()
+
+
+def test_a_second_daemon_refuses_to_start(activatable_daemon):
+    start("10m run")
+    second = subprocess.run([str(BIN / "intervald")], capture_output=True, text=True, timeout=20)
+    assert second.returncode == 1
+    assert "org.intervald.Timer1" in second.stderr
+    assert get("State") == "running"
+    call("Stop")

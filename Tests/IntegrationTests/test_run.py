@@ -1,0 +1,118 @@
+"""`intervalctl run`: the embedded mode against dunst on a real session bus (issue: scheduler + notifications)."""
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import BIN, BusMonitor, NotifyLog, desktop_required, press, wait_until
+
+pytestmark = desktop_required()
+
+
+def start_run(*args):
+    return subprocess.Popen([str(BIN / "intervalctl"), "run", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_cues_arrive_on_time_in_one_notification_with_a_stop_button(notify_log, monitor):
+    calls = monitor("type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
+    started = time.monotonic()
+    run = start_run("-e", "3x(300ms run, 300ms walk)")
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 0, err
+    assert out.splitlines()[-1] == "Finished 3x(300ms run, 300ms walk) in 0:01.800."
+    shown = notify_log.wait_for(7)
+    assert [e["summary"] for e in shown] == ["Run · 300 ms", "Walk · 300 ms"] * 3 + ["Workout finished"]
+    assert shown[0]["body"] == "Next: Walk 300 ms · round 1 of 3"
+    assert {e["app"] for e in shown} == {"intervald"}
+    assert len({e["id"] for e in shown}) == 1, "each cue must replace the previous one in place"
+    notifies = calls.wait_for("Notify", 7)
+    first = notifies[0]["timestamp-realtime"]
+    for index, message in enumerate(notifies[:6]):
+        late_ms = (message["timestamp-realtime"] - first) / 1000 - index * 300
+        # A loose bound: precision is measured by the benchmark, this only catches a broken schedule.
+        assert -5 < late_ms < 250, f"cue {index} arrived {late_ms:.1f} ms off its schedule"
+        app, replaces_id, icon, summary, body, actions, hints, timeout = message["payload"]["data"]
+        assert app == "intervald"
+        assert actions[:2] == ["stop", "Stop"]
+        assert timeout == 0, "a cue stays until the next one replaces it"
+        if index > 0:
+            assert replaces_id != 0
+    assert time.monotonic() - started < 20
+
+
+def test_stop_button_pressed_through_dunst_ends_the_run(notify_log):
+    run = start_run("-e", "10x(30s run, 30s walk)")
+    notify_log.wait_for(1)
+    pressed = time.monotonic()
+    press("stop")
+    out, err = run.communicate(timeout=10)
+    assert time.monotonic() - pressed < 1.0, "the run must end within a second of pressing Stop"
+    assert run.returncode == 0, err
+    assert out.splitlines()[-1].startswith("Stopped from the notification after 0:0")
+
+
+def test_pause_and_skip_buttons(notify_log):
+    run = start_run("-e", "30s run, 30s walk, 30s rest")
+    notify_log.wait_for(1)
+    press("skip")
+    assert notify_log.wait_for(2)[-1]["summary"] == "Walk · 30 s"
+    press("pause")
+    assert notify_log.wait_for(3)[-1]["summary"] == "Paused · Walk"
+    press("resume")
+    assert notify_log.wait_for(4)[-1]["summary"] == "Walk · 30 s"
+    press("stop")
+    out, _ = run.communicate(timeout=10)
+    assert "Paused" in out and "Resumed" in out
+    assert run.returncode == 0
+
+
+def test_ctrl_c_stops_cleanly(notify_log):
+    run = start_run("-e", "10m run")
+    notify_log.wait_for(1)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=10)
+    assert run.returncode == 0, err
+    assert out.splitlines()[-1].startswith("Stopped with Ctrl-C after 0:0")
+
+
+def test_plain_lines_when_not_a_terminal():
+    run = start_run("--no-notifications", "-e", "2x(100ms run, 100ms walk)")
+    out, err = run.communicate(timeout=10)
+    lines = out.splitlines()
+    assert run.returncode == 0
+    assert "\r" not in out and "\x1b" not in out
+    assert lines[0] == "2x(100ms run, 100ms walk) — 0:00.400, 4 segments"
+    assert [l.split(maxsplit=1)[1] for l in lines[1:5]] == [
+        "Run · 100 ms — Next: Walk 100 ms · round 1 of 2",
+        "Walk · 100 ms — Next: Run 100 ms · round 1 of 2",
+        "Run · 100 ms — Next: Walk 100 ms · round 2 of 2",
+        "Walk · 100 ms — Last one · round 2 of 2",
+    ]
+
+
+def test_no_notification_server_does_not_stop_the_workout():
+    dunst = os.environ["INTERVALD_TEST_DUNST"]
+    subprocess.run([dunst, "stop"], check=True, timeout=20)
+    try:
+        run = start_run("-e", "4x(100ms run)")
+        out, err = run.communicate(timeout=20)
+        assert run.returncode == 0
+        assert out.splitlines()[-1] == "Finished 4x(100ms run) in 0:00.400."
+        assert err.count("Failed to show notification") == 1, err
+    finally:
+        subprocess.run([dunst, "start"], check=True, timeout=20)
+
+
+def test_notification_server_restarting_mid_workout(notify_log):
+    dunst = os.environ["INTERVALD_TEST_DUNST"]
+    run = start_run("-e", "20x(250ms run, 250ms walk)")
+    notify_log.wait_for(2)
+    subprocess.run([dunst, "restart"], check=True, timeout=20)
+    before = len(notify_log.entries())
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 0, err
+    assert out.splitlines()[-1].startswith("Finished")
+    assert len(notify_log.entries()) > before, "delivery resumes when the server returns"
