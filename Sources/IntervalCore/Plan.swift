@@ -308,7 +308,8 @@ struct PlanSummary: Sendable, Equatable {
     }
 
     static func * (lhs: PlanSummary, count: Int64) -> PlanSummary {
-        PlanSummary(
+        guard count > 0 else { return .empty }
+        return PlanSummary(
             duration: lhs.duration * count, segmentCount: lhs.segmentCount * count,
             distance: lhs.distance.map { $0 * Double(count) },
             kindDurations: lhs.kindDurations.map { KindDuration(kind: $0.kind, duration: $0.duration * count) }

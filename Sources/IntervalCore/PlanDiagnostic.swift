@@ -47,6 +47,8 @@ extension PlanDiagnostic {
         }
         var lineEnd = offset
         while lineEnd < text.count, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        // A CRLF file's line ends before its carriage return.
+        if lineEnd > offset, text[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
         let before = String(decoding: text[lineStart..<offset], as: UTF8.self).unicodeScalars.map(printable)
         let after = String(decoding: text[offset..<lineEnd], as: UTF8.self).unicodeScalars.map(printable)
         let column = before.count + 1

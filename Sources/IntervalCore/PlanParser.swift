@@ -197,6 +197,9 @@ private struct Parser {
                 throw error(at: position, "expected a duration after 'countdown', as in 'countdown 3s'")
             }
             let value = try parseDuration()
+            guard value >= PlanLimits.minimumStepDuration else {
+                throw error(at: durationStart, "countdown must be at least 1 ms")
+            }
             guard value <= PlanLimits.maximumDuration else {
                 throw error(at: durationStart, PlanLimits.tooLongMessage)
             }
@@ -215,12 +218,9 @@ private struct Parser {
         guard duration <= PlanLimits.maximumDuration else {
             throw error(at: durationStart, PlanLimits.tooLongMessage)
         }
-        let beforeKind = position
+        // The duration's unit took every letter after the number, so a kind here follows a space.
         skipSpacesAndComment()
-        guard let byte = peek(), isLetter(byte), position > beforeKind else {
-            if let byte = peek(), isLetter(byte) {
-                throw error(at: position, "expected a space between the duration and the kind")
-            }
+        guard let byte = peek(), isLetter(byte) else {
             throw error(at: position, "expected a kind after the duration, such as run, walk or rest")
         }
         let kindStart = position
@@ -536,14 +536,22 @@ private struct Parser {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         if byte >= 0x80 {
             let scalar = String(decoding: text[offset..<min(offset + 4, text.count)], as: UTF8.self).unicodeScalars.first
-            if let scalar, scalar != "\u{FFFD}", scalar.properties.isAlphabetic || scalar.properties.isMath
-                || scalar.properties.generalCategory == .otherPunctuation
-            {
-                return "character '\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+            guard let scalar, scalar != "\u{FFFD}" else {
+                return "byte 0x\(hex(UInt32(byte), digits: 2)) (the text is not valid UTF-8 here)"
             }
-            return byte >= 0xC0 && scalar != "\u{FFFD}" ? "character U+\(String(scalar?.value ?? 0, radix: 16, uppercase: true))" : "byte 0x\(String(byte, radix: 16, uppercase: true)) (the text is not valid UTF-8 here)"
+            let properties = scalar.properties
+            if properties.isAlphabetic || properties.isMath || properties.generalCategory == .otherPunctuation {
+                return "character '\(scalar)' (U+\(hex(scalar.value, digits: 4)))"
+            }
+            return "character U+\(hex(scalar.value, digits: 4))"
         }
-        return "control character 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+        return "control character 0x\(hex(UInt32(byte), digits: 2))"
+    }
+
+    /// Upper-case hexadecimal, zero-padded to `digits`.
+    func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(digits - text.count, 0)) + text
     }
 
     func lineAndColumn(of offset: Int) -> String {

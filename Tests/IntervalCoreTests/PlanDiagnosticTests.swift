@@ -51,6 +51,9 @@ import Testing
         ("countdown\n30s run", "1:10: error: expected a duration after 'countdown', as in 'countdown 3s'"),
         ("30s run, \u{1}", "1:10: error: unexpected control character 0x01 (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)"),
         ("30s run\n  ~", "2:3: error: unexpected '~' (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)"),
+        ("30s løb", "1:6: error: expected ',', ';' or a new line before character 'ø' (U+00F8)"),
+        ("countdown 0.5ms\n30s run", "1:11: error: countdown must be at least 1 ms"),
+        ("30s run\r\n30sx walk\r\n", "2:3: error: unknown duration unit 'sx' (expected ms, s, m or h)"),
         ("8d run", "1:2: error: unknown duration unit 'd' (expected ms, s, m or h)"),
         ("169h run", "1:1: error: the plan lasts longer than the limit of 7 days"),
         ("100000x(100000x(1s run))", "1:1: error: the plan lasts longer than the limit of 7 days"),
@@ -100,5 +103,12 @@ import Testing
         } catch {
             #expect(error.headline.hasPrefix("blob:1:1: error: unexpected byte 0xFF"))
         }
+    }
+}
+
+@Suite struct PlanDiagnosticSourceLineTests {
+    @Test func carriageReturnsAreNotShown() throws {
+        let found = try #require(diagnostic("30s run\r\n30sx walk\r\n"))
+        #expect(found.sourceLine == "30sx walk")
     }
 }

@@ -95,6 +95,12 @@ import Testing
         #expect(PlanEstimate(try plan("10m run @ 5:00/km, 1m walk")).distance == nil)
     }
 
+    @Test func kindsThatNeverPlayAreNotListed() throws {
+        let estimate = PlanEstimate(try plan("for 1m(4m run, 1m walk)"))
+        #expect(estimate.kinds.map(\.kind) == ["run"])
+        #expect(estimate.duration == minute)
+    }
+
     @Test func cutRoundsCountOnlyWhatIsPlayed() throws {
         let estimate = PlanEstimate(try plan("for 10m(4m run, 3m walk)"))
         #expect(estimate.kinds.map(\.duration) == [7 * minute, 3 * minute])
