@@ -11,7 +11,7 @@ struct PlanCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate plan files; print every file's diagnostic and exit 65 if any is invalid."
+            abstract: "Validate plan files; print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
         )
 
         @Argument(help: "Plan files or names ('-' reads standard input).")
@@ -23,8 +23,13 @@ struct PlanCommand: ParsableCommand {
 
         func run() throws {
             var invalid = 0
+            var unreadable = 0
             for file in files {
-                let source = try PlanSource.resolve(plan: file, expression: nil)
+                // An unreadable file is reported and counted; the others are still checked.
+                guard let source = try? PlanSource.resolve(plan: file, expression: nil) else {
+                    unreadable += 1
+                    continue
+                }
                 do {
                     let plan = try source.parse()
                     Console.print("\(source.origin): ok: \(plan.name), \(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))")
@@ -34,6 +39,7 @@ struct PlanCommand: ParsableCommand {
                 }
             }
             if invalid > 0 { throw ExitStatus.invalidPlan }
+            if unreadable > 0 { throw ExitCode.failure }
         }
     }
 

@@ -101,3 +101,10 @@ def test_usage_errors_exit_64():
     assert ctl("plan", "show").returncode == 64
     assert ctl("plan", "show", "-e", "1s run", "some.plan").returncode == 64
     assert ctl("no-such-command").returncode == 64
+
+
+def test_check_goes_on_past_an_unreadable_file():
+    result = ctl("plan", "check", "/nonexistent/a.plan", str(PLANS / "tabata.plan"))
+    assert result.returncode == 1
+    assert result.stderr == "intervalctl: error: cannot read '/nonexistent/a.plan': no such file\n"
+    assert "tabata.plan: ok: Tabata" in result.stdout
