@@ -111,7 +111,7 @@ public final class PlanGroup: Sendable {
         for child in children {
             starts.append(pass.duration)
             firstSegments.append(pass.segmentCount)
-            pass = pass + child.summary
+            pass += child
             guard pass.duration <= PlanLimits.maximumDuration else { throw .tooLongAt(child: starts.count - 1) }
         }
         childStarts = starts
@@ -291,20 +291,40 @@ struct PlanSummary: Sendable, Equatable {
     }
 
     static func + (lhs: PlanSummary, rhs: PlanSummary) -> PlanSummary {
-        var kinds = lhs.kindDurations
-        for entry in rhs.kindDurations {
-            if let index = kinds.firstIndex(where: { $0.kind == entry.kind }) {
-                kinds[index].duration += entry.duration
-            } else {
-                kinds.append(entry)
-            }
+        var sum = lhs
+        sum.add(rhs.duration, segments: rhs.segmentCount, distance: rhs.distance, kinds: rhs.kindDurations)
+        return sum
+    }
+
+    /// Adds a whole item in place; a step is added without building its summary (the parser's hot path).
+    static func += (lhs: inout PlanSummary, item: PlanNode) {
+        switch item {
+        case .step(let step):
+            lhs.add(step.duration, segments: 1, distance: step.pace?.distance(in: step.duration), kind: step.kind)
+        case .group(let group):
+            let total = group.totalSummary
+            lhs.add(total.duration, segments: total.segmentCount, distance: total.distance, kinds: total.kindDurations)
         }
-        let distance: Double? =
-            if let left = lhs.distance, let right = rhs.distance { left + right } else { nil }
-        return PlanSummary(
-            duration: lhs.duration + rhs.duration, segmentCount: lhs.segmentCount + rhs.segmentCount,
-            distance: distance, kindDurations: kinds
-        )
+    }
+
+    private mutating func add(_ time: Int64, segments: Int64, distance more: Double?, kinds: [KindDuration]) {
+        add(time, segments: segments, distance: more, kind: nil)
+        for entry in kinds { addTime(entry.duration, to: entry.kind) }
+    }
+
+    private mutating func add(_ time: Int64, segments: Int64, distance more: Double?, kind: String?) {
+        duration += time
+        segmentCount += segments
+        distance = if let distance, let more { distance + more } else { nil }
+        if let kind { addTime(time, to: kind) }
+    }
+
+    private mutating func addTime(_ time: Int64, to kind: String) {
+        if let index = kindDurations.firstIndex(where: { $0.kind == kind }) {
+            kindDurations[index].duration += time
+        } else {
+            kindDurations.append(KindDuration(kind: kind, duration: time))
+        }
     }
 
     static func * (lhs: PlanSummary, count: Int64) -> PlanSummary {

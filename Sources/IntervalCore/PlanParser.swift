@@ -24,6 +24,8 @@ private struct Parser {
     var name: String?
     var countdown: Int64?
     var directiveOffsets: [String: Int] = [:]
+    /// Default labels by kind: capitalising is Unicode work, and large plans repeat a few kinds.
+    var defaultLabels: [String: String] = [:]
     var sawStep = false
 
     init(text: [UInt8], origin: String) {
@@ -240,6 +242,10 @@ private struct Parser {
             pace = try parsePace()
         }
         sawStep = true
+        if label == nil {
+            label = defaultLabels[kind] ?? Step.defaultLabel(for: kind)
+            defaultLabels[kind] = label
+        }
         return Step(kind: kind, label: label, duration: duration, pace: pace)
     }
 
