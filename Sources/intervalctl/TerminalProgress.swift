@@ -23,7 +23,7 @@ struct TerminalProgress {
         let at = TimeText.clock(microseconds: elapsed).leftAligned(9)
         let line: String? = switch event {
         case .segmentStarted(let segment, let next):
-            "\(at) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
+            "\(TimeText.clock(microseconds: segment.start).leftAligned(9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
         case .countdown(_, let next, let remaining):
             interactive ? nil : "\(at) \(next?.label ?? "Finish") in \(TimeText.spoken(microseconds: remaining))"
         case .paused: "\(at) Paused"
