@@ -143,6 +143,25 @@ public final class TimerBusClient {
     /// right away). `handler` runs on the calling thread, outside of sd-bus dispatch, so it may call
     /// ``status()``. Throws ``TimerClientError/busUnavailable(_:)`` if the bus connection ends.
     public func follow(tick: Duration = .seconds(1), _ handler: (TimerEvent) -> FollowAction) throws(TimerClientError) {
+        let tick = max(tick, .milliseconds(1))
+        let clock = ContinuousClock()
+        var grid = clock.now
+        try follow(
+            nextTick: {
+                // The next whole tick after now, on the grid of the first one: no burst of ticks after a stall.
+                let now = clock.now
+                while grid <= now { grid = grid.advanced(by: tick) }
+                return now.duration(to: grid)
+            }, handler)
+    }
+
+    /// Like ``follow(tick:_:)``, but the caller decides when ticks come: the first ``TimerEvent/tick`` is
+    /// delivered right away, and after every tick or batch of events `nextTick` says how long to wait for the
+    /// next one, or `nil` for none until an event arrives. With `nil` the loop sleeps in `sd_bus_wait` with no
+    /// timeout: no periodic wake-ups.
+    public func follow(
+        nextTick: () -> Duration?, _ handler: (TimerEvent) -> FollowAction
+    ) throws(TimerClientError) {
         let inbox = EventInbox(logger: logger)
         let context = Unmanaged.passUnretained(inbox).toOpaque()
         var slots: [BusSlot] = []
@@ -167,25 +186,28 @@ public final class TimerBusClient {
         }
 
         let clock = ContinuousClock()
-        var nextTick = clock.now
+        var deadline: ContinuousClock.Instant? = clock.now
         while true {
             do throws(BusError) {
                 while try bus.process() {}
             } catch {
                 throw .busUnavailable(error)
             }
-            for event in inbox.take() {
+            let events = inbox.take()
+            for event in events {
                 if handler(event) == .stop { return }
             }
-            let now = clock.now
-            if now >= nextTick {
+            if let due = deadline, clock.now >= due {
                 if handler(.tick) == .stop { return }
-                // Next whole tick after now: no burst of ticks after a stall.
-                while nextTick <= clock.now { nextTick = nextTick.advanced(by: tick) }
+                deadline = nextTick().map { clock.now.advanced(by: $0) }
                 continue  // The handler may have queued messages (e.g. through status()).
             }
+            if !events.isEmpty {
+                deadline = nextTick().map { clock.now.advanced(by: $0) }
+                continue
+            }
             do throws(BusError) {
-                try bus.wait(timeout: now.duration(to: nextTick))
+                try bus.wait(timeout: deadline.map { clock.now.duration(to: $0) })
             } catch {
                 throw .busUnavailable(error)
             }

@@ -42,12 +42,12 @@ public enum StatusText {
 
     /// The segment's remaining time, rounded up to the second: "0:12" for 11.2 s.
     public static func remaining(_ status: TimerStatus) -> String {
-        TimeText.clock(microseconds: wholeSeconds(status.segmentRemaining, roundingUp: true))
+        TimeText.countdown(microseconds: Int64(clamping: status.segmentRemaining))
     }
 
     /// The workout's elapsed time, rounded down to the second: "14:48".
     public static func elapsed(_ status: TimerStatus) -> String {
-        TimeText.clock(microseconds: wholeSeconds(status.elapsed, roundingUp: false))
+        TimeText.clock(microseconds: Int64(clamping: status.elapsed / 1_000_000 * 1_000_000))
     }
 
     /// The plan's total duration: "40:00".
@@ -83,7 +83,7 @@ public enum StatusText {
     public static func shown(_ status: TimerStatus) -> TimerStatus {
         var shown = status
         shown.elapsed = status.elapsed / 1_000_000
-        shown.segmentRemaining = UInt64(wholeSeconds(status.segmentRemaining, roundingUp: true) / 1_000_000)
+        shown.segmentRemaining = UInt64(TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
         return shown
     }
 
@@ -139,9 +139,10 @@ public enum StatusText {
     /// ```
     public static func tooltip(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return "intervald: idle" }
+        let position = "segment \(value(.index, of: status)) of \(status.segmentCount)"
         return [
             "\(status.planName) · \(status.state.rawValue)",
-            "\(status.segmentLabel) · \(remaining(status)) left · segment \(UInt64(status.segmentIndex) + 1) of \(status.segmentCount)",
+            "\(status.segmentLabel) · \(remaining(status)) left · \(position)",
             status.nextLabel.isEmpty ? "Last segment" : "Next: \(status.nextLabel)",
             "\(elapsed(status)) of \(duration(status)) · \(percent(status)) %",
         ].joined(separator: "\n")
@@ -162,12 +163,6 @@ public enum StatusText {
         return escaped
     }
 
-    // MARK: Private
-
-    private static func wholeSeconds(_ microseconds: UInt64, roundingUp: Bool) -> Int64 {
-        let seconds = roundingUp ? microseconds / 1_000_000 + (microseconds % 1_000_000 == 0 ? 0 : 1) : microseconds / 1_000_000
-        return Int64(clamping: seconds) * 1_000_000
-    }
 }
 
 /// A field of a `--format` template: `{state}`, `{plan}`, ….

@@ -21,6 +21,16 @@ public enum TimeText {
         return clock(microseconds: Int64((seconds.rounded()) * 1_000_000))
     }
 
+    /// A countdown face, rounded up to the second: "0:12" for 11.2 s, so that it shows 0:00 only at the change.
+    public static func countdown(microseconds: Int64) -> String {
+        clock(microseconds: roundedUpToSecond(microseconds))
+    }
+
+    /// `microseconds` rounded up to a whole second.
+    public static func roundedUpToSecond(_ microseconds: Int64) -> Int64 {
+        (max(microseconds, 0) + 999_999) / 1_000_000 * 1_000_000
+    }
+
     /// "30 s", "5 min", "1 min 30 s", "1 h 5 min", "250 ms" — how a person says a segment's length.
     public static func spoken(microseconds: Int64) -> String {
         let milliseconds = (microseconds + 500) / 1000

@@ -13,7 +13,10 @@ struct IntervalCtl: ParsableCommand {
             Exit codes: 0 success, 64 usage, 65 invalid plan, 69 daemon unreachable, 1 any other failure.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, PlanCommand.self, PlansCommand.self]
+        subcommands: [
+            StartCommand.self, StopCommand.self, PauseCommand.self, ResumeCommand.self, SkipCommand.self,
+            StatusCommand.self, RunCommand.self, PlanCommand.self, PlansCommand.self,
+        ]
     )
 }
 

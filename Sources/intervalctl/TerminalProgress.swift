@@ -41,7 +41,7 @@ struct TerminalProgress {
         let filled = min(Int(fraction * Double(Self.barWidth)), Self.barWidth)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
         let next = plan.segment(after: segment).map { "next \($0.label)" } ?? "last one"
-        let line = "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.clock(microseconds: (remaining + 999_999) / 1_000_000 * 1_000_000)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
+        let line = "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.countdown(microseconds: remaining)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
         write(Self.clearLine + line)
     }
 

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import IntervalBus
+import IntervalCore
+import Logging
+
+struct StartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start",
+        abstract: "Start a plan in the daemon (D-Bus activation starts intervald if needed).",
+        discussion: """
+            The plan is checked here first: an invalid plan exits 65 with its diagnostic and reaches no daemon. \
+            While a plan runs, start fails (exit 1) unless --replace is given.
+            """
+    )
+
+    @OptionGroup var input: PlanInput
+
+    @Flag(help: "Stop the running plan, if any (reason 'replaced'), and start this one.")
+    var replace = false
+
+    func run() throws {
+        let loaded = try input.load()
+        // The daemon names the plan from its origin: the absolute path of a file, "" for inline text.
+        let inline = input.expression != nil || input.plan == "-"
+        let origin = inline ? "" : URL(fileURLWithPath: loaded.source.origin).standardizedFileURL.path
+        try DaemonConnection.call { client throws(TimerClientError) in
+            try client.start(plan: loaded.source.text, origin: origin, replace: replace)
+        }
+        let plan = loaded.plan
+        let totals = "\(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))"
+        Console.print("Started \(plan.name) (\(totals))")
+    }
+}
+
+struct StopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop",
+        abstract: "Stop the running plan; succeeds when nothing runs."
+    )
+
+    func run() throws {
+        try DaemonConnection.call { client throws(TimerClientError) in try client.stop() }
+    }
+}
+
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause",
+        abstract: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
+    )
+
+    func run() throws {
+        try DaemonConnection.call { client throws(TimerClientError) in try client.pause() }
+    }
+}
+
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
+    )
+
+    func run() throws {
+        try DaemonConnection.call { client throws(TimerClientError) in try client.resume() }
+    }
+}
+
+struct SkipCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skip",
+        abstract: "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
+    )
+
+    func run() throws {
+        try DaemonConnection.call { client throws(TimerClientError) in try client.skip() }
+    }
+}
+
+/// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
+enum DaemonConnection {
+    /// Opens a client; an unreachable session bus is reported and exits 69.
+    static func open(callTimeout: Duration = .seconds(10)) throws -> TimerBusClient {
+        do throws(TimerClientError) {
+            return try TimerBusClient(callTimeout: callTimeout, logger: logger)
+        } catch {
+            throw exitCode(reporting: error)
+        }
+    }
+
+    /// Opens a client and runs `body` with it; a refusal or a failure is reported and becomes its exit code.
+    static func call<Result>(
+        callTimeout: Duration = .seconds(10), _ body: (TimerBusClient) throws(TimerClientError) -> Result
+    ) throws -> Result {
+        let client = try open(callTimeout: callTimeout)
+        do throws(TimerClientError) {
+            return try body(client)
+        } catch {
+            throw exitCode(reporting: error)
+        }
+    }
+
+    /// Writes what went wrong to stderr and returns the exit code of spec §2: 65 for a plan the daemon refused
+    /// (its diagnostic as is), 69 when the bus or the daemon cannot be reached, 1 for anything else.
+    static func exitCode(reporting error: TimerClientError) -> ExitCode {
+        switch error {
+        case .busUnavailable(let cause):
+            let detail = "\(cause.function): \(cause.message ?? cause.errnoDescription)"
+            printError("\(unreachable): the session bus is unavailable (\(detail))")
+            return ExitStatus.unreachable
+        case .daemonUnreachable(let cause) where cause.errno == ETIMEDOUT:
+            printError("\(unreachable): it did not answer in time (\(cause.message ?? cause.errnoDescription))")
+            return ExitStatus.unreachable
+        case .daemonUnreachable(let cause):
+            printError("\(unreachable): \(cause.message ?? cause.name ?? cause.errnoDescription)")
+            return ExitStatus.unreachable
+        case .command(let refusal):
+            switch refusal.code {
+            case .invalidPlan:
+                Console.standardError.write(refusal.message.hasSuffix("\n") ? refusal.message : refusal.message + "\n")
+                return ExitStatus.invalidPlan
+            case .alreadyRunning:
+                printError(refusal.message)
+                Console.standardError.write(
+                    "intervalctl: hint: 'intervalctl start --replace …' stops it and starts the new plan.\n")
+                return .failure
+            case .notRunning, .invalidState:
+                printError(refusal.message)
+                return .failure
+            }
+        case .failed(let cause):
+            printError("the call to intervald failed: \(cause)")
+            return .failure
+        }
+    }
+
+    private static let unreachable = "cannot reach intervald on the session bus"
+
+    /// Warnings and errors of the bus client go to stderr; stdout stays for the commands' output.
+    static let logger = Logger(label: "intervalctl") { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .warning
+        return handler
+    }
+}
