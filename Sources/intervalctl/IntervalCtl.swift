@@ -18,6 +18,21 @@ struct IntervalCtl: ParsableCommand {
             StatusCommand.self, RunCommand.self, PlanCommand.self, PlansCommand.self,
         ]
     )
+
+    /// Runs the command; usage errors are worded as every other error (`intervalctl: error: …`, spec §2),
+    /// followed by the usage, and exit 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            var text = fullMessage(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            Console.standardError.write("intervalctl: error: \(text)\n")
+            exit(withError: ExitCode.validationFailure)
+        }
+    }
 }
 
 /// Exit codes of spec §2.

@@ -98,7 +98,9 @@ def test_binary_and_huge_inputs_never_crash(tmp_path):
 
 
 def test_usage_errors_exit_64():
-    assert ctl("plan", "show").returncode == 64
+    missing = ctl("plan", "show")
+    assert missing.returncode == 64
+    assert missing.stderr.startswith("intervalctl: error: Give a PLAN, -e EXPR, or '-' for standard input.\nUsage: ")
     assert ctl("plan", "show", "-e", "1s run", "some.plan").returncode == 64
     assert ctl("no-such-command").returncode == 64
 
