@@ -36,6 +36,16 @@ public final class Bus {
         return Bus(owning: bus)
     }
 
+    /// Connects to the system bus. The corresponding C function is `sd_bus_open_system_with_description`.
+    public static func openSystem(description: String = "intervald") throws(BusError) -> Bus {
+        var bus: OpaquePointer?
+        try sdCall("sd_bus_open_system_with_description") { sd_bus_open_system_with_description(&bus, description) }
+        guard let bus else {
+            throw BusError(errno: EINVAL, function: "sd_bus_open_system_with_description")
+        }
+        return Bus(owning: bus)
+    }
+
     /// This connection's unique name, e.g. `:1.42`. The corresponding C function is `sd_bus_get_unique_name`.
     public func uniqueName() throws(BusError) -> String {
         var name: UnsafePointer<CChar>?

@@ -37,6 +37,12 @@ public final class ManualTimerSource: TimerSource {
         if let due = deadline, due <= now { fireNow() }
     }
 
+    /// Moves time forward by `duration` and fires nothing, not even a deadline that fell due: a suspend as the
+    /// monotonic clock sees it, whose timers wait until the time they had left has passed after the wake-up.
+    public func sleep(for duration: Int64) {
+        now += duration
+    }
+
     /// Fires the armed handler now.
     private func fireNow() {
         guard let fire = handler else { return }

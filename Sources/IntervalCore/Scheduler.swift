@@ -115,6 +115,12 @@ public final class Scheduler {
         onEvent(.stopped(reason))
     }
 
+    /// Catches up after the clock may have jumped (the machine woke from suspend): cues the segment due now, once,
+    /// or finishes, and re-arms the timer from the plan's start.
+    public func resynchronize() {
+        fire()
+    }
+
     // MARK: Timing
 
     private func fire() {

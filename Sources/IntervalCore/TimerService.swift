@@ -51,6 +51,11 @@ public final class TimerService {
         scheduler?.stop(reason)
     }
 
+    /// After a wake-up from suspend: see `Scheduler.resynchronize()`.
+    public func resynchronize() {
+        scheduler?.resynchronize()
+    }
+
     public func pause() throws(TimerCommandError) { try active().pause() }
     public func resume() throws(TimerCommandError) { try active().resume() }
     public func skip() throws(TimerCommandError) { try active().skip() }

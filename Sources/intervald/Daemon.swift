@@ -19,6 +19,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var notifier: LibNotifyNotifier?
     private var watchdog: Watchdog?
     private var signals: SignalWatcher?
+    private var sleepWatcher: SleepWatcher?
     private var settings = Settings.defaults
     private let hooks: HookRunner
     /// The property values last announced with PropertiesChanged.
@@ -47,6 +48,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 queue.async { daemon.handle(action) }
             }
             signals = SignalWatcher([SIGTERM, SIGINT], queue: queue) { [weak self] _ in self?.shutDown() }
+            sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
+                self?.service?.resynchronize()
+            }
         }
         // Opened on the queue, so that no method call is served before `server` is set to emit its signals.
         try queue.sync {

@@ -4,6 +4,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -244,3 +245,43 @@ def test_a_second_daemon_refuses_to_start(activatable_daemon):
     assert "org.intervald.Timer1" in second.stderr
     assert get("State") == "running"
     call("Stop")
+
+
+FAKE_LOGIND = r'''
+import sys, dbus, dbus.lowlevel
+bus = dbus.bus.BusConnection(sys.argv[1])
+assert bus.request_name("org.freedesktop.login1") == dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER
+for going_to_sleep in (True, False):
+    message = dbus.lowlevel.SignalMessage("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep")
+    message.append(going_to_sleep, signature="b")
+    bus.send_message(message)
+bus.flush()
+'''
+
+
+def test_waking_from_suspend_is_heard_from_logind(tmp_path, monitor):
+    """A stand-in logind on a stand-in system bus announces a wake-up; the daemon catches up with its schedule."""
+    system_bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1",
+                                   f"--address=unix:path={tmp_path}/system_bus"], stdout=subprocess.PIPE, text=True)
+    address = system_bus.stdout.readline().strip()
+    config = tmp_path / "intervald.toml"
+    config.write_text("")
+    daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(config), "--log-level", "debug"],
+                              env={**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": address}, stderr=subprocess.PIPE, text=True)
+    log = []
+    threading.Thread(target=lambda: log.extend(daemon.stderr), daemon=True).start()
+    try:
+        wait_until(lambda: name_owner_pid() == daemon.pid, 10, "the daemon on the bus")
+        start("10x(30s run, 30s walk)")
+        subprocess.run(["/usr/bin/python3", "-c", FAKE_LOGIND, address], check=True, timeout=10)
+        wait_until(lambda: any("The machine woke up; catching up with the schedule." in l for l in log), 10,
+                   "the daemon to hear the wake-up")
+        assert not any("Not watching for suspend" in l for l in log)
+        assert get("SegmentIndex") == 0, "nothing was due: no cue"
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=10) == 0
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+        system_bus.terminate()
+        system_bus.wait(timeout=5)

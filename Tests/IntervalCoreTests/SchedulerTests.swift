@@ -163,6 +163,23 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         #expect(log.last == .finished)
     }
 
+    @Test func resynchronizingAfterAWakeUpCuesTheDueSegmentAtOnce() throws {
+        let clock = ManualTimerSource()
+        let log = EventLog()
+        let scheduler = try makeScheduler("10x(30s run, 30s walk)", clock: clock, log: log)
+        scheduler.start()
+        clock.advance(by: 15 * second)
+        clock.sleep(for: 200 * second)  // asleep from 15 s to 215 s; the timer has not fired
+        #expect(log.cues.count == 1)
+        scheduler.resynchronize()
+        #expect(log.cues.map(\.segment.index) == [0, 7])
+        #expect(log.cues.last?.at == 215 * second)
+        #expect(clock.deadline == 240 * second)
+        scheduler.resynchronize()  // nothing is due: no cue, same deadline
+        #expect(log.cues.count == 2)
+        #expect(clock.deadline == 240 * second)
+    }
+
     @Test func wakingInsideACountdownWindowSkipsThePreCue() throws {
         let clock = ManualTimerSource()
         let log = EventLog()
