@@ -209,7 +209,11 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         watchdog = nil
         server?.close()
         server = nil
-        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
+        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs; but a
+        // notification server that does not answer can hold it for 25 s, so exit after two seconds regardless.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
+            exit(0)
+        }
         DispatchQueue.global().async {
             GLibMainLoopThread.shutdownShared()
             exit(0)
