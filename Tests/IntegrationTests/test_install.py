@@ -1,0 +1,63 @@
+"""scripts/install and scripts/uninstall into a throw-away home, and D-Bus activation of what was installed."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import REPO, busctl, desktop_required, name_owner_pid, stop_daemon, wait_until
+
+pytestmark = desktop_required()
+
+
+def test_install_activate_and_uninstall(tmp_path):
+    home = tmp_path / "home"
+    env = {
+        **os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "share"), "XDG_CONFIG_HOME": str(home / "config"),
+        "INTERVALD_MAN": "none", "INTERVALD_SCRATCH_PATH": str(REPO / ".build"),
+    }
+    install = subprocess.run([str(REPO / "scripts" / "install"), "--no-build", "--configuration", "debug",
+                              "--no-systemctl", "--prefix", str(home / "local")],
+                             env=env, capture_output=True, text=True, timeout=120)
+    assert install.returncode == 0, install.stdout + install.stderr
+    bindir = home / "local" / "bin"
+    unit = home / "share" / "systemd" / "user" / "intervald.service"
+    activation = home / "share" / "dbus-1" / "services" / "org.intervald.Timer1.service"
+    assert (bindir / "intervald").exists() and (bindir / "intervalctl").exists()
+    assert f"ExecStart={bindir}/intervald" in unit.read_text()
+    assert "Type=notify" in unit.read_text()
+    assert f"Exec={bindir}/intervald" in activation.read_text()
+    assert "SystemdService=intervald.service" in activation.read_text()
+    assert (home / "config" / "intervald" / "intervald.toml").read_text() == (REPO / "config" / "intervald.toml").read_text()
+    assert len(list((home / "share" / "intervald" / "plans").glob("*.plan"))) >= 7
+    assert (home / "share" / "bash-completion" / "completions" / "intervalctl").exists()
+    assert (home / "config" / "fish" / "completions" / "intervalctl.fish").exists()
+
+    again = subprocess.run([str(REPO / "scripts" / "install"), "--no-build", "--configuration", "debug",
+                            "--no-systemctl", "--prefix", str(home / "local")], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert again.returncode == 0
+
+    # The installed activation file on the test bus: the installed intervalctl starts the installed daemon.
+    service_dir = Path(os.environ["INTERVALD_TEST_DBUS_SERVICE_DIR"])
+    shutil.copy(activation, service_dir / activation.name)
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+    try:
+        plans = subprocess.run([str(bindir / "intervalctl"), "plans"], env=env, capture_output=True, text=True, timeout=30)
+        assert "galloway-30-30" in plans.stdout
+        started = subprocess.run([str(bindir / "intervalctl"), "start", "tabata"], env=env, capture_output=True,
+                                 text=True, timeout=30)
+        assert started.returncode == 0, started.stderr
+        assert started.stdout.startswith("Started Tabata (12:00, 18 segments)")
+        pid = wait_until(name_owner_pid, 10, "the activated daemon")
+        assert os.readlink(f"/proc/{pid}/exe") == str(bindir / "intervald")
+    finally:
+        stop_daemon()
+        (service_dir / activation.name).unlink()
+        busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+    uninstall = subprocess.run([str(REPO / "scripts" / "uninstall"), "--no-systemctl"], env=env,
+                               capture_output=True, text=True, timeout=60)
+    assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
+    assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
+    assert not (home / "share" / "intervald" / "plans").exists() or not any((home / "share" / "intervald" / "plans").iterdir())
+    assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"
