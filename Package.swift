@@ -20,10 +20,9 @@ let package = Package(
         .target(name: "IntervalCore"),
 
         // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
-        .target(
-            name: "IntervalRuntime",
-            dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log"), .product(name: "TOMLKit", package: "TOMLKit")]
-        ),
+        .target(name: "IntervalRuntime", dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log")]),
+        // The daemon's settings file; apart, so that only intervald loads TOMLKit (and the Foundation it brings).
+        .target(name: "IntervalSettings", dependencies: ["IntervalCore", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // libnotify adapter.
         .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
@@ -44,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "intervald",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus",
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -59,6 +58,6 @@ let package = Package(
         ),
 
         .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore"]),
-        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalCore"]),
+        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
     ]
 )

@@ -1,4 +1,11 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+
 #include "notify_shims.h"
+
+int in_set_current_thread_name(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
+}
 
 /* The notification server's well-known name (freedesktop notification specification). */
 #define IN_NOTIFICATIONS_NAME "org.freedesktop.Notifications"

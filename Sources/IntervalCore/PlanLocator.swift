@@ -29,6 +29,19 @@ public struct PlanLocator: Sendable {
         searchDirectories.map { "\($0)/\(name).plan" }
     }
 
+    /// `path` made absolute against `directory`, with `.` and `..` resolved (symbolic links are left alone).
+    public static func absolutePath(_ path: String, from directory: String) -> String {
+        var parts: [Substring] = []
+        for part in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// The plan name a file stands for: its base name without `.plan`.
     public static func planName(forPath path: String) -> String {
         let base = path.split(separator: "/").last.map(String.init) ?? path

@@ -115,6 +115,16 @@ public final class Scheduler {
         onEvent(.stopped(reason))
     }
 
+    /// Does what a notification button asks; Stop gives the reason `notification`.
+    public func perform(_ action: NotificationAction) throws(TimerCommandError) {
+        switch action {
+        case .stop: stop(.notification)
+        case .pause: try pause()
+        case .resume: try resume()
+        case .skip: try skip()
+        }
+    }
+
     /// Catches up after the clock may have jumped (the machine woke from suspend): cues the segment due now, once,
     /// or finishes, and re-arms the timer from the plan's start.
     public func resynchronize() {

@@ -56,6 +56,9 @@ public final class TimerService {
         scheduler?.resynchronize()
     }
 
+    /// A notification button was pressed.
+    public func perform(_ action: NotificationAction) throws(TimerCommandError) { try active().perform(action) }
+
     public func pause() throws(TimerCommandError) { try active().pause() }
     public func resume() throws(TimerCommandError) { try active().resume() }
     public func skip() throws(TimerCommandError) { try active().skip() }

@@ -1,8 +1,11 @@
 import CLibNotify
 import CNotifyShims
 import Dispatch
-import Foundation
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Synchronization
 
 /// The thread that runs GLib's default main context, where every libnotify and GObject call happens.
@@ -59,12 +62,17 @@ public final class GLibMainLoopThread: Sendable {
         mainLoop = MainLoopPointer(pointer: g_main_loop_new(nil, 0))
         let ready = DispatchSemaphore(value: 0)
         exited.enter()
-        let thread = Thread { [self] in
+        let started = Self.startThread { [self] in
+            _ = in_set_current_thread_name("intervald-glib")
             run(appName: appName, ready: ready)
         }
-        thread.name = "intervald-glib"
-        thread.start()
-        ready.wait()
+        if started {
+            ready.wait()
+        } else {
+            logger.error("Failed to start the GLib thread: notifications are disabled.")
+            state.withLock { $0 = .stopped }
+            exited.leave()
+        }
     }
 
     deinit {
@@ -156,6 +164,23 @@ public final class GLibMainLoopThread: Sendable {
                 Unmanaged<InvocationBox>.fromOpaque(context).release()
             }
         )
+    }
+
+    /// Runs `body` on a new detached POSIX thread (Foundation's `Thread` would load all of Foundation for this).
+    private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(InvocationBox(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<InvocationBox>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<InvocationBox>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
     }
 
     /// The thread's body.

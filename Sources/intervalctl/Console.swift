@@ -1,17 +1,72 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
-/// The process's standard streams, written without buffering surprises between them.
+/// The process's standard streams, written with `write(2)`: nothing is buffered, so each line reaches a pipe (a
+/// status bar) at once and stdout and stderr interleave in the order they were written.
 enum Console {
-    static let standardError = FileHandle.standardError
-    static let standardOutput = FileHandle.standardOutput
-
-    static func print(_ text: String) {
-        standardOutput.write(text + "\n")
+    enum WriteFailure: Error {
+        /// The reader closed the pipe (with SIGPIPE ignored).
+        case readerGone
+        case failed(errno: Int32)
     }
-}
 
-extension FileHandle {
-    func write(_ text: String) {
-        write(Data(text.utf8))
+    /// Writes `text` and a newline to stdout; a failure to write there has no better place to be reported.
+    static func print(_ text: String) {
+        try? write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to stdout as it is.
+    static func output(_ text: String) {
+        try? write(text, to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to stderr as it is.
+    static func error(_ text: String) {
+        try? write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`, through interrupted and partial writes and a full non-blocking pipe.
+    static func write(_ text: String, to descriptor: Int32) throws(WriteFailure) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&poller, 1, -1)
+            case EPIPE: throw .readerGone
+            case let code: throw .failed(errno: code)
+            }
+        }
+    }
+
+    /// All of standard input.
+    static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return bytes
+            }
+        }
+    }
+
+    /// The text of `strerror` for `code`.
+    static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
     }
 }

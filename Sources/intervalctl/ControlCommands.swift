@@ -1,8 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IntervalBus
 import IntervalCore
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct StartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +27,7 @@ struct StartCommand: ParsableCommand {
         let loaded = try input.load()
         // The daemon names the plan from its origin: the absolute path of a file, "" for inline text.
         let inline = input.expression != nil || input.plan == "-"
-        let origin = inline ? "" : URL(fileURLWithPath: loaded.source.origin).standardizedFileURL.path
+        let origin = inline ? "" : PlanLocator.absolutePath(loaded.source.origin, from: FileManager.default.currentDirectoryPath)
         try DaemonConnection.call { client throws(TimerClientError) in
             try client.start(plan: loaded.source.text, origin: origin, replace: replace)
         }
@@ -117,11 +121,11 @@ enum DaemonConnection {
         case .command(let refusal):
             switch refusal.code {
             case .invalidPlan:
-                Console.standardError.write(refusal.message.hasSuffix("\n") ? refusal.message : refusal.message + "\n")
+                Console.error(refusal.message.hasSuffix("\n") ? refusal.message : refusal.message + "\n")
                 return ExitStatus.invalidPlan
             case .alreadyRunning:
                 printError(refusal.message)
-                Console.standardError.write(
+                Console.error(
                     "intervalctl: hint: 'intervalctl start --replace …' stops it and starts the new plan.\n")
                 return .failure
             case .notRunning, .invalidState:

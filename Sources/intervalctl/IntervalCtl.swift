@@ -29,7 +29,7 @@ struct IntervalCtl: ParsableCommand {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             var text = fullMessage(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            Console.standardError.write("intervalctl: error: \(text)\n")
+            Console.error("intervalctl: error: \(text)\n")
             exit(withError: ExitCode.validationFailure)
         }
     }
@@ -43,5 +43,5 @@ enum ExitStatus {
 
 /// Writes `intervalctl: error: …` to stderr.
 func printError(_ message: String) {
-    Console.standardError.write("intervalctl: error: \(message)\n")
+    Console.error("intervalctl: error: \(message)\n")
 }

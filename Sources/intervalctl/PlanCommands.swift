@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IntervalCore
 
 struct PlanCommand: ParsableCommand {
@@ -35,7 +35,7 @@ struct PlanCommand: ParsableCommand {
                     Console.print("\(source.origin): ok: \(plan.name), \(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))")
                 } catch {
                     invalid += 1
-                    Console.standardError.write("\(error)\n")
+                    Console.error("\(error)\n")
                 }
             }
             if invalid > 0 { throw ExitStatus.invalidPlan }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IntervalCore
 
 /// Where a plan comes from: `PLAN` (a path or a name), `-e EXPR`, or `-` for stdin.
@@ -24,7 +24,7 @@ struct PlanInput: ParsableArguments {
         do {
             return LoadedPlan(source: source, plan: try source.parse())
         } catch {
-            Console.standardError.write("\(error)\n")
+            Console.error("\(error)\n")
             throw ExitStatus.invalidPlan
         }
     }
@@ -53,9 +53,9 @@ struct PlanSource {
         }
         guard let plan else { throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.") }
         if plan == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            let text = String(decoding: data, as: UTF8.self)
-            return PlanSource(bytes: Array(data), origin: "<stdin>", defaultName: PlanLocator.inlineName(for: text))
+            let bytes = Console.readStandardInput()
+            let text = String(decoding: bytes, as: UTF8.self)
+            return PlanSource(bytes: bytes, origin: "<stdin>", defaultName: PlanLocator.inlineName(for: text))
         }
         return try file(at: locate(plan))
     }
@@ -83,8 +83,8 @@ struct PlanSource {
     }
 
     private static func readFailure(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        return isDirectory.boolValue ? "it is a directory" : "permission denied"
+        return isDirectory ? "it is a directory" : "permission denied"
     }
 }

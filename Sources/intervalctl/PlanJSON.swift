@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IntervalCore
 
 /// The stable JSON of `intervalctl plan show --json`: snake_case keys, times in microseconds, distances in metres.

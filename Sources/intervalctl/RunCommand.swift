@@ -1,10 +1,14 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -89,14 +93,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
     }
 
     private func handle(_ action: NotificationAction) {
-        guard let scheduler else { return }
         do {
-            switch action {
-            case .stop: scheduler.stop(.notification)
-            case .pause: try scheduler.pause()
-            case .resume: try scheduler.resume()
-            case .skip: try scheduler.skip()
-            }
+            try scheduler?.perform(action)
         } catch {
             logger.info("Ignoring the \(action.label) button: \(error.message)")
         }

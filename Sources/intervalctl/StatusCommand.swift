@@ -115,7 +115,7 @@ private struct Follower {
                         return .stop
                     }
                     if !warned {
-                        Console.standardError.write(
+                        Console.error(
                             "intervalctl: warning: cannot read the status, waiting for the next change: \(error)\n")
                         warned = true
                     }
@@ -152,7 +152,7 @@ private struct Follower {
             case .readerGone:
                 throw .success
             case .failed(let code):
-                printError("cannot write the status: \(StatusLineWriter.describe(errno: code))")
+                printError("cannot write the status: \(Console.describe(errno: code))")
                 throw .failure
             }
         }

@@ -30,35 +30,13 @@ enum StatusLineWriter {
 
     /// Writes `line` and a newline.
     static func write(_ line: String) throws(Failure) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                writeStandardOutput(buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written >= 0 {
-                offset += written
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:  // A non-blocking stdout that is full: wait until it drains.
-                var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&descriptor, 1, -1)
-            case EPIPE: throw .readerGone
-            case let code: throw .failed(errno: code)
+        do throws(Console.WriteFailure) {
+            try Console.write(line + "\n", to: STDOUT_FILENO)
+        } catch {
+            switch error {
+            case .readerGone: throw .readerGone
+            case .failed(let code): throw .failed(errno: code)
             }
         }
     }
-
-    /// The text of `strerror` for `code`.
-    static func describe(errno code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-}
-
-/// `write(2)` on standard output (named apart from ``StatusLineWriter/write(_:)``).
-private func writeStandardOutput(_ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(STDOUT_FILENO, bytes, count)
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import IntervalCore
 
 /// What `intervalctl run` prints: a line per cue, and on a terminal a live line below it with the segment's
@@ -50,6 +50,6 @@ struct TerminalProgress {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(text)
+        Console.output(text)
     }
 }

@@ -1,10 +1,15 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import IntervalBus
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
+import IntervalSettings
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The daemon: one serial queue owns the scheduler, the bus connection and the watchdog; libnotify runs on the GLib
 /// thread and reports button presses back to the queue.
@@ -146,14 +151,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     }
 
     private func handle(_ action: NotificationAction) {
-        guard let service else { return }
         do {
-            switch action {
-            case .stop: service.stop(.notification)
-            case .pause: try service.pause()
-            case .resume: try service.resume()
-            case .skip: try service.skip()
-            }
+            try service?.perform(action)
         } catch {
             logger.info("Ignoring the \(action.label) button: \(error.message)")
         }

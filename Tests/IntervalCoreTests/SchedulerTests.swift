@@ -190,3 +190,20 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         #expect(clock.deadline == 60 * second)
     }
 }
+
+@Suite struct NotificationButtonTests {
+    @Test func buttonsDriveTheScheduler() throws {
+        let clock = ManualTimerSource()
+        let log = EventLog()
+        let scheduler = try makeScheduler("30s run, 30s walk, 30s rest", clock: clock, log: log)
+        scheduler.start()
+        try scheduler.perform(.skip)
+        #expect(scheduler.current?.kind == "walk")
+        try scheduler.perform(.pause)
+        #expect(scheduler.state == .paused)
+        #expect(throws: TimerCommandError(.invalidState, "The workout is already paused.")) { try scheduler.perform(.pause) }
+        try scheduler.perform(.resume)
+        try scheduler.perform(.stop)
+        #expect(log.last == .stopped(.notification))
+    }
+}

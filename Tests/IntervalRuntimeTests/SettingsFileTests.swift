@@ -1,6 +1,6 @@
 import IntervalCore
 import Testing
-@testable import IntervalRuntime
+@testable import IntervalSettings
 
 @Suite struct SettingsFileTests {
     @Test func theShippedFileGivesTheDefaults() throws {

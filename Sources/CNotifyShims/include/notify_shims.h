@@ -30,4 +30,7 @@ gulong in_notification_connect_closed(NotifyNotification *notification, in_close
  * auto-start: watching never starts a server). Callbacks arrive in the thread-default main context of
  * the calling thread; the first one tells the current state (NULL owner if none, or if there is no
  * session bus). Stop with g_bus_unwatch_name() on the returned id; `release(context)` runs after. */
+/* Names the calling thread, as ps and top show it; pthread_setname_np needs _GNU_SOURCE. */
+int in_set_current_thread_name(const char *name);
+
 guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
