@@ -116,3 +116,23 @@ import Testing
         #expect(parsed.duration == 10 * minute)
     }
 }
+
+@Suite struct PlanLocatorTests {
+    @Test(arguments: [
+        ("plan.plan", "/home/me/plans/plan.plan"), ("./../x.plan", "/home/me/x.plan"), ("/etc/../tmp/./a.plan", "/tmp/a.plan"),
+        ("../../../../a.plan", "/a.plan"),
+    ])
+    func absolutePaths(path: String, expected: String) {
+        #expect(PlanLocator.absolutePath(path, from: "/home/me/plans") == expected)
+    }
+
+    @Test func searchPathFollowsXDG() {
+        let locator = PlanLocator(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/usr/share:relative:/opt/share"])
+        #expect(locator.searchDirectories == [
+            "/h/.config/intervald/plans", "/h/.local/share/intervald/plans", "/usr/share/intervald/plans",
+            "/opt/share/intervald/plans",
+        ])
+        #expect(PlanLocator.isName("galloway-30-30"))
+        #expect(!PlanLocator.isName("./galloway.plan") && !PlanLocator.isName("galloway.plan"))
+    }
+}
