@@ -1,0 +1,52 @@
+/* Floor for cue lateness: the least a program can do to cue on time. It sleeps to absolute CLOCK_MONOTONIC deadlines
+ * (start + k × period, clock_nanosleep TIMER_ABSTIME) and emits one D-Bus signal per cue through sd-bus, at normal
+ * priority:
+ *
+ *   c-cue-loop COUNT PERIOD_MS
+ *
+ * Signal: org.intervald.Bench.SegmentStarted(u index) at /org/intervald/Bench. What intervald adds to this floor is
+ * its own cost; what this floor shows is the machine's (timer wake-up, scheduling, the bus daemon). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <systemd/sd-bus.h>
+#include <time.h>
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: c-cue-loop COUNT PERIOD_MS\n");
+        return 64;
+    }
+    long count = strtol(argv[1], NULL, 10);
+    long period_ns = strtol(argv[2], NULL, 10) * 1000000L;
+    sd_bus *bus = NULL;
+    int r = sd_bus_open_user(&bus);
+    if (r < 0) {
+        fprintf(stderr, "c-cue-loop: sd_bus_open_user: %d\n", r);
+        return 69;
+    }
+    const char *unique = NULL;
+    r = sd_bus_get_unique_name(bus, &unique); /* waits for the connection to be set up, before the schedule starts */
+    if (r < 0) {
+        fprintf(stderr, "c-cue-loop: sd_bus_get_unique_name: %d\n", r);
+        return 69;
+    }
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (long k = 0; k < count; k++) {
+        int64_t deadline = (int64_t)start.tv_sec * 1000000000LL + start.tv_nsec + k * period_ns;
+        struct timespec at = {.tv_sec = deadline / 1000000000LL, .tv_nsec = deadline % 1000000000LL};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR) {
+        }
+        r = sd_bus_emit_signal(bus, "/org/intervald/Bench", "org.intervald.Bench", "SegmentStarted", "u",
+                               (uint32_t)k);
+        if (r >= 0) r = sd_bus_flush(bus);
+        if (r < 0) {
+            fprintf(stderr, "c-cue-loop: emit: %d\n", r);
+            return 1;
+        }
+    }
+    sd_bus_flush_close_unref(bus);
+    return 0;
+}
