@@ -87,17 +87,15 @@ struct PlansCommand: ParsableCommand {
                 guard let source = try? PlanSource.file(at: path) else { continue }
                 switch Result(catching: { () throws(PlanDiagnostic) -> Plan in try source.parse() }) {
                 case .success(let plan):
-                    entries.append(NamedPlan(name: name, title: plan.name, duration: plan.duration, path: path, error: nil))
+                    entries.append(NamedPlan(name: name, title: plan.name, durationUs: plan.duration, path: path, error: nil))
                 case .failure(let diagnostic):
-                    entries.append(NamedPlan(name: name, title: nil, duration: nil, path: path, error: diagnostic.headline))
+                    entries.append(NamedPlan(name: name, title: nil, durationUs: nil, path: path, error: diagnostic.headline))
                 }
             }
         }
         entries.sort { $0.name < $1.name }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Console.print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            Console.print(try stableJSON(entries))
             return
         }
         if entries.isEmpty {
@@ -106,7 +104,7 @@ struct PlansCommand: ParsableCommand {
         }
         let width = entries.map(\.name.count).max() ?? 0
         for entry in entries {
-            let detail = entry.duration.map { "\(TimeText.clock(microseconds: $0).leftAligned(8))  \(entry.title ?? "")" }
+            let detail = entry.durationUs.map { "\(TimeText.clock(microseconds: $0).leftAligned(8))  \(entry.title ?? "")" }
                 ?? "invalid   \(entry.error ?? "")"
             Console.print("\(entry.name.leftAligned(width))  \(detail)")
         }
@@ -115,15 +113,9 @@ struct PlansCommand: ParsableCommand {
     struct NamedPlan: Encodable {
         let name: String
         let title: String?
-        /// Microseconds.
-        let duration: Int64?
+        let durationUs: Int64?
         let path: String
         let error: String?
-
-        enum CodingKeys: String, CodingKey {
-            case name, title, path, error
-            case duration = "duration_us"
-        }
     }
 }
 

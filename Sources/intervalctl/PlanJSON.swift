@@ -100,9 +100,14 @@ struct PlanJSON: Encodable {
     }
 
     func encoded() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try stableJSON(self)
     }
+}
+
+/// The JSON of every `--json` listing: sorted snake_case keys (from camelCase properties), pretty-printed.
+func stableJSON(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
