@@ -3,7 +3,7 @@ public enum PlanReport {
     public static func text(for plan: Plan) -> String {
         let estimate = PlanEstimate(plan)
         var lines: [String] = []
-        lines.append("\(plan.name) — \(TimeText.clock(microseconds: plan.duration)), \(segmentsText(plan.segmentCount))")
+        lines.append("\(plan.name) — \(lengthText(plan))")
         if let countdown = plan.countdown {
             lines.append("Countdown \(TimeText.spoken(microseconds: countdown)) before each change")
         }
@@ -12,6 +12,11 @@ public enum PlanReport {
         lines.append("")
         lines.append(contentsOf: totals(estimate))
         return lines.joined(separator: "\n")
+    }
+
+    /// "40:00, 56 segments": how long a plan is, as every command announces it.
+    public static func lengthText(_ plan: Plan) -> String {
+        "\(TimeText.clock(microseconds: plan.duration)), \(segmentsText(plan.segmentCount))"
     }
 
     /// "52 segments", "1 segment".

@@ -31,9 +31,7 @@ struct StartCommand: ParsableCommand {
         try DaemonConnection.call { client throws(TimerClientError) in
             try client.start(plan: loaded.source.text, origin: origin, replace: replace)
         }
-        let plan = loaded.plan
-        let totals = "\(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))"
-        Console.print("Started \(plan.name) (\(totals))")
+        Console.print("Started \(loaded.plan.name) (\(PlanReport.lengthText(loaded.plan)))")
     }
 }
 

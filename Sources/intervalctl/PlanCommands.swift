@@ -32,7 +32,7 @@ struct PlanCommand: ParsableCommand {
                 }
                 do {
                     let plan = try source.parse()
-                    Console.print("\(source.origin): ok: \(plan.name), \(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))")
+                    Console.print("\(source.origin): ok: \(plan.name), \(PlanReport.lengthText(plan))")
                 } catch {
                     invalid += 1
                     Console.error("\(error)\n")

@@ -101,13 +101,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     }
 
     private func handle(_ event: SchedulerEvent) {
-        if let notifier {
-            if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: style) {
-                notifier.show(notification)
-            } else {
-                notifier.close()
-            }
-        }
+        notifier?.present(event, plan: plan, style: style)
         let elapsed = scheduler?.elapsed ?? 0
         progress.record(event, elapsed: elapsed)
         switch event {

@@ -15,7 +15,7 @@ struct TerminalProgress {
     }
 
     func begin() {
-        write("\(plan.name) — \(TimeText.clock(microseconds: plan.duration)), \(PlanReport.segmentsText(plan.segmentCount))\n")
+        write("\(plan.name) — \(PlanReport.lengthText(plan))\n")
     }
 
     /// A permanent line for each event worth keeping in the scrollback.

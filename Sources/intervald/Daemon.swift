@@ -123,11 +123,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         }
         announceChangedProperties()
         runHook(for: event, plan: plan)
-        if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: settings.style) {
-            notifier?.show(notification)
-        } else {
-            notifier?.close()
-        }
+        notifier?.present(event, plan: plan, style: settings.style)
         watchdog?.workoutActive = service?.isActive ?? false
         switch event {
         case .finished: logger.info("Finished a workout.", metadata: ["plan": "\(plan.name)"])
@@ -161,25 +157,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// Emits PropertiesChanged for every property whose value differs from the last announcement.
     private func announceChangedProperties() {
         let now = status()
-        let changed = Self.changedProperties(from: announced, to: now)
+        let changed = now.changedProperties(since: announced)
         announced = now
         guard !changed.isEmpty else { return }
         emit { try server?.emitPropertiesChanged(changed) }
-    }
-
-    static func changedProperties(from old: TimerStatus, to new: TimerStatus) -> [String] {
-        typealias Property = BusNames.Property
-        var names: [String] = []
-        if old.state != new.state { names.append(Property.state) }
-        if old.planName != new.planName { names.append(Property.planName) }
-        if old.planDuration != new.planDuration { names.append(Property.planDuration) }
-        if old.segmentIndex != new.segmentIndex { names.append(Property.segmentIndex) }
-        if old.segmentCount != new.segmentCount { names.append(Property.segmentCount) }
-        if old.segmentKind != new.segmentKind { names.append(Property.segmentKind) }
-        if old.segmentLabel != new.segmentLabel { names.append(Property.segmentLabel) }
-        if old.segmentDuration != new.segmentDuration { names.append(Property.segmentDuration) }
-        if old.nextLabel != new.nextLabel { names.append(Property.nextLabel) }
-        return names
     }
 
     private func emit(_ body: () throws -> Void) {

@@ -123,3 +123,22 @@ import Testing
         #expect(WorkoutPresenter.notification(for: .stopped(.user), plan: galloway, style: style) == nil)
     }
 }
+
+@Suite struct ChangedPropertiesTests {
+    @Test func onlyChangedAnnouncedPropertiesAreListed() throws {
+        let service = TimerService(timer: ManualTimerSource()) { _, _ in }
+        try service.start("name \"P\"\n30s run, 30s walk", origin: "", replace: false)
+        let running = service.status
+        #expect(running.changedProperties(since: .idle) == [
+            "State", "PlanName", "PlanDuration", "SegmentCount", "SegmentKind", "SegmentLabel", "SegmentDuration",
+            "NextLabel",
+        ])
+        var later = running
+        later.elapsed += 1_000_000
+        later.segmentRemaining -= 1_000_000
+        #expect(later.changedProperties(since: running) == [])
+        later.segmentIndex = 1
+        later.segmentKind = "walk"
+        #expect(later.changedProperties(since: running) == ["SegmentIndex", "SegmentKind"])
+    }
+}
