@@ -37,7 +37,10 @@ let package = Package(
         .target(name: "CBusShims", dependencies: ["CSystemd"]),
         .target(
             name: "IntervalBus",
-            dependencies: ["IntervalCore", "CSystemd", "CBusShims", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "IntervalCore", "IntervalRuntime", "CSystemd", "CBusShims",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         .executableTarget(
@@ -58,6 +61,11 @@ let package = Package(
         ),
 
         .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore"]),
+        // The sd-bus adapter against a real session bus; skipped when there is none.
+        .testTarget(
+            name: "IntervalBusTests",
+            dependencies: ["IntervalBus", "IntervalCore", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
     ]
 )

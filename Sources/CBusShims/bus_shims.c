@@ -17,11 +17,27 @@ static int method_start(sd_bus_message *m, void *userdata, sd_bus_error *error) 
         if (r < 0)
                 return r;
 
-        r = o->handlers.start(o->context, plan, origin, replace, error);
+        r = o->handlers.start(o->context, m, plan, origin, replace, error);
         if (r < 0)
                 return r;
+        if (r > 0)
+                return 1; /* Answered later by the Swift side. */
 
         return sd_bus_reply_method_return(m, NULL);
+}
+
+int ib_reply_empty(sd_bus_message *call) {
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+int ib_reply_error(sd_bus_message *call, const char *name, const char *message) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        int r;
+
+        (void) sd_bus_error_set(&error, name, message); /* Returns the errno the name maps to: not a failure. */
+        r = sd_bus_reply_method_error(call, &error);
+        sd_bus_error_free(&error);
+        return r;
 }
 
 static int run_command(sd_bus_message *m, void *userdata, sd_bus_error *error, ib_timer_command command) {

@@ -4,7 +4,7 @@
 #include "notify_shims.h"
 
 int in_set_current_thread_name(const char *name) {
-    return pthread_setname_np(pthread_self(), name);
+        return pthread_setname_np(pthread_self(), name);
 }
 
 /* The notification server's well-known name (freedesktop notification specification). */
@@ -99,4 +99,15 @@ guint in_watch_notification_server(in_name_owner_callback callback, void *contex
         c->callback.name_owner = callback;
         return g_bus_watch_name(G_BUS_TYPE_SESSION, IN_NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                 in_name_appeared, in_name_vanished, c, in_closure_free);
+}
+
+guint in_notification_get_id(NotifyNotification *notification) {
+        gint id = 0;
+
+        g_object_get(notification, "id", &id, NULL);
+        return id > 0 ? (guint) id : 0;
+}
+
+void in_notification_set_id(NotifyNotification *notification, guint id) {
+        g_object_set(notification, "id", (gint) id, NULL);
 }

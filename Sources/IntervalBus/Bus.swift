@@ -99,7 +99,7 @@ public final class Bus {
     /// The corresponding C function is `sd_bus_call`.
     public func call(_ message: BusMessage, timeout: Duration? = nil) throws(BusError) -> BusMessage {
         var reply: OpaquePointer?
-        let usec = timeout.map(microseconds) ?? 0
+        let usec = timeout.map(\.wholeMicroseconds) ?? 0
         try sdCall("sd_bus_call", withError: { error in sd_bus_call(pointer, message.pointer, usec, error, &reply) })
         return try BusMessage(owningResult: reply, function: "sd_bus_call")
     }
@@ -141,7 +141,7 @@ public final class Bus {
     /// Waits until the connection has something to process, or `timeout` passes (`nil`: no limit).
     /// The corresponding C function is `sd_bus_wait`.
     public func wait(timeout: Duration?) throws(BusError) {
-        let usec = timeout.map(microseconds) ?? UInt64.max
+        let usec = timeout.map(\.wholeMicroseconds) ?? UInt64.max
         try sdCall("sd_bus_wait") { sd_bus_wait(pointer, usec) }
     }
 

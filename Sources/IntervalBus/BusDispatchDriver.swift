@@ -60,13 +60,24 @@ final class BusDispatchDriver: @unchecked Sendable {
         queue.async { [weak self] in self?.processPending() }
     }
 
-    /// Runs `sd_bus_process` until it has nothing left to do, then re-arms the sources.
+    /// Messages handled before the queue is given back: a flood of calls must not hold the queue that times cues, so
+    /// after this many the rest are processed in a later block, behind a timer that fired meanwhile.
+    private static let batch = 16
+
+    /// Runs `sd_bus_process` until it has nothing left to do (yielding the queue every ``batch`` messages), then
+    /// re-arms the sources.
     func processPending() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else { return }
         do {
+            var handled = 0
             while try bus.process() {
                 if stopped { return }
+                handled += 1
+                if handled == Self.batch {
+                    queue.async { [weak self] in self?.processPending() }
+                    return
+                }
             }
         } catch {
             disconnected(error)

@@ -1,4 +1,5 @@
 import CSystemd
+import IntervalRuntime
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ public struct BusError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The text of `strerror` for `errno`.
     public var errnoDescription: String {
-        String(cString: strerror(errno))
+        errnoText(errno)
     }
 
     public var description: String {
@@ -74,20 +75,4 @@ internal func sdCall(
             message: error.message.map { String(cString: $0) })
     }
     return result
-}
-
-/// A Swift `Duration` as whole microseconds, the unit of sd-bus timeouts (negative durations become 0).
-internal func microseconds(_ duration: Duration) -> UInt64 {
-    let (seconds, attoseconds) = duration.components
-    if seconds < 0 { return 0 }
-    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000)
-    if overflow { return UInt64.max - 1 }
-    return whole &+ UInt64(attoseconds / 1_000_000_000_000)
-}
-
-/// The current CLOCK_MONOTONIC time in microseconds, the clock of `sd_bus_get_timeout`.
-internal func monotonicMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
 }

@@ -53,20 +53,20 @@ public final class SleepWatcher: @unchecked Sendable {
                             context.onResume()
                         }
                     } catch {
-                        context.logger.warning("Failed to read PrepareForSleep: \(error), ignoring.")
+                        context.logger.warning("Failed to read PrepareForSleep, ignoring.", metadata: ["error": "\(error)"])
                     }
                     return 0
                 },
                 userdata: context.toOpaque()
             )
             let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger) { error in
-                logger.info("Lost the system bus: \(error); no longer watching for suspend.")
+                logger.info("Lost the system bus; no longer watching for suspend.", metadata: ["error": "\(error)"])
             }
             try driver.start()
             return SleepWatcher(driver: driver, slot: slot, context: context)
         } catch {
             context.release()
-            logger.info("Not watching for suspend (no system bus or logind here): \(error)")
+            logger.info("Not watching for suspend (no system bus or logind here).", metadata: ["error": "\(error)"])
             return nil
         }
     }

@@ -274,7 +274,8 @@ private let unreachableNames: Set<String> = [
     "org.freedesktop.DBus.Error.TimedOut",
 ]
 
-/// Reads a `GetAll` reply (`a{sv}`) into a status; properties it does not know are skipped.
+/// Reads a `GetAll` reply (`a{sv}`) into a status; properties it does not know, or of another type than the
+/// interface declares, are skipped.
 private func decodeStatus(_ reply: BusMessage) throws(BusError) -> TimerStatus {
     var status = TimerStatus.idle
     try reply.enterContainer("a", contents: "{sv}")
@@ -283,40 +284,14 @@ private func decodeStatus(_ reply: BusMessage) throws(BusError) -> TimerStatus {
         guard let (type, contents) = try reply.peekType(), type == "v", let contents else {
             throw BusError(errno: EBADMSG, function: "sd_bus_message_peek_type")
         }
-        switch (name, contents) {
-        case (BusNames.Property.state, "s"), (BusNames.Property.planName, "s"), (BusNames.Property.segmentKind, "s"),
-            (BusNames.Property.segmentLabel, "s"), (BusNames.Property.nextLabel, "s"):
-            try reply.enterContainer("v", contents: "s")
-            let value = try reply.readString()
-            switch name {
-            case BusNames.Property.state:
-                guard let state = TimerState(rawValue: value) else {
-                    throw BusError(errno: EBADMSG, function: "sd_bus_message_read_basic", message: "State \(value)")
-                }
-                status.state = state
-            case BusNames.Property.planName: status.planName = value
-            case BusNames.Property.segmentKind: status.segmentKind = value
-            case BusNames.Property.segmentLabel: status.segmentLabel = value
-            default: status.nextLabel = value
+        if let property = TimerProperty.named(name), contents == String(property.signature.rawValue) {
+            try reply.enterContainer("v", contents: contents)
+            let value = try reply.readValue(property.signature)
+            guard property.assign(value, to: &status) else {
+                throw BusError(errno: EBADMSG, function: "sd_bus_message_read_basic", message: "\(name) \(value)")
             }
             try reply.exitContainer()
-        case (BusNames.Property.segmentIndex, "u"), (BusNames.Property.segmentCount, "u"):
-            try reply.enterContainer("v", contents: "u")
-            let value = try reply.readUInt32()
-            if name == BusNames.Property.segmentIndex { status.segmentIndex = value } else { status.segmentCount = value }
-            try reply.exitContainer()
-        case (BusNames.Property.planDuration, "t"), (BusNames.Property.segmentDuration, "t"),
-            (BusNames.Property.elapsed, "t"), (BusNames.Property.segmentRemaining, "t"):
-            try reply.enterContainer("v", contents: "t")
-            let value = try reply.readUInt64()
-            switch name {
-            case BusNames.Property.planDuration: status.planDuration = value
-            case BusNames.Property.segmentDuration: status.segmentDuration = value
-            case BusNames.Property.elapsed: status.elapsed = value
-            default: status.segmentRemaining = value
-            }
-            try reply.exitContainer()
-        default:
+        } else {
             try reply.skip("v")
         }
         try reply.exitContainer()

@@ -17,8 +17,11 @@ import Musl
 /// before the method's reply). `status()` is also called while ``TimerBusServer/emitPropertiesChanged(_:)``
 /// runs, to read the changed values, so it must not assume it is never re-entered from another method.
 public protocol TimerBusDelegate: AnyObject {
-    /// `Start(s plan, s origin, b replace)`.
-    func start(plan: String, origin: String, replace: Bool) throws(TimerCommandError)
+    /// `Start(s plan, s origin, b replace)`. The call is answered when `answer` is called, once, on the server's
+    /// queue: the delegate may parse the plan elsewhere meanwhile, leaving the queue free.
+    func start(
+        plan: String, origin: String, replace: Bool,
+        answer: @escaping (Result<Void, TimerCommandError>) -> Void)
     /// `Stop()`: idempotent.
     func stop()
     /// `Pause()`.
@@ -95,8 +98,9 @@ public final class TimerBusServer: @unchecked Sendable {
         onDisconnect: @escaping @Sendable (BusError) -> Void
     ) throws(TimerBusServerError) -> TimerBusServer {
         let slot: BusSlot
+        let exported = ExportedTimer(delegate: delegate, logger: logger)
         do throws(BusError) {
-            slot = try exportObject(on: bus, delegate: delegate, logger: logger)
+            slot = try exportObject(exported, on: bus)
         } catch {
             throw TimerBusServerError(.exportFailed, error)
         }
@@ -111,6 +115,7 @@ public final class TimerBusServer: @unchecked Sendable {
 
         let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger, onDisconnect: onDisconnect)
         let server = TimerBusServer(bus: bus, queue: queue, driver: driver, objectSlot: slot, logger: logger)
+        exported.afterLateReply = { [weak driver] in driver?.updateInterest() }
         do throws(BusError) {
             try driver.start()
         } catch {
@@ -229,6 +234,8 @@ public struct TimerBusServerError: Error, Sendable, CustomStringConvertible {
 private final class ExportedTimer {
     weak var delegate: (any TimerBusDelegate)?
     let logger: Logger
+    /// Lets the driver send what a reply given outside of `sd_bus_process` queued.
+    var afterLateReply: () -> Void = {}
 
     init(delegate: any TimerBusDelegate, logger: Logger) {
         self.delegate = delegate
@@ -252,22 +259,29 @@ private func unavailable(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 
     reply(error, name: errorFailed, message: "The timer is shutting down.")
 }
 
-private func exportObject(on bus: Bus, delegate: any TimerBusDelegate, logger: Logger) throws(BusError) -> BusSlot {
+private func exportObject(_ exported: ExportedTimer, on bus: Bus) throws(BusError) -> BusSlot {
     var handlers = ib_timer_handlers(
-        start: { context, plan, origin, replace, error in
-            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
+        start: { context, call, plan, origin, replace, error in
+            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate, let call else {
                 return unavailable(error)
             }
             let plan = plan.map { String(cString: $0) } ?? ""
             let origin = origin.map { String(cString: $0) } ?? ""
             exported.logger.debug(
                 "Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace != 0)"])
-            do throws(TimerCommandError) {
-                try delegate.start(plan: plan, origin: origin, replace: replace != 0)
-                return 0
-            } catch let failure {
-                return reply(error, name: failure.busErrorName, message: failure.message)
+            let pending = BusMessage(borrowing: call)
+            delegate.start(plan: plan, origin: origin, replace: replace != 0) { [weak exported] result in
+                let sent: Int32
+                switch result {
+                case .success: sent = ib_reply_empty(pending.pointer)
+                case .failure(let failure): sent = ib_reply_error(pending.pointer, failure.busErrorName, failure.message)
+                }
+                if sent < 0 {
+                    exported?.logger.debug("Failed to answer Start, ignoring.", metadata: ["errno": "\(-sent)"])
+                }
+                exported?.afterLateReply()
             }
+            return 1
         },
         command: { context, command, error in
             guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
@@ -303,7 +317,7 @@ private func exportObject(on bus: Bus, delegate: any TimerBusDelegate, logger: L
             Unmanaged<ExportedTimer>.fromOpaque(context).release()
         }
     )
-    let context = Unmanaged.passRetained(ExportedTimer(delegate: delegate, logger: logger)).toOpaque()
+    let context = Unmanaged.passRetained(exported).toOpaque()
     var slot: OpaquePointer?
     do throws(BusError) {
         try sdCall("sd_bus_add_object_vtable") {
@@ -322,19 +336,9 @@ private func exportObject(on bus: Bus, delegate: any TimerBusDelegate, logger: L
 private func appendProperty(
     _ name: String, of status: TimerStatus, to reply: BusMessage, error: UnsafeMutablePointer<sd_bus_error>?
 ) throws(BusError) -> Int32 {
-    switch name {
-    case BusNames.Property.state: try reply.append(status.state.rawValue)
-    case BusNames.Property.planName: try reply.append(status.planName)
-    case BusNames.Property.planDuration: try reply.append(status.planDuration)
-    case BusNames.Property.segmentIndex: try reply.append(status.segmentIndex)
-    case BusNames.Property.segmentCount: try reply.append(status.segmentCount)
-    case BusNames.Property.segmentKind: try reply.append(status.segmentKind)
-    case BusNames.Property.segmentLabel: try reply.append(status.segmentLabel)
-    case BusNames.Property.segmentDuration: try reply.append(status.segmentDuration)
-    case BusNames.Property.nextLabel: try reply.append(status.nextLabel)
-    case BusNames.Property.elapsed: try reply.append(status.elapsed)
-    case BusNames.Property.segmentRemaining: try reply.append(status.segmentRemaining)
-    default: return sd_bus_error_set(error, errorUnknownProperty, "Unknown property \(name).")
+    guard let property = TimerProperty.named(name) else {
+        return sd_bus_error_set(error, errorUnknownProperty, "Unknown property \(name).")
     }
+    try reply.append(property.value(of: status))
     return 1
 }

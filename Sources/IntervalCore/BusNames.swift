@@ -24,21 +24,6 @@ public enum BusNames {
         public static let finished = "Finished"
         public static let stopped = "Stopped"
     }
-
-    /// Property names; `elapsed` and `segmentRemaining` are read-time snapshots that emit no change signal.
-    public enum Property {
-        public static let state = "State"
-        public static let planName = "PlanName"
-        public static let planDuration = "PlanDuration"
-        public static let segmentIndex = "SegmentIndex"
-        public static let segmentCount = "SegmentCount"
-        public static let segmentKind = "SegmentKind"
-        public static let segmentLabel = "SegmentLabel"
-        public static let segmentDuration = "SegmentDuration"
-        public static let nextLabel = "NextLabel"
-        public static let elapsed = "Elapsed"
-        public static let segmentRemaining = "SegmentRemaining"
-    }
 }
 
 /// What the timer is doing, as the `State` property spells it.

@@ -4,19 +4,9 @@
 public struct PlanLocator: Sendable {
     public let searchDirectories: [String]
 
-    /// Reads the XDG variables from `environment`, with the XDG defaults when unset or empty.
-    public init(environment: [String: String]) {
-        let home = environment["HOME"] ?? ""
-        func directory(_ name: String, default fallback: String) -> String {
-            if let value = environment[name], value.hasPrefix("/") { return value }
-            return fallback
-        }
-        let config = directory("XDG_CONFIG_HOME", default: home + "/.config")
-        let data = directory("XDG_DATA_HOME", default: home + "/.local/share")
-        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        var seen = Set<String>()
-        searchDirectories = ([config, data] + dataDirs).map { $0 + "/intervald/plans" }.filter { seen.insert($0).inserted }
+    /// The search order of `paths`.
+    public init(paths: XDGPaths) {
+        searchDirectories = paths.planDirectories
     }
 
     /// Whether `argument` names a plan rather than a file: no slash and no `.plan` ending.

@@ -96,11 +96,13 @@ public enum PlanReport {
 }
 
 extension String {
-    func padding(to width: Int) -> String {
+    /// The string followed by spaces up to `width` characters, for columns.
+    public func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 
-    func leftPadding(to width: Int) -> String {
+    /// Spaces up to `width` characters, then the string: right-aligned columns.
+    public func leftPadding(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -54,6 +54,16 @@ public final class Scheduler {
         }
     }
 
+    /// The plan's start on the timer's clock, moved by pauses and skips: every deadline is this plus an offset. Nil
+    /// unless running.
+    public var planStart: ClockInstant? { state == .running ? startInstant : nil }
+
+    /// When the current segment ends (the next cue, or the finish) on the timer's clock; nil unless running.
+    public var nextChange: ClockInstant? {
+        guard state == .running, let current else { return nil }
+        return startInstant + current.end
+    }
+
     /// Microseconds left in the current segment.
     public var segmentRemaining: Int64 {
         guard state != .idle, let current else { return 0 }
@@ -70,10 +80,28 @@ public final class Scheduler {
         arm()
     }
 
+    /// Continues a workout recorded by an earlier process on the schedule that starts at `anchor`, or paused at
+    /// `pausedElapsed`: cues the segment due now, once (and reports the pause). A scheduler runs once.
+    public func restore(anchor: ClockInstant, pausedElapsed: Int64?) {
+        let elapsed = pausedElapsed ?? (timer.now - anchor)
+        guard !started, let due = plan.segment(at: max(elapsed, 0)) else { return }
+        started = true
+        startInstant = pausedElapsed.map { timer.now - $0 } ?? anchor
+        state = .running
+        enter(due, at: elapsed)
+        if let pausedElapsed {
+            self.pausedElapsed = pausedElapsed
+            state = .paused
+            onEvent(.paused(due))
+        } else {
+            arm()
+        }
+    }
+
     /// Pauses; `resume` continues where it left off.
     public func pause() throws(TimerCommandError) {
         switch state {
-        case .idle: throw TimerCommandError(.notRunning, "No workout is running.")
+        case .idle: throw TimerCommandError.notRunning
         case .paused: throw TimerCommandError(.invalidState, "The workout is already paused.")
         case .running: break
         }
@@ -85,7 +113,7 @@ public final class Scheduler {
 
     public func resume() throws(TimerCommandError) {
         switch state {
-        case .idle: throw TimerCommandError(.notRunning, "No workout is running.")
+        case .idle: throw TimerCommandError.notRunning
         case .running: throw TimerCommandError(.invalidState, "The workout is not paused.")
         case .paused: break
         }
@@ -97,7 +125,7 @@ public final class Scheduler {
 
     /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
     public func skip() throws(TimerCommandError) {
-        guard state != .idle, let current else { throw TimerCommandError(.notRunning, "No workout is running.") }
+        guard state != .idle, let current else { throw TimerCommandError.notRunning }
         if state == .paused {
             pausedElapsed = current.end
         } else {

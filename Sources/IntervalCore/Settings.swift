@@ -4,6 +4,8 @@ public struct Settings: Sendable, Equatable {
     /// The pre-cue for plans that have no `countdown` directive; nil for none.
     public var defaultCountdown: Int64?
     public var hooks: Hooks
+    /// How long (µs) an idle daemon waits before it exits (spec §5 `idle-exit`); nil never exits.
+    public var idleExit: Int64?
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
     public struct Hooks: Sendable, Equatable {
@@ -18,70 +20,17 @@ public struct Settings: Sendable, Equatable {
         }
     }
 
-    public init(style: CueStyle = CueStyle(), defaultCountdown: Int64? = nil, hooks: Hooks = Hooks()) {
+    public init(
+        style: CueStyle = CueStyle(), defaultCountdown: Int64? = nil, hooks: Hooks = Hooks(),
+        idleExit: Int64? = 120 * 1_000_000
+    ) {
         self.style = style
         self.defaultCountdown = defaultCountdown
         self.hooks = hooks
+        self.idleExit = idleExit
     }
 
     public static let defaults = Settings()
-}
-
-/// What a hook learns about the event that ran it.
-public struct HookEvent: Sendable {
-    public enum Kind: String, Sendable {
-        case cue, finish, stop
-    }
-
-    public var kind: Kind
-    public var plan: Plan
-    public var segment: Segment?
-    public var next: Segment?
-    public var reason: StopReason?
-
-    public init(kind: Kind, plan: Plan, segment: Segment? = nil, next: Segment? = nil, reason: StopReason? = nil) {
-        self.kind = kind
-        self.plan = plan
-        self.segment = segment
-        self.next = next
-        self.reason = reason
-    }
-
-    /// The `INTERVALD_*` variables a hook gets.
-    public var environment: [String: String] {
-        var variables = [
-            "INTERVALD_EVENT": kind.rawValue,
-            "INTERVALD_PLAN": plan.name,
-            "INTERVALD_PLAN_DURATION_US": String(plan.duration),
-            "INTERVALD_SEGMENT_COUNT": String(plan.segmentCount),
-        ]
-        if let segment {
-            variables["INTERVALD_KIND"] = segment.kind
-            variables["INTERVALD_LABEL"] = segment.label
-            variables["INTERVALD_INDEX"] = String(segment.index)
-            variables["INTERVALD_DURATION_US"] = String(segment.duration)
-            variables["INTERVALD_DURATION"] = TimeText.spoken(microseconds: segment.duration)
-            variables["INTERVALD_POSITION"] = WorkoutPresenter.position(segment, in: plan)
-        }
-        if let next { variables["INTERVALD_NEXT_LABEL"] = next.label }
-        if let reason { variables["INTERVALD_REASON"] = reason.rawValue }
-        return variables
-    }
-
-    /// `argv` with `{label}`, `{kind}`, `{index}`, `{duration}`, `{plan}`, `{next}`, `{reason}` and `{event}` filled
-    /// in, so that `["espeak-ng", "{label}"]` speaks the cue without a shell.
-    public func expand(_ argv: [String]) -> [String] {
-        let values: [(String, String)] = [
-            ("{label}", segment?.label ?? ""), ("{kind}", segment?.kind ?? ""),
-            ("{index}", segment.map { String($0.index) } ?? ""),
-            ("{duration}", segment.map { TimeText.spoken(microseconds: $0.duration) } ?? ""),
-            ("{plan}", plan.name), ("{next}", next?.label ?? ""), ("{reason}", reason?.rawValue ?? ""),
-            ("{event}", kind.rawValue),
-        ]
-        return argv.map { argument in
-            values.reduce(argument) { text, pair in text.replacing(pair.0, with: pair.1) }
-        }
-    }
 }
 
 extension Plan {

@@ -39,7 +39,7 @@ public struct TimerStatus: Sendable, Equatable, Codable {
 
 /// A control request the timer refuses, with the D-Bus error name it is answered with (spec §3).
 public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: Sendable, Equatable {
+    public enum Code: Sendable, Equatable, CaseIterable {
         case invalidPlan, alreadyRunning, notRunning, invalidState
     }
 
@@ -62,23 +62,7 @@ public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public var description: String { message }
-}
 
-extension TimerStatus {
-    /// The properties whose values differ from `old`, for `PropertiesChanged`; the read-time snapshots `Elapsed` and
-    /// `SegmentRemaining` emit no change signal and are never listed.
-    public func changedProperties(since old: TimerStatus) -> [String] {
-        typealias Property = BusNames.Property
-        var names: [String] = []
-        if old.state != state { names.append(Property.state) }
-        if old.planName != planName { names.append(Property.planName) }
-        if old.planDuration != planDuration { names.append(Property.planDuration) }
-        if old.segmentIndex != segmentIndex { names.append(Property.segmentIndex) }
-        if old.segmentCount != segmentCount { names.append(Property.segmentCount) }
-        if old.segmentKind != segmentKind { names.append(Property.segmentKind) }
-        if old.segmentLabel != segmentLabel { names.append(Property.segmentLabel) }
-        if old.segmentDuration != segmentDuration { names.append(Property.segmentDuration) }
-        if old.nextLabel != nextLabel { names.append(Property.nextLabel) }
-        return names
-    }
+    /// Pause, Resume, Skip or a button with nothing running.
+    public static let notRunning = TimerCommandError(.notRunning, "No workout is running.")
 }

@@ -13,17 +13,6 @@ public struct CueStyle: Sendable, Equatable {
     }
 }
 
-extension Notifier {
-    /// Shows what `event` means for the workout's notification, or closes it when the workout was stopped.
-    public func present(_ event: SchedulerEvent, plan: Plan, style: CueStyle) {
-        if let notification = WorkoutPresenter.notification(for: event, plan: plan, style: style) {
-            show(notification)
-        } else {
-            close()
-        }
-    }
-}
-
 /// Turns scheduler events into the words of the workout's one notification and of terminal lines.
 public enum WorkoutPresenter {
     /// What the notification shows after `event`, or nil when it should close (the workout was stopped).

@@ -36,16 +36,21 @@ public final class LibNotifyNotifier: Notifier {
     ///   - mainLoop: The GLib thread to use; by default ``GLibMainLoopThread/shared(appName:logger:)``.
     ///   - logger: Where failures go.
     ///   - onAction: Called on the GLib thread when the user presses a button of the workout's notification.
+    ///   - onServerID: Called on the GLib thread with the server's id of the workout's notification each time it
+    ///     changes (a new workout, a new server), so that a restarted process can replace it.
     public init(
         appName: String = "intervald",
         mainLoop: GLibMainLoopThread? = nil,
         logger: Logger,
-        onAction: @escaping @Sendable (NotificationAction) -> Void
+        onAction: @escaping @Sendable (NotificationAction) -> Void,
+        onServerID: @escaping @Sendable (UInt32) -> Void = { _ in }
     ) {
         let mainLoop = mainLoop ?? GLibMainLoopThread.shared(appName: appName, logger: logger)
         self.mainLoop = mainLoop
         self.logger = logger
-        state = GLibThreadBound(NotifierState(appName: appName, logger: logger, onAction: onAction), thread: mainLoop)
+        state = GLibThreadBound(
+            NotifierState(appName: appName, logger: logger, onAction: onAction, onServerID: onServerID),
+            thread: mainLoop)
         let state = self.state
         mainLoop.invoke { state.value.watchServer() }
     }
@@ -70,6 +75,13 @@ public final class LibNotifyNotifier: Notifier {
             $0.close = true
             $0.cue = nil
         }
+    }
+
+    /// Takes over the notification an earlier process left on screen under `id`: the next ``show(_:)`` replaces
+    /// it, or ``close()`` closes it. Does not block.
+    public func adopt(serverID id: UInt32) {
+        let state = self.state
+        _ = mainLoop.invoke { state.value.adopt(serverID: id) }
     }
 
     private func enqueue(_ update: (inout PendingWork) -> Void) {
@@ -118,6 +130,11 @@ private final class NotifierState {
     private let appName: String
     private let logger: Logger
     private let onAction: @Sendable (NotificationAction) -> Void
+    private let onServerID: @Sendable (UInt32) -> Void
+    /// The server id last reported through `onServerID`.
+    private var reportedID: UInt32 = 0
+    /// An earlier process's notification to replace with the next new one; 0 for none.
+    private var adoptedID: UInt32 = 0
 
     /// The workout's notification. Owned: one reference, given up in `dropNotification()`.
     private var notification: UnsafeMutablePointer<NotifyNotification>?
@@ -133,10 +150,23 @@ private final class NotifierState {
     /// A failure has been logged and nothing has succeeded since: stay quiet.
     private var failing = false
 
-    init(appName: String, logger: Logger, onAction: @escaping @Sendable (NotificationAction) -> Void) {
+    init(
+        appName: String, logger: Logger, onAction: @escaping @Sendable (NotificationAction) -> Void,
+        onServerID: @escaping @Sendable (UInt32) -> Void
+    ) {
         self.appName = appName
         self.logger = logger
         self.onAction = onAction
+        self.onServerID = onServerID
+    }
+
+    func adopt(serverID id: UInt32) {
+        guard id != 0 else { return }
+        if let notification {
+            in_notification_set_id(notification, id)
+        } else {
+            adoptedID = id
+        }
     }
 
     deinit {
@@ -186,6 +216,11 @@ private final class NotifierState {
 
     func close() {
         currentCue = nil
+        if notification == nil, adoptedID != 0, let orphan = notify_notification_new("", nil, nil) {
+            in_notification_set_id(orphan, adoptedID)
+            notification = orphan
+        }
+        adoptedID = 0
         guard let notification else {
             return
         }
@@ -195,7 +230,7 @@ private final class NotifierState {
             if notify_notification_close(notification, &error) != 0 {
                 recovered()
             } else {
-                failed("close", error)
+                failed(.close, error)
             }
         }
         dropNotification()
@@ -224,6 +259,10 @@ private final class NotifierState {
                 return
             }
             connectClosed(created)
+            if adoptedID != 0 {
+                in_notification_set_id(created, adoptedID)
+                adoptedID = 0
+            }
             self.notification = created
             notification = created
         }
@@ -244,8 +283,13 @@ private final class NotifierState {
         // The corresponding C function is `notify_notification_show` (Notify on the bus, replacing our id).
         if notify_notification_show(notification, &error) != 0 {
             recovered()
+            let id = in_notification_get_id(notification)
+            if id != reportedID {
+                reportedID = id
+                onServerID(id)
+            }
         } else {
-            if failed("show", error) == .timedOut {
+            if failed(.show, error) == .timedOut {
                 return  // A hung server may still show the call when it wakes: the next cue replaces that one.
             }
             // The server is gone or broken: the next cue starts afresh, with the capabilities asked again.
@@ -392,9 +436,21 @@ private final class NotifierState {
         case timedOut, other
     }
 
+    /// A libnotify call that talks to the server; each has its own fixed log message.
+    private enum Operation {
+        case show, close
+
+        var failureMessage: Logger.Message {
+            switch self {
+            case .show: "Failed to show notification, ignoring."
+            case .close: "Failed to close notification, ignoring."
+            }
+        }
+    }
+
     /// Logs a failed call (once per outage) and frees `error`.
     @discardableResult
-    private func failed(_ operation: String, _ error: UnsafeMutablePointer<GError>?) -> Failure {
+    private func failed(_ operation: Operation, _ error: UnsafeMutablePointer<GError>?) -> Failure {
         let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
         var failure = Failure.other
         if let error {
@@ -408,9 +464,9 @@ private final class NotifierState {
             failing = true
         }
         if failing {
-            logger.debug("Failed to \(operation) notification: \(message), ignoring.")
+            logger.debug(operation.failureMessage, metadata: ["error": "\(message)"])
         } else {
-            logger.warning("Failed to \(operation) notification: \(message), ignoring.")
+            logger.warning(operation.failureMessage, metadata: ["error": "\(message)"])
         }
         return failure
     }

@@ -5,23 +5,6 @@ import IntervalCore
     import Glibc
 #endif
 
-/// The clock cues are scheduled on: `CLOCK_BOOTTIME`, which, unlike `CLOCK_MONOTONIC`, keeps counting while the
-/// machine sleeps, so a workout's elapsed time includes a suspend (spec §6).
-public enum BootClock {
-    /// Nanoseconds since boot.
-    public static func nanoseconds() -> Int64 {
-        var spec = timespec()
-        // clock_gettime cannot fail for a valid clock id and a valid pointer.
-        clock_gettime(CLOCK_BOOTTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
-    }
-
-    /// Microseconds since boot, the scheduler's time base.
-    public static func microseconds() -> ClockInstant {
-        nanoseconds() / 1000
-    }
-}
-
 /// The production `TimerSource`: one `DispatchSourceTimer` on its owner's serial queue, armed with a small explicit
 /// leeway for each absolute deadline and parked at `distantFuture` in between, so an idle timer never wakes up.
 ///

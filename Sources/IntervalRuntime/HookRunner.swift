@@ -1,25 +1,40 @@
 import Dispatch
 import IntervalCore
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Runs hook commands (spec §4a) directly with `posix_spawnp`: argv, no shell, `INTERVALD_*` added to the
-/// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged.
+/// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged. At
+/// most `limit` hooks run at once (spec §5): a hook that would exceed it is skipped with a log line, so a slow hook
+/// program cannot pile up processes cue after cue.
 public struct HookRunner: Sendable {
     private let logger: Logger
+    private let limit: Int
+    private let running = SharedCount()
 
-    public init(logger: Logger) {
+    public init(logger: Logger, limit: Int = 4) {
         self.logger = logger
+        self.limit = limit
     }
+
+    /// How many hook processes run now.
+    public var runningCount: Int { running.value }
 
     /// Starts `argv` with `event`'s variables; returns the child's pid, or nil if it could not be started.
     @discardableResult
     public func run(_ argv: [String], for event: HookEvent) -> pid_t? {
         let arguments = event.expand(argv)
         guard let program = arguments.first, !program.isEmpty else { return nil }
+        guard running.increment(below: limit) else {
+            logger.warning(
+                "Too many hooks running, skipping one.",
+                metadata: ["hook": "\(event.kind.rawValue)", "program": "\(program)", "limit": "\(limit)"])
+            return nil
+        }
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -34,18 +49,28 @@ public struct HookRunner: Sendable {
         do {
             pid = try Self.spawn(arguments, environment: environment.map { "\($0.key)=\($0.value)" })
         } catch {
-            logger.warning("Failed to run the \(event.kind.rawValue) hook '\(program)': \(error), ignoring.")
+            running.decrement()
+            logger.warning(
+                "Failed to run a hook, ignoring.",
+                metadata: ["hook": "\(event.kind.rawValue)", "program": "\(program)", "error": "\(error)"])
             return nil
         }
         let logger = self.logger
         let kind = event.kind.rawValue
+        let running = self.running
         DispatchQueue.global(qos: .utility).async {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            running.decrement()
             let exited = status & 0x7F == 0
             let code = (status >> 8) & 0xFF
             if !exited || code != 0 {
-                logger.warning("The \(kind) hook '\(program)' failed (\(exited ? "exit status \(code)" : "signal \(status & 0x7F)")).")
+                logger.warning(
+                    "A hook failed.",
+                    metadata: [
+                        "hook": "\(kind)", "program": "\(program)",
+                        "status": "\(exited ? "exit status \(code)" : "signal \(status & 0x7F)")",
+                    ])
             }
         }
         return pid
@@ -53,7 +78,7 @@ public struct HookRunner: Sendable {
 
     struct SpawnError: Error, CustomStringConvertible {
         let code: Int32
-        var description: String { String(cString: strerror(code)) }
+        var description: String { errnoText(code) }
     }
 
     /// The daemon's queues run with signals blocked and SIGTERM/SIGINT ignored; a child must start with neither,
@@ -90,4 +115,24 @@ private func withCStrings<Result>(
     let pointers = strings.map { strdup($0) } + [nil]
     defer { pointers.forEach { free($0) } }
     return body(pointers)
+}
+
+/// A count shared by copies of a ``HookRunner`` and its reaping threads.
+private final class SharedCount: Sendable {
+    private let count = Mutex(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    /// Adds one unless the count has reached `limit`; whether it did.
+    func increment(below limit: Int) -> Bool {
+        count.withLock { value in
+            guard value < limit else { return false }
+            value += 1
+            return true
+        }
+    }
+
+    func decrement() {
+        count.withLock { $0 -= 1 }
+    }
 }

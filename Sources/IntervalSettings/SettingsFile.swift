@@ -5,13 +5,6 @@ import TOMLKit
 /// Reads `intervald.toml` (spec §4a). A broken file is reported with its line and the defaults are used; a bad value
 /// is reported with its key and line, and that one setting keeps its default.
 public enum SettingsFile {
-    /// `$XDG_CONFIG_HOME/intervald/intervald.toml`.
-    public static func defaultPath(environment: [String: String]) -> String {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? "") + "/.config"
-        return config + "/intervald/intervald.toml"
-    }
-
     /// The settings in `path` and the problems found; a missing file gives the defaults and no problem.
     public static func load(path: String) -> (Settings, [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -41,7 +34,14 @@ public enum SettingsFile {
 
         mutating func settings() -> Settings {
             var settings = Settings.defaults
-            check(table, known: ["notifications", "timing", "hooks"], section: nil)
+            check(table, known: ["idle-exit", "notifications", "timing", "hooks"], section: nil)
+            if let value = table["idle-exit"] {
+                if let seconds = value.int, seconds >= 0, seconds <= 86_400 * 365 {
+                    settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
+                } else {
+                    report("idle-exit", "expected a whole number of seconds, 0 for never")
+                }
+            }
             if let notifications = section("notifications") {
                 check(notifications, known: ["sound", "urgency", "buttons"], section: "notifications")
                 switch notifications["sound"] {

@@ -64,9 +64,4 @@ enum Console {
             }
         }
     }
-
-    /// The text of `strerror` for `code`.
-    static func describe(errno code: Int32) -> String {
-        String(cString: strerror(code))
-    }
 }

@@ -75,7 +75,7 @@ struct PlansCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let locator = PlanLocator(environment: ProcessInfo.processInfo.environment)
+        let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
         var entries: [NamedPlan] = []
         var seen = Set<String>()
         for directory in locator.searchDirectories {
@@ -104,9 +104,9 @@ struct PlansCommand: ParsableCommand {
         }
         let width = entries.map(\.name.count).max() ?? 0
         for entry in entries {
-            let detail = entry.durationUs.map { "\(TimeText.clock(microseconds: $0).leftAligned(8))  \(entry.title ?? "")" }
+            let detail = entry.durationUs.map { "\(TimeText.clock(microseconds: $0).padding(to: 8))  \(entry.title ?? "")" }
                 ?? "invalid   \(entry.error ?? "")"
-            Console.print("\(entry.name.leftAligned(width))  \(detail)")
+            Console.print("\(entry.name.padding(to: width))  \(detail)")
         }
     }
 
@@ -116,11 +116,5 @@ struct PlansCommand: ParsableCommand {
         let durationUs: Int64?
         let path: String
         let error: String?
-    }
-}
-
-extension String {
-    func leftAligned(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -73,7 +73,7 @@ struct PlanSource {
         if !PlanLocator.isName(argument) || FileManager.default.fileExists(atPath: argument) && argument.hasSuffix(".plan") {
             return argument
         }
-        let locator = PlanLocator(environment: ProcessInfo.processInfo.environment)
+        let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
         if let found = locator.candidates(for: argument).first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
             return found
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import IntervalBus
 import IntervalCore
+import IntervalRuntime
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -145,14 +146,14 @@ private struct Follower {
 
     /// Writes one line; a closed pipe ends the command with status 0, other write errors with 1.
     static func emit(_ line: String) throws(ExitCode) {
-        do throws(StatusLineWriter.Failure) {
+        do throws(Console.WriteFailure) {
             try StatusLineWriter.write(line)
         } catch {
             switch error {
             case .readerGone:
                 throw .success
             case .failed(let code):
-                printError("cannot write the status: \(Console.describe(errno: code))")
+                printError("cannot write the status: \(errnoText(code))")
                 throw .failure
             }
         }

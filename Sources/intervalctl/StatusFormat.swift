@@ -7,14 +7,8 @@ import IntervalCore
 #endif
 
 /// Lines for status bars: written straight to file descriptor 1 with `write(2)`, so each one reaches the pipe at
-/// once (no stdio or FileHandle buffering), and a reader that went away is seen as `EPIPE` rather than a signal.
+/// once (no stdio or FileHandle buffering), and a reader that went away is seen as ``Console/WriteFailure/readerGone`` rather than a signal.
 enum StatusLineWriter {
-    enum Failure: Error {
-        /// The reader closed the pipe: a normal end for `--follow`.
-        case readerGone
-        case failed(errno: Int32)
-    }
-
     /// Ignores SIGPIPE, so that a closed pipe shows up as ``Failure/readerGone``.
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
@@ -29,14 +23,7 @@ enum StatusLineWriter {
     }
 
     /// Writes `line` and a newline.
-    static func write(_ line: String) throws(Failure) {
-        do throws(Console.WriteFailure) {
-            try Console.write(line + "\n", to: STDOUT_FILENO)
-        } catch {
-            switch error {
-            case .readerGone: throw .readerGone
-            case .failed(let code): throw .failed(errno: code)
-            }
-        }
+    static func write(_ line: String) throws(Console.WriteFailure) {
+        try Console.write(line + "\n", to: STDOUT_FILENO)
     }
 }

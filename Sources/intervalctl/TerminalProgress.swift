@@ -3,9 +3,12 @@ import IntervalCore
 
 /// What `intervalctl run` prints: a line per cue, and on a terminal a live line below it with the segment's
 /// countdown, what comes next and an overall progress bar. Plain lines only when stdout is not a terminal.
-struct TerminalProgress {
+/// As an output of the run's ``WorkoutSession`` it also words how the workout ended, through ``onEnd``.
+final class TerminalProgress: WorkoutOutput {
     let plan: Plan
     let interactive: Bool
+    /// Called once with the closing sentence when the workout finishes or stops.
+    var onEnd: (String) -> Void = { _ in }
     private static let clearLine = "\r\u{1B}[2K"
     private static let barWidth = 24
 
@@ -14,23 +17,44 @@ struct TerminalProgress {
         self.interactive = interactive
     }
 
+    func handle(_ moment: WorkoutMoment) {
+        record(moment.event, elapsed: moment.elapsed)
+        let total = TimeText.clock(microseconds: plan.duration)
+        switch moment.event {
+        case .finished:
+            onEnd("Finished \(plan.name) in \(total).")
+        case .stopped(let reason):
+            let how = switch reason {
+            case .notification: "from the notification"
+            case .user: "with Ctrl-C"
+            case .shutdown: "by SIGTERM"
+            case .replaced: "(replaced)"
+            }
+            onEnd("Stopped \(how) after \(TimeText.clock(microseconds: moment.elapsed)) of \(total).")
+        default:
+            if let segment = moment.segment {
+                redraw(segment: segment, elapsed: moment.elapsed, paused: moment.status.state == .paused)
+            }
+        }
+    }
+
     func begin() {
-        write("\(plan.name) — \(PlanReport.lengthText(plan))\n")
+        write("\(plan.name) — \(PlanReport.lengthText(plan))", newline: true)
     }
 
     /// A permanent line for each event worth keeping in the scrollback.
     func record(_ event: SchedulerEvent, elapsed: Int64) {
-        let at = TimeText.clock(microseconds: elapsed).leftAligned(9)
+        let at = TimeText.clock(microseconds: elapsed).padding(to: 9)
         let line: String? = switch event {
         case .segmentStarted(let segment, let next):
-            "\(TimeText.clock(microseconds: segment.start).leftAligned(9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
+            "\(TimeText.clock(microseconds: segment.start).padding(to: 9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
         case .countdown(_, let next, let remaining):
             interactive ? nil : "\(at) \(next?.label ?? "Finish") in \(TimeText.spoken(microseconds: remaining))"
         case .paused: "\(at) Paused"
         case .resumed: "\(at) Resumed"
         case .finished, .stopped: nil
         }
-        if let line { write((interactive ? Self.clearLine : "") + line + "\n") }
+        if let line { write(line, clearing: interactive, newline: true) }
     }
 
     /// The live line: `▶ Run  0:12 left  next Walk 30 s  [██████░░░░░░] 37 %  14:48/40:00`.
@@ -42,14 +66,16 @@ struct TerminalProgress {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
         let next = plan.segment(after: segment).map { "next \($0.label)" } ?? "last one"
         let line = "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.countdown(microseconds: remaining)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
-        write(Self.clearLine + line)
+        write(line, clearing: true)
     }
 
     func finish() {
-        if interactive { write(Self.clearLine) }
+        if interactive { write("", clearing: true) }
     }
 
-    private func write(_ text: String) {
-        Console.output(text)
+    /// Writes `content` with names and labels from the plan escaped; only our own control sequences reach the
+    /// terminal as such.
+    private func write(_ content: String, clearing: Bool = false, newline: Bool = false) {
+        Console.output((clearing ? Self.clearLine : "") + content.terminalEscaped + (newline ? "\n" : ""))
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import IntervalBus
 import IntervalCore
 import IntervalNotify
@@ -11,163 +10,164 @@ import Logging
     import Glibc
 #endif
 
-/// The daemon: one serial queue owns the scheduler, the bus connection and the watchdog; libnotify runs on the GLib
-/// thread and reports button presses back to the queue.
+/// The daemon: one serial queue owns the workout session, the bus connection and the watchdog; the session's outputs
+/// announce every event (bus signals first, then properties, the notification, the state file and the history,
+/// hooks, the watchdog, idle exit and the log). Plan text is parsed on a queue of its own, so that no caller can
+/// delay a cue.
 final class Daemon: TimerBusDelegate, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "intervald.main")
+    private let queue = DispatchQueue(label: "intervald.main", qos: .userInteractive)
+    /// Above this, a plan's text is large enough that the heap is trimmed once it has been handled.
+    private static let largePlanBytes = 256 << 10
+    /// One parse at a time: a flood of large plans costs at most one core.
+    private let parseQueue = DispatchQueue(label: "intervald.parse", qos: .utility)
     private let logger: Logger
-    private let settingsPath: String?
+    private let settings: Settings
+    private let store: StateStore
     private let systemd = SystemdNotifier()
     // Confined to `queue` once `start` has run.
-    private var service: TimerService?
+    private let session: WorkoutSession
     private var server: TimerBusServer?
-    private var notifier: LibNotifyNotifier?
-    private var watchdog: Watchdog?
+    private var notification: NotificationOutput?
+    private var history: HistoryOutput?
+    private var idleExit: IdleExit?
     private var signals: SignalWatcher?
     private var sleepWatcher: SleepWatcher?
-    private var settings = Settings.defaults
-    private let hooks: HookRunner
-    /// The property values last announced with PropertiesChanged.
-    private var announced = TimerStatus.idle
 
-    init(logger: Logger, settingsPath: String?) {
+    init(logger: Logger, settings: Settings, paths: XDGPaths) {
         self.logger = logger
-        self.settingsPath = settingsPath
-        hooks = HookRunner(logger: logger)
+        self.settings = settings
+        store = StateStore(directory: paths.stateDirectory)
+        session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
+        session.defaultCountdown = settings.defaultCountdown
     }
 
-    /// Sets everything up, owns the bus name, and tells systemd it is ready.
+    /// Sets everything up, resumes a recorded workout, owns the bus name, and tells systemd it is ready.
     func start() throws {
-        let path = settingsPath ?? SettingsFile.defaultPath(environment: ProcessInfo.processInfo.environment)
-        let (settings, problems) = SettingsFile.load(path: path)
-        for problem in problems { logger.warning("\(problem)") }
-        queue.sync {
-            self.settings = settings
-            let timer = DispatchTimerSource(queue: queue)
-            let service = TimerService(timer: timer) { [unowned self] event, plan in handle(event, plan: plan) }
-            service.defaultCountdown = settings.defaultCountdown
-            self.service = service
-            let queue = self.queue
-            notifier = LibNotifyNotifier(appName: "intervald", logger: logger) { [weak self] action in
-                guard let daemon = self else { return }
-                queue.async { daemon.handle(action) }
-            }
-            signals = SignalWatcher([SIGTERM, SIGINT], queue: queue) { [weak self] _ in self?.shutDown() }
-            sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
-                self?.service?.resynchronize()
-            }
-        }
-        // Opened on the queue, so that no method call is served before `server` is set to emit its signals.
+        // A status bar or hook that went away must not kill the daemon with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        // On the queue, so that no method call is served before the outputs are in place to announce it.
         try queue.sync {
-            server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
-                self?.logger.error("Lost the session bus: \(error). Exiting.")
+            let server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
+                self?.logger.error("Lost the session bus, exiting.", metadata: ["error": "\(error)"])
                 exit(1)
             }
-            watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
+            self.server = server
+            let notification = NotificationOutput(style: settings.style, session: session, queue: queue, logger: logger)
+            let state = StateOutput(store: store, bootID: BootClock.bootID(), logger: logger)
+            notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
+            let history = HistoryOutput(store: store, logger: logger)
+            let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
+            session.outputs = [
+                BusAnnouncer(server: server, logger: logger),
+                notification,
+                state,
+                history,
+                HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger)),
+                Watchdog(queue: queue, systemd: systemd, logger: logger),
+                idleExit,
+                WorkoutLog(logger: logger),
+            ]
+            self.notification = notification
+            self.history = history
+            self.idleExit = idleExit
+            signals = SignalWatcher([SIGTERM, SIGINT, SIGHUP], queue: queue) { [weak self] _ in self?.shutDown() }
+            sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
+                self?.session.resynchronize()
+            }
+            resumeRecordedWorkout()
+            idleExit.rearm()
         }
-        logger.info("Serving \(BusNames.service) on the session bus.")
+        logger.info("Serving on the session bus.", metadata: ["name": "\(BusNames.service)"])
         notifySystemd { try systemd.ready() }
     }
 
     // MARK: TimerBusDelegate (on `queue`)
 
-    func start(plan: String, origin: String, replace: Bool) throws(TimerCommandError) {
-        guard let service else { throw TimerCommandError(.invalidState, "intervald is starting up.") }
-        let started = try service.start(plan, origin: origin, replace: replace)
-        logger.info("Started a workout.", metadata: ["plan": "\(started.name)", "duration": "\(TimeText.clock(microseconds: started.duration))"])
+    func start(
+        plan: String, origin: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
+    ) {
+        idleExit?.startPending(true)
+        let reply = UncheckedBox(answer)
+        parseQueue.async { [self] in
+            let parsed = Result { () throws(TimerCommandError) in try WorkoutSession.parse(plan, origin: origin) }
+            let large = plan.utf8.count > Self.largePlanBytes
+            queue.async { [self] in
+                idleExit?.startPending(false)
+                reply.value(
+                    parsed.flatMap { parsedPlan in
+                        Result { () throws(TimerCommandError) in
+                            try session.start(parsedPlan, text: plan, origin: origin, replace: replace)
+                        }.map { _ in () }
+                    })
+                if large {
+                    // After this block, which holds the text, is released: memory returns after refused input.
+                    queue.async { Heap.trim() }
+                }
+            }
+        }
     }
 
     func stop() {
-        service?.stop(.user)
+        session.stop(.user)
     }
 
     func pause() throws(TimerCommandError) {
-        try requireService().pause()
+        try session.pause()
     }
 
     func resume() throws(TimerCommandError) {
-        try requireService().resume()
+        try session.resume()
     }
 
     func skip() throws(TimerCommandError) {
-        try requireService().skip()
+        try session.skip()
     }
 
     func status() -> TimerStatus {
-        service?.status ?? .idle
+        session.status
     }
 
-    private func requireService() throws(TimerCommandError) -> TimerService {
-        guard let service else { throw TimerCommandError(.notRunning, "No workout is running.") }
-        return service
-    }
+    // MARK: Resuming (spec §5)
 
-    // MARK: Events
-
-    /// Signals first, at the cue instant; then the properties, the notification and the watchdog.
-    private func handle(_ event: SchedulerEvent, plan: Plan) {
-        emit {
-            switch event {
-            case .segmentStarted(let segment, _):
-                try server?.emitSegmentStarted(
-                    index: UInt32(clamping: segment.index), kind: segment.kind, label: segment.label,
-                    duration: UInt64(segment.duration)
-                )
-            case .finished:
-                try server?.emitFinished(planName: plan.name)
-            case .stopped(let reason):
-                try server?.emitStopped(reason)
-            case .countdown, .paused, .resumed:
-                break
-            }
+    /// Continues the workout a crashed, killed or stopped daemon recorded, on its original schedule, or records it
+    /// as interrupted when its time has passed. Either way its notification is taken over, never left behind.
+    private func resumeRecordedWorkout() {
+        let recorded: WorkoutState
+        switch store.load() {
+        case .nothing:
+            return
+        case .corrupt(let reason, let movedTo):
+            logger.error(
+                "Failed to read the recorded workout, set it aside.",
+                metadata: ["reason": "\(reason)", "moved-to": "\(movedTo ?? "(could not move it)")"])
+            return
+        case .state(let state):
+            recorded = state
         }
-        announceChangedProperties()
-        runHook(for: event, plan: plan)
-        notifier?.present(event, plan: plan, style: settings.style)
-        watchdog?.workoutActive = service?.isActive ?? false
-        switch event {
-        case .finished: logger.info("Finished a workout.", metadata: ["plan": "\(plan.name)"])
-        case .stopped(let reason): logger.info("Stopped a workout.", metadata: ["plan": "\(plan.name)", "reason": "\(reason.rawValue)"])
-        default: break
-        }
-    }
-
-    private func runHook(for event: SchedulerEvent, plan: Plan) {
-        let hook: ([String]?, HookEvent)? = switch event {
-        case .segmentStarted(let segment, let next):
-            (settings.hooks.onCue, HookEvent(kind: .cue, plan: plan, segment: segment, next: next))
-        case .finished:
-            (settings.hooks.onFinish, HookEvent(kind: .finish, plan: plan))
-        case .stopped(let reason):
-            (settings.hooks.onStop, HookEvent(kind: .stop, plan: plan, segment: service?.scheduler?.current, reason: reason))
-        case .countdown, .paused, .resumed:
-            nil
-        }
-        if let (argv, hookEvent) = hook, let argv { hooks.run(argv, for: hookEvent) }
-    }
-
-    private func handle(_ action: NotificationAction) {
+        notification?.adopt(serverID: recorded.notificationID)
+        let plan: Plan
         do {
-            try service?.perform(action)
+            plan = try WorkoutSession.parse(recorded.plan, origin: recorded.origin)
         } catch {
-            logger.info("Ignoring the \(action.label) button: \(error.message)")
+            logger.error("Failed to parse the recorded workout's plan, set it aside.", metadata: ["error": "\(error)"])
+            store.removeState()
+            notification?.closeAdopted()
+            return
         }
-    }
-
-    /// Emits PropertiesChanged for every property whose value differs from the last announcement.
-    private func announceChangedProperties() {
-        let now = status()
-        let changed = now.changedProperties(since: announced)
-        announced = now
-        guard !changed.isEmpty else { return }
-        emit { try server?.emitPropertiesChanged(changed) }
-    }
-
-    private func emit(_ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            logger.warning("Failed to emit a D-Bus signal: \(error), ignoring.")
+        let identity = WorkoutIdentity(
+            id: recorded.id, text: recorded.plan, origin: recorded.origin, startedWall: recorded.startedWall)
+        switch recorded.resumption(at: BootClock.reading(), planDuration: plan.duration) {
+        case .resume(let anchor, let pausedElapsed):
+            logger.notice(
+                "Resuming the recorded workout.",
+                metadata: ["plan": "\(plan.name)", "paused": "\(pausedElapsed != nil)"])
+            session.restore(plan, as: identity, anchor: anchor, pausedElapsed: pausedElapsed)
+        case .interrupted(let elapsed, let endedWall):
+            logger.notice("The recorded workout ended while no daemon ran; recording it as interrupted.",
+                metadata: ["plan": "\(plan.name)"])
+            history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
+            store.removeState()
+            notification?.closeAdopted()
         }
     }
 
@@ -175,20 +175,27 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         do {
             _ = try body()
         } catch {
-            logger.warning("Failed to notify systemd: \(error), ignoring.")
+            logger.warning("Failed to notify systemd, ignoring.", metadata: ["error": "\(error)"])
         }
     }
 
-    // MARK: Shutdown
+    // MARK: Exit
 
-    /// SIGTERM or SIGINT: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
+    /// Idle for `idle-exit` seconds: leave the bus and exit 0; D-Bus activation starts the next daemon.
+    private func exitIdle() {
+        guard !session.isActive else { return }
+        logger.info("Idle, exiting.")
+        notifySystemd { try systemd.stopping() }
+        leave()
+        exit(0)
+    }
+
+    /// SIGTERM, SIGINT or SIGHUP: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
     private func shutDown() {
         logger.info("Shutting down.")
         notifySystemd { try systemd.stopping() }
-        service?.stop(.shutdown)
-        watchdog = nil
-        server?.close()
-        server = nil
+        session.stop(.shutdown)
+        leave()
         // Off the queue, so the GLib thread can finish closing the notification while nothing else runs; but a
         // notification server that does not answer can hold it for 25 s, so exit after two seconds regardless.
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
@@ -198,5 +205,20 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             GLibMainLoopThread.shutdownShared()
             exit(0)
         }
+    }
+
+    private func leave() {
+        session.outputs = []
+        server?.close()
+        server = nil
+    }
+}
+
+/// Carries a value that is used only on the queue it came from across a hop through another queue.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

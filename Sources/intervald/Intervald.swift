@@ -1,6 +1,8 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
+import IntervalCore
+import IntervalSettings
 import Logging
 
 @main
@@ -28,11 +30,15 @@ struct Intervald: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let daemon = Daemon(logger: Logger(label: "intervald"), settingsPath: config)
+        let logger = Logger(label: "intervald")
+        let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
+        let (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
+        for problem in problems { logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"]) }
+        let daemon = Daemon(logger: logger, settings: settings, paths: paths)
         do {
             try daemon.start()
         } catch {
-            Logger(label: "intervald").critical("\(error)")
+            logger.critical("Failed to start.", metadata: ["error": "\(error)"])
             throw ExitCode.failure
         }
         dispatchMain()

@@ -1,19 +1,21 @@
 import Dispatch
 import IntervalBus
+import IntervalCore
 import Logging
 
 /// Pets systemd's watchdog from the daemon's queue, the one that would hang, at half its interval.
 ///
 /// An idle daemon must not wake up periodically (spec §6), so while no workout runs it asks systemd for a long
-/// interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval.
-final class Watchdog {
+/// interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval. As an
+/// output of the daemon's session it learns from every event whether a workout is active.
+final class Watchdog: WorkoutOutput {
     private static let idleInterval: Duration = .seconds(86_400)
     private let systemd: SystemdNotifier
     private let logger: Logger
     private let interval: Duration?
     private let timer: DispatchSourceTimer
 
-    var workoutActive = false {
+    private var workoutActive = false {
         didSet {
             guard workoutActive != oldValue, let interval else { return }
             configure(active: workoutActive, interval: interval)
@@ -28,18 +30,22 @@ final class Watchdog {
         do {
             interval = try systemd.watchdogInterval()
         } catch {
-            logger.warning("Failed to read the watchdog settings: \(error), ignoring.")
+            logger.warning("Failed to read the watchdog settings, ignoring.", metadata: ["error": "\(error)"])
         }
         self.interval = interval
         timer.setEventHandler { [systemd, logger] in
             do {
                 _ = try systemd.watchdog()
             } catch {
-                logger.warning("Failed to pet the watchdog: \(error), ignoring.")
+                logger.warning("Failed to pet the watchdog, ignoring.", metadata: ["error": "\(error)"])
             }
         }
         timer.activate()
         if let interval { configure(active: false, interval: interval) }
+    }
+
+    func handle(_ moment: WorkoutMoment) {
+        workoutActive = moment.status.state != .idle
     }
 
     deinit {
@@ -48,11 +54,11 @@ final class Watchdog {
 
     private func configure(active: Bool, interval: Duration) {
         let effective = active ? interval : Self.idleInterval
-        let microseconds = effective.components.seconds * 1_000_000 + effective.components.attoseconds / 1_000_000_000_000
+        let microseconds = effective.wholeMicroseconds
         do {
             _ = try systemd.notify("WATCHDOG_USEC=\(microseconds)\nWATCHDOG=1")
         } catch {
-            logger.warning("Failed to set the watchdog interval: \(error), ignoring.")
+            logger.warning("Failed to set the watchdog interval, ignoring.", metadata: ["error": "\(error)"])
         }
         if active {
             let half = DispatchTimeInterval.microseconds(Int(microseconds / 2))

@@ -148,7 +148,8 @@ def daemon_config(tmp_path):
 
 @pytest.fixture
 def activatable_daemon(daemon_config, tmp_path):
-    """Makes intervald D-Bus activatable on the test bus, as an installed one is; stops it afterwards."""
+    """Makes intervald D-Bus activatable on the test bus, as an installed one is, with its state and history in
+    `tmp_path / "state" / "intervald"`; stops it afterwards."""
     service_dir = os.environ.get("INTERVALD_TEST_DBUS_SERVICE_DIR")
     if not service_dir:
         pytest.skip("the test bus has no private service directory")
@@ -157,7 +158,8 @@ def activatable_daemon(daemon_config, tmp_path):
     service_file.write_text(
         "[D-BUS Service]\n"
         f"Name={SERVICE}\n"
-        f"Exec=/bin/sh -c 'exec {BIN / 'intervald'} --config {daemon_config} --log-level debug 2>>{log}'\n"
+        f"Exec=/bin/sh -c 'XDG_STATE_HOME={tmp_path / 'state'} "
+        f"exec {BIN / 'intervald'} --config {daemon_config} --log-level debug 2>>{log}'\n"
     )
     busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
     yield log

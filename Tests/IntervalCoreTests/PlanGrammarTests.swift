@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func searchPathFollowsXDG() {
-        let locator = PlanLocator(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/usr/share:relative:/opt/share"])
+        let locator = PlanLocator(paths: XDGPaths(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/usr/share:relative:/opt/share"]))
         #expect(locator.searchDirectories == [
             "/h/.config/intervald/plans", "/h/.local/share/intervald/plans", "/usr/share/intervald/plans",
             "/opt/share/intervald/plans",

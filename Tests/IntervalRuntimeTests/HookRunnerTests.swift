@@ -30,4 +30,30 @@ import Testing
         #expect(HookRunner(logger: Logger(label: "test")).run(["/nonexistent/program"], for: HookEvent(kind: .finish, plan: plan)) == nil)
         #expect(HookRunner(logger: Logger(label: "test")).run([""], for: HookEvent(kind: .finish, plan: plan)) == nil)
     }
+
+    @Test func fieldsAreFilledOnceAndNeverInTheProgram() throws {
+        let plan = try PlanParser.parse("name \"P\"\n30s run \"{plan} {kind}\"", origin: "", defaultName: "x")
+        let segment = try #require(plan.segment(at: 0))
+        let event = HookEvent(kind: .cue, plan: plan, segment: segment)
+        #expect(
+            event.expand(["{label}", "--", "{label}", "{nope} {", "{kind}{index}"])
+                == ["{label}", "--", "{plan} {kind}", "{nope} {", "run0"])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aFewHooksRunAtOnceAndTheRestAreSkipped() throws {
+        let plan = try PlanParser.parse("1s run", origin: "", defaultName: "x")
+        let runner = HookRunner(logger: Logger(label: "test"), limit: 2)
+        let event = HookEvent(kind: .finish, plan: plan)
+        // Two slow hooks fill the limit; the third is refused while they run.
+        let first = runner.run(["/bin/sleep", "30"], for: event)
+        let second = runner.run(["/bin/sleep", "30"], for: event)
+        #expect(first != nil && second != nil)
+        #expect(runner.run(["/bin/true"], for: event) == nil)
+        #expect(runner.runningCount == 2)
+        for pid in [first, second].compactMap({ $0 }) { kill(pid, SIGKILL) }
+        let deadline = Date().addingTimeInterval(20)
+        while runner.runningCount > 0, Date() < deadline { usleep(10_000) }
+        #expect(runner.runningCount == 0)
+        #expect(runner.run(["/bin/true"], for: event) != nil)
+    }
 }

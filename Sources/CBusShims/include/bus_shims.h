@@ -18,13 +18,23 @@ typedef enum ib_timer_command {
  * `error` with sd_bus_error_set() (sd-bus then answers the call with that error). `context` is the
  * pointer given to ib_timer_add_object(). */
 typedef struct ib_timer_handlers {
-        int (*start)(void *context, const char *plan, const char *origin, int replace, sd_bus_error *error);
+        /* Start(s plan, s origin, b replace). Returns 0 to have the call answered now, 1 when the Swift side
+         * took a reference of `call` and answers it later with ib_reply_empty() or ib_reply_error() (the plan
+         * is parsed off the queue that times cues). */
+        int (*start)(void *context, sd_bus_message *call, const char *plan, const char *origin, int replace,
+                     sd_bus_error *error);
         int (*command)(void *context, ib_timer_command command, sd_bus_error *error);
         /* Appends the value of `property` (of the signature the vtable declares) to `reply`. */
         int (*get_property)(void *context, const char *property, sd_bus_message *reply, sd_bus_error *error);
         /* Called once when the object is removed from the bus (its slot freed); releases `context`. */
         void (*release)(void *context);
 } ib_timer_handlers;
+
+/* Answers `call` with an empty method return. Wraps sd_bus_reply_method_return(), which is variadic. */
+int ib_reply_empty(sd_bus_message *call);
+
+/* Answers `call` with the D-Bus error `name` and `message`. Wraps sd_bus_reply_method_error(). */
+int ib_reply_error(sd_bus_message *call, const char *name, const char *message);
 
 /* Exports the org.intervald.Timer1 vtable at `path` under `interface` (the names of BusNames in
  * IntervalCore). `*handlers` is copied. On success `*ret_slot` owns the object: sd_bus_slot_unref()

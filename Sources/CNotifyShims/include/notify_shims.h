@@ -30,7 +30,15 @@ gulong in_notification_connect_closed(NotifyNotification *notification, in_close
  * auto-start: watching never starts a server). Callbacks arrive in the thread-default main context of
  * the calling thread; the first one tells the current state (NULL owner if none, or if there is no
  * session bus). Stop with g_bus_unwatch_name() on the returned id; `release(context)` runs after. */
+guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
+
 /* Names the calling thread, as ps and top show it; pthread_setname_np needs _GNU_SOURCE. */
 int in_set_current_thread_name(const char *name);
 
-guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
+
+/* The server's id of `notification` (its "id" property): 0 until it was first shown. */
+guint in_notification_get_id(NotifyNotification *notification);
+
+/* Sets the "id" property, so that the next show replaces the server's notification of that id (one an
+ * earlier process left on screen) instead of opening a new one. */
+void in_notification_set_id(NotifyNotification *notification, guint id);

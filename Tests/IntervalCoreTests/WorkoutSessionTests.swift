@@ -1,16 +1,67 @@
 import Testing
 @testable import IntervalCore
 
-@Suite struct TimerServiceTests {
-    final class Recorder {
+@Suite struct WorkoutSessionTests {
+    final class Recorder: WorkoutOutput {
         var events: [(SchedulerEvent, String)] = []
+        var moments: [WorkoutMoment] = []
+
+        func handle(_ moment: WorkoutMoment) {
+            events.append((moment.event, moment.plan.name))
+            moments.append(moment)
+        }
     }
 
-    func makeService() -> (TimerService, ManualTimerSource, Recorder) {
+    final class OrderProbe: WorkoutOutput {
+        let name: String
+        let log: Log
+
+        final class Log {
+            var entries: [String] = []
+        }
+
+        init(_ name: String, log: Log) {
+            self.name = name
+            self.log = log
+        }
+
+        func handle(_ moment: WorkoutMoment) { log.entries.append(name) }
+    }
+
+    func makeService() -> (WorkoutSession, ManualTimerSource, Recorder) {
         let clock = ManualTimerSource()
         let recorder = Recorder()
-        let service = TimerService(timer: clock) { event, plan in recorder.events.append((event, plan.name)) }
+        let service = WorkoutSession(timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [recorder])
         return (service, clock, recorder)
+    }
+
+    @Test func outputsHearEveryEventInListOrder() throws {
+        let clock = ManualTimerSource()
+        let log = OrderProbe.Log()
+        let service = WorkoutSession(timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [OrderProbe("bus", log: log), OrderProbe("sound", log: log)])
+        try service.start("2x(1s run, 1s walk)", origin: "", replace: false)
+        clock.advance(by: 5 * second)
+        // Four cues and the finish, each heard by the bus first.
+        #expect(log.entries == Array(repeating: ["bus", "sound"], count: 5).flatMap { $0 })
+    }
+
+    @Test func momentsCarryTheScheduleAndWhereTheWorkoutEnded() throws {
+        let (service, clock, recorder) = makeService()
+        clock.advance(by: 7 * second)
+        try service.start("30s run, 30s walk", origin: "", replace: false)
+        let first = try #require(recorder.moments.last)
+        #expect(first.now == 7 * second)
+        #expect(first.nextChange == 37 * second)
+        #expect(first.status.segmentKind == "run")
+        clock.advance(by: 45 * second)
+        #expect(recorder.moments.last?.nextChange == 67 * second)
+        try service.pause()
+        #expect(recorder.moments.last?.nextChange == nil)
+        service.stop(.user)
+        let stopped = try #require(recorder.moments.last)
+        #expect(stopped.event == .stopped(.user))
+        #expect(stopped.elapsed == 45 * second)
+        #expect(stopped.status == .idle)
     }
 
     @Test func startRefusesWhileRunningUnlessReplacing() throws {
@@ -126,7 +177,7 @@ import Testing
 
 @Suite struct ChangedPropertiesTests {
     @Test func onlyChangedAnnouncedPropertiesAreListed() throws {
-        let service = TimerService(timer: ManualTimerSource()) { _, _ in }
+        let service = WorkoutSession(timer: ManualTimerSource(), wallClock: { 0 })
         try service.start("name \"P\"\n30s run, 30s walk", origin: "", replace: false)
         let running = service.status
         #expect(running.changedProperties(since: .idle) == [

@@ -1,0 +1,43 @@
+import IntervalCore
+import Logging
+
+/// The daemon's first output: the timer's signals (spec §3), `SegmentStarted` at the cue instant, `Finished` and
+/// `Stopped`, then `PropertiesChanged` for every property whose value the event changed.
+public final class BusAnnouncer: WorkoutOutput {
+    private let server: TimerBusServer
+    private let logger: Logger
+    /// The property values last announced with `PropertiesChanged`.
+    private var announced = TimerStatus.idle
+
+    public init(server: TimerBusServer, logger: Logger) {
+        self.server = server
+        self.logger = logger
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        do {
+            switch moment.event {
+            case .segmentStarted(let segment, _):
+                try server.emitSegmentStarted(
+                    index: UInt32(clamping: segment.index), kind: segment.kind, label: segment.label,
+                    duration: UInt64(segment.duration))
+            case .finished:
+                try server.emitFinished(planName: moment.plan.name)
+            case .stopped(let reason):
+                try server.emitStopped(reason)
+            case .countdown, .paused, .resumed:
+                break
+            }
+        } catch {
+            logger.warning("Failed to emit a D-Bus signal, ignoring.", metadata: ["error": "\(error)"])
+        }
+        let changed = moment.status.changedProperties(since: announced)
+        announced = moment.status
+        guard !changed.isEmpty else { return }
+        do {
+            try server.emitPropertiesChanged(changed)
+        } catch {
+            logger.warning("Failed to emit PropertiesChanged, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// One finished, stopped or interrupted workout: a line of `$XDG_STATE_HOME/intervald/history.jsonl` (spec §5).
+public struct HistoryRecord: Sendable, Equatable, Codable {
+    public enum Result: String, Sendable, Equatable, Codable {
+        case finished, stopped, interrupted
+    }
+
+    public var id: String
+    public var plan: String
+    public var origin: String
+    /// ISO 8601 with the local offset: `2026-11-23T07:30:00+01:00`.
+    public var start: String
+    public var end: String
+    /// µs since the Unix epoch, for filtering without parsing dates.
+    public var startWall: Int64
+    public var plannedDuration: Int64
+    public var doneDuration: Int64
+    public var segmentsDone: Int64
+    /// µs per segment kind, of what was done.
+    public var timePerKind: [String: Int64]
+    public var result: Result
+    /// The stop reason, for `stopped`.
+    public var reason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, plan, origin, start, end, result, reason
+        case startWall = "start_wall_us"
+        case plannedDuration = "planned_us"
+        case doneDuration = "done_us"
+        case segmentsDone = "segments_done"
+        case timePerKind = "time_per_kind_us"
+    }
+
+    public init(
+        id: String, plan: String, origin: String, start: String, end: String, startWall: Int64,
+        plannedDuration: Int64, doneDuration: Int64, segmentsDone: Int64, timePerKind: [String: Int64],
+        result: Result, reason: String?
+    ) {
+        self.id = id
+        self.plan = plan
+        self.origin = origin
+        self.start = start
+        self.end = end
+        self.startWall = startWall
+        self.plannedDuration = plannedDuration
+        self.doneDuration = doneDuration
+        self.segmentsDone = segmentsDone
+        self.timePerKind = timePerKind
+        self.result = result
+        self.reason = reason
+    }
+
+    /// Every key is written, `reason` as null when there is none, so that readers see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(plan, forKey: .plan)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
+        try container.encode(startWall, forKey: .startWall)
+        try container.encode(plannedDuration, forKey: .plannedDuration)
+        try container.encode(doneDuration, forKey: .doneDuration)
+        try container.encode(segmentsDone, forKey: .segmentsDone)
+        try container.encode(timePerKind, forKey: .timePerKind)
+        try container.encode(result, forKey: .result)
+        try container.encode(reason, forKey: .reason)
+    }
+
+    /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
+    public init(
+        workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
+        reason: StopReason?
+    ) {
+        let done = plan.summary(playedFor: elapsed)
+        self.init(
+            id: workout.id, plan: plan.name, origin: workout.origin, start: start, end: end,
+            startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done.duration,
+            segmentsDone: done.segmentCount,
+            timePerKind: Dictionary(done.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +),
+            result: result, reason: reason?.rawValue)
+    }
+}
+
+/// Who a workout is, beyond its plan: what the state file and the history keep.
+public struct WorkoutIdentity: Sendable, Equatable {
+    public var id: String
+    /// The plan text as started ("" for a plan started from a parsed value, as `intervalctl run` does).
+    public var text: String
+    public var origin: String
+    /// µs since the Unix epoch.
+    public var startedWall: Int64
+
+    public init(id: String, text: String, origin: String, startedWall: Int64) {
+        self.id = id
+        self.text = text
+        self.origin = origin
+        self.startedWall = startedWall
+    }
+
+    /// A fresh id: the start time and a random suffix, so that ids sort by time and never collide.
+    public static func newID(startedWall: Int64) -> String {
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return String(startedWall, radix: 10) + "-" + String(repeating: "0", count: 8 - suffix.count) + suffix
+    }
+}
+
+extension Plan {
+    /// Totals of the plan's first `elapsed` microseconds: time, segments begun, time per kind.
+    func summary(playedFor elapsed: Int64) -> PlanSummary {
+        root.summary(until: min(max(elapsed, 0), duration))
+    }
+}

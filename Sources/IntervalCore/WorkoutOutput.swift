@@ -1,0 +1,54 @@
+/// One event of a workout as every output hears it: what happened, to which plan, and when the next change is due.
+public struct WorkoutMoment: Sendable {
+    public let event: SchedulerEvent
+    public let plan: Plan
+    /// Who the workout is: its id, the text it was started from, when it started.
+    public let workout: WorkoutIdentity
+    /// The properties right after the event (`Elapsed` and `SegmentRemaining` as of `now`).
+    public let status: TimerStatus
+    /// Microseconds of the plan played when the event happened; after a stop, where the workout stopped.
+    public let elapsed: Int64
+    /// The session clock's reading when the event happened.
+    public let now: ClockInstant
+    /// The wall clock (µs since the Unix epoch) at the same instant.
+    public let wallNow: Int64
+    /// The plan's start on the session's clock, moved by pauses and skips; nil unless running.
+    public let planStart: ClockInstant?
+    /// When the current segment ends (the next cue, or the finish) on the session's clock, or nil when nothing runs
+    /// or the workout is paused. Outputs that need a head start (speech, countdown pips, the next notification)
+    /// prepare against it.
+    public let nextChange: ClockInstant?
+
+    public init(
+        event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
+        now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?
+    ) {
+        self.event = event
+        self.plan = plan
+        self.workout = workout
+        self.status = status
+        self.elapsed = elapsed
+        self.now = now
+        self.wallNow = wallNow
+        self.planStart = planStart
+        self.nextChange = nextChange
+    }
+
+    /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.
+    public var segment: Segment? {
+        switch event {
+        case .segmentStarted(let segment, _), .paused(let segment), .resumed(let segment): segment
+        case .countdown(let current, _, _): current
+        case .finished, .stopped: nil
+        }
+    }
+}
+
+/// Something that reacts to a workout: bus signals, properties, the notification, hooks, sound, the state file.
+///
+/// A ``WorkoutSession`` hands every event to its outputs in the order of its list, on the session's owner (its
+/// serial queue), at the instant the event happens. An output must not block that queue: anything slower than a
+/// few microseconds (libnotify, audio, speech, child processes) goes to a thread of its own.
+public protocol WorkoutOutput: AnyObject {
+    func handle(_ moment: WorkoutMoment)
+}

@@ -1,0 +1,143 @@
+/// The one workout pipeline (spec §3): at most one workout at a time, the `replace` rule, the properties, and an
+/// ordered list of outputs that hear every event. The daemon and `intervalctl run` both assemble one.
+///
+/// Like ``Scheduler``, it is confined to its owner's serial queue: every call, every timer fire and every output
+/// runs there. Parsing is not: ``parse(_:origin:)`` is pure, so the daemon parses off the queue that times cues.
+public final class WorkoutSession {
+    /// The largest plan text a caller may send (spec §5); longer text is refused before parsing.
+    public static let maximumPlanTextBytes = 1 << 20
+
+    private let timer: TimerSource
+    private let wallClock: () -> Int64
+    /// Hear every event, in this order. Bus signals come first, so that they leave at the cue instant.
+    public var outputs: [any WorkoutOutput]
+    public private(set) var scheduler: Scheduler?
+    /// Who the current (or last) workout is.
+    public private(set) var workout: WorkoutIdentity?
+    /// The pre-cue for plans without a `countdown` directive (settings).
+    public var defaultCountdown: Int64?
+
+    /// - Parameters:
+    ///   - timer: the clock and timer that schedule cues (CLOCK_BOOTTIME in production).
+    ///   - wallClock: µs since the Unix epoch, for the state file and the history.
+    public init(timer: TimerSource, wallClock: @escaping () -> Int64, outputs: [any WorkoutOutput] = []) {
+        self.timer = timer
+        self.wallClock = wallClock
+        self.outputs = outputs
+    }
+
+    /// A workout is running or paused.
+    public var isActive: Bool { (scheduler?.state ?? .idle) != .idle }
+
+    /// Parses plan text a caller sent, with the limits of spec §5: at most ``maximumPlanTextBytes``, refused before
+    /// parsing; at most 2^32 − 1 segments, so that `SegmentIndex` and `SegmentCount` are never clamped.
+    public static func parse(_ text: String, origin: String) throws(TimerCommandError) -> Plan {
+        let origin = origin.isEmpty ? "<inline>" : origin
+        guard text.utf8.count <= maximumPlanTextBytes else {
+            throw TimerCommandError(
+                .invalidPlan,
+                "\(origin): error: the plan is \(text.utf8.count) bytes long; the limit is \(maximumPlanTextBytes) (1 MiB)")
+        }
+        let plan: Plan
+        do {
+            plan = try PlanParser.parse(
+                text, origin: origin,
+                defaultName: origin == "<inline>"
+                    ? PlanLocator.inlineName(for: text) : PlanLocator.planName(forPath: origin))
+        } catch {
+            throw TimerCommandError(.invalidPlan, error.description)
+        }
+        guard plan.segmentCount <= Int64(UInt32.max) else {
+            throw TimerCommandError(
+                .invalidPlan,
+                "\(origin): error: the plan has \(plan.segmentCount) segments; the limit is \(UInt32.max)")
+        }
+        return plan
+    }
+
+    /// Parses `text` and starts it. `origin` names it in errors ("" for inline text).
+    @discardableResult
+    public func start(_ text: String, origin: String, replace: Bool) throws(TimerCommandError) -> Plan {
+        try start(Self.parse(text, origin: origin), text: text, origin: origin, replace: replace)
+    }
+
+    /// Starts a parsed plan, with the default countdown applied; `text` and `origin` are what it was parsed from.
+    @discardableResult
+    public func start(_ parsed: Plan, text: String = "", origin: String = "", replace: Bool) throws(TimerCommandError)
+        -> Plan
+    {
+        if let running = scheduler, running.state != .idle {
+            guard replace else {
+                throw TimerCommandError(
+                    .alreadyRunning,
+                    "'\(running.plan.name)' is running; stop it first, or start with replace to stop it and start the new plan."
+                )
+            }
+            running.stop(.replaced)
+        }
+        let started = wallClock()
+        let identity = WorkoutIdentity(
+            id: WorkoutIdentity.newID(startedWall: started), text: text, origin: origin, startedWall: started)
+        return begin(parsed, as: identity) { $0.start() }
+    }
+
+    /// Continues a workout an earlier process recorded (spec §5), as `resumption` says; nothing runs before.
+    public func restore(_ parsed: Plan, as identity: WorkoutIdentity, anchor: ClockInstant, pausedElapsed: Int64?) {
+        guard !isActive else { return }
+        begin(parsed, as: identity) { $0.restore(anchor: anchor, pausedElapsed: pausedElapsed) }
+    }
+
+    @discardableResult
+    private func begin(_ parsed: Plan, as identity: WorkoutIdentity, _ run: (Scheduler) -> Void) -> Plan {
+        let plan = parsed.defaultingCountdown(to: defaultCountdown)
+        let scheduler = Scheduler(plan: plan, timer: timer) { [weak self] event in
+            self?.broadcast(event, of: plan, as: identity)
+        }
+        self.scheduler = scheduler
+        workout = identity
+        run(scheduler)
+        return plan
+    }
+
+    /// Stops the workout, if one runs.
+    public func stop(_ reason: StopReason) {
+        scheduler?.stop(reason)
+    }
+
+    /// After a wake-up from suspend: see `Scheduler.resynchronize()`.
+    public func resynchronize() {
+        scheduler?.resynchronize()
+    }
+
+    /// A notification button was pressed: the one place where buttons map to operations.
+    public func perform(_ action: NotificationAction) throws(TimerCommandError) { try active().perform(action) }
+
+    public func pause() throws(TimerCommandError) { try active().pause() }
+    public func resume() throws(TimerCommandError) { try active().resume() }
+    public func skip() throws(TimerCommandError) { try active().skip() }
+
+    private func active() throws(TimerCommandError) -> Scheduler {
+        guard let scheduler, scheduler.state != .idle else { throw TimerCommandError.notRunning }
+        return scheduler
+    }
+
+    /// The properties now.
+    public var status: TimerStatus {
+        guard let scheduler, scheduler.state != .idle, let segment = scheduler.current else { return .idle }
+        let plan = scheduler.plan
+        return TimerStatus(
+            state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
+            segmentIndex: UInt32(clamping: segment.index), segmentCount: UInt32(clamping: plan.segmentCount),
+            segmentKind: segment.kind, segmentLabel: segment.label, segmentDuration: UInt64(segment.duration),
+            nextLabel: plan.segment(after: segment)?.label ?? "",
+            elapsed: UInt64(max(scheduler.elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
+        )
+    }
+
+    private func broadcast(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) {
+        let moment = WorkoutMoment(
+            event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
+            now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange)
+        for output in outputs { output.handle(moment) }
+    }
+}

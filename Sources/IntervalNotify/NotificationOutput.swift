@@ -1,0 +1,65 @@
+import Dispatch
+import IntervalCore
+import Logging
+
+/// The workout's one notification (spec §4) as an output of a ``WorkoutSession``: every event shows what it means,
+/// a stop closes it, and a button pressed on it is performed on the session's queue. The daemon and
+/// `intervalctl run` both use it, so buttons map to operations in this one place.
+public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
+    private let style: CueStyle
+    private let queue: DispatchQueue
+    private let logger: Logger
+    /// Confined to `queue`, like the session.
+    private weak var session: WorkoutSession?
+    private var notifier: LibNotifyNotifier?
+    /// Hears, on `queue`, the server's id of the workout's notification whenever it changes (for the state file).
+    public var onServerID: (UInt32) -> Void = { _ in }
+
+    /// - Parameters:
+    ///   - session: the session whose outputs this joins; button presses are performed on it, on `queue`.
+    ///   - queue: the session's serial queue.
+    public init(style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger) {
+        self.style = style
+        self.session = session
+        self.queue = queue
+        self.logger = logger
+        notifier = LibNotifyNotifier(
+            appName: "intervald", logger: logger,
+            onAction: { [weak self] action in
+                guard let output = self else { return }
+                output.queue.async { output.press(action) }
+            },
+            onServerID: { [weak self] id in
+                guard let output = self else { return }
+                output.queue.async { output.onServerID(id) }
+            })
+    }
+
+    /// Takes over the notification a crashed or killed daemon left on screen: the next cue replaces it, or
+    /// ``closeAdopted()`` closes it, so that no dead Stop button stays behind.
+    public func adopt(serverID id: UInt32) {
+        notifier?.adopt(serverID: id)
+    }
+
+    /// Closes an adopted notification when its workout is not continued.
+    public func closeAdopted() {
+        notifier?.close()
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        if let notification = WorkoutPresenter.notification(for: moment.event, plan: moment.plan, style: style) {
+            notifier?.show(notification)
+        } else {
+            notifier?.close()
+        }
+    }
+
+    private func press(_ action: NotificationAction) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        do {
+            try session?.perform(action)
+        } catch {
+            logger.info("Ignoring a notification button.", metadata: ["button": "\(action.label)", "reason": "\(error)"])
+        }
+    }
+}

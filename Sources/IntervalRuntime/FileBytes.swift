@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file operation that failed: which, on what path, and the errno.
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var operation: String
+    public var path: String
+    public var errno: Int32
+
+    public var description: String { "Failed to \(operation) \(path): \(errnoText(errno))" }
+}
+
+/// Whole-file reads, atomic replacement and appends with `read(2)`/`write(2)`, retrying interrupted calls.
+public enum FileBytes {
+    /// The file's bytes, at most `limit` of them; a longer file fails with `EFBIG`.
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "read", path: path, errno: errno)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw FileError(operation: "read", path: path, errno: EFBIG) }
+        }
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any instant leaves the old file or the new one: a temporary
+    /// file in the same directory, `fsync`, `rename`, then `fsync` of the directory.
+    public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
+        let temporary = path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileError(operation: "create", path: temporary, errno: errno) }
+        do throws(FileError) {
+            try writeAll(bytes, to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: temporary, errno: errno) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileError(operation: "rename", path: temporary, errno: code)
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Appends `bytes` with one `write(2)` on an `O_APPEND` descriptor, so that concurrent readers see whole lines
+    /// (a torn last line only if the machine stops mid-write), then `fsync`.
+    public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+        guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: path, errno: errno) }
+    }
+
+    /// Creates `path` and its missing parents, each with mode 0700.
+    public static func makeDirectories(_ path: String) throws(FileError) {
+        var prefix = ""
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw FileError(operation: "create the directory", path: prefix, errno: errno)
+            }
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "write", path: path, errno: errno)
+            }
+            offset += written
+        }
+    }
+
+    private static func syncDirectory(of path: String) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let descriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,44 @@
+import IntervalCore
+import Logging
+
+/// Appends one record to `history.jsonl` (spec §5) when a workout finishes or is stopped.
+public final class HistoryOutput: WorkoutOutput {
+    private let store: StateStore
+    private let logger: Logger
+
+    public init(store: StateStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        let result: HistoryRecord.Result
+        let reason: StopReason?
+        switch moment.event {
+        case .finished: (result, reason) = (.finished, nil)
+        case .stopped(let why): (result, reason) = (.stopped, why)
+        case .segmentStarted, .countdown, .paused, .resumed: return
+        }
+        append(
+            HistoryRecord(
+                workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
+                start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
+                result: result, reason: reason))
+    }
+
+    /// Records a workout whose time passed while no daemon ran.
+    public func recordInterrupted(_ workout: WorkoutIdentity, plan: Plan, elapsed: Int64, endedWall: Int64) {
+        append(
+            HistoryRecord(
+                workout: workout, plan: plan, elapsed: elapsed, start: WallClock.iso8601(workout.startedWall),
+                end: WallClock.iso8601(endedWall), result: .interrupted, reason: nil))
+    }
+
+    private func append(_ record: HistoryRecord) {
+        do {
+            try store.append(record)
+        } catch {
+            logger.warning("Failed to append to the workout history, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+}

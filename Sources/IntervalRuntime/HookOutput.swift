@@ -1,0 +1,36 @@
+import IntervalCore
+
+/// Runs the settings' hooks (spec §4a) as an output of the daemon's ``WorkoutSession``: `on-cue` at every segment
+/// start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
+public final class HookOutput: WorkoutOutput {
+    private let hooks: Settings.Hooks
+    private let runner: HookRunner
+    /// The segment playing, for the `on-stop` hook's variables.
+    private var current: Segment?
+
+    public init(hooks: Settings.Hooks, runner: HookRunner) {
+        self.hooks = hooks
+        self.runner = runner
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        let plan = moment.plan
+        switch moment.event {
+        case .segmentStarted(let segment, let next):
+            current = segment
+            run(hooks.onCue, HookEvent(kind: .cue, plan: plan, segment: segment, next: next))
+        case .finished:
+            current = nil
+            run(hooks.onFinish, HookEvent(kind: .finish, plan: plan))
+        case .stopped(let reason):
+            run(hooks.onStop, HookEvent(kind: .stop, plan: plan, segment: current, reason: reason))
+            current = nil
+        case .countdown, .paused, .resumed:
+            break
+        }
+    }
+
+    private func run(_ argv: [String]?, _ event: HookEvent) {
+        if let argv { runner.run(argv, for: event) }
+    }
+}

@@ -1,0 +1,64 @@
+import IntervalCore
+import Logging
+
+/// Keeps `state.json` (spec §5) true to the running workout, as an output of the daemon's session: written at the
+/// start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known; never
+/// at an ordinary cue. Removed when the workout ends.
+public final class StateOutput: WorkoutOutput {
+    private let store: StateStore
+    private let bootID: String
+    private let logger: Logger
+    /// What was written last, or nil when no workout is recorded.
+    private var written: WorkoutState?
+    private var notificationID: UInt32 = 0
+
+    public init(store: StateStore, bootID: String, logger: Logger) {
+        self.store = store
+        self.bootID = bootID
+        self.logger = logger
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        switch moment.event {
+        case .finished, .stopped:
+            store.removeState()
+            written = nil
+            notificationID = 0
+        case .segmentStarted, .paused, .resumed:
+            if written?.id != moment.workout.id { notificationID = 0 }
+            let state = record(moment)
+            // A timer cue keeps the schedule: only starts, pauses, resumes and skips change what is recorded.
+            if state != written { save(state) }
+        case .countdown:
+            break
+        }
+    }
+
+    /// The server's id of the workout's notification changed (on the session's queue).
+    public func notificationShown(id: UInt32) {
+        guard id != notificationID else { return }
+        notificationID = id
+        guard var state = written else { return }
+        state.notificationID = id
+        save(state)
+    }
+
+    private func record(_ moment: WorkoutMoment) -> WorkoutState {
+        let paused = moment.status.state == .paused
+        let anchor = moment.planStart ?? (moment.now - moment.elapsed)
+        return WorkoutState(
+            id: moment.workout.id, plan: moment.workout.text, origin: moment.workout.origin, bootID: bootID,
+            anchorBoot: anchor, anchorWall: moment.wallNow - (moment.now - anchor),
+            startedWall: moment.workout.startedWall, state: paused ? .paused : .running,
+            pausedElapsed: paused ? moment.elapsed : nil, notificationID: notificationID)
+    }
+
+    private func save(_ state: WorkoutState) {
+        do {
+            try store.save(state)
+            written = state
+        } catch {
+            logger.warning("Failed to record the workout's state, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+}

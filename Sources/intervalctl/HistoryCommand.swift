@@ -1,0 +1,99 @@
+import ArgumentParser
+import FoundationEssentials
+import IntervalCore
+import IntervalRuntime
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List finished, stopped and interrupted workouts, with totals.",
+        discussion: """
+            Reads $XDG_STATE_HOME/intervald/history.jsonl, one JSON object per workout, which the daemon appends \
+            when a workout ends. DATE is YYYY-MM-DD (local midnight), today, yesterday, or a number of days or \
+            weeks back such as 7d or 2w.
+            """
+    )
+
+    @Flag(help: "Print a JSON object: the workouts (as recorded) and the totals.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Only workouts started on or after DATE.", valueName: "DATE"))
+    var since: String?
+
+    @Option(help: "Only the latest N workouts.")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit takes a number of workouts, 0 or more.") }
+        if let since, Self.instant(of: since, now: WallClock.microseconds()) == nil {
+            throw ValidationError("--since '\(since)': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.")
+        }
+    }
+
+    func run() throws {
+        let store = StateStore(directory: XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory)
+        let read: (records: [HistoryRecord], unreadable: Int)
+        do {
+            read = try store.history()
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+        let start = since.flatMap { Self.instant(of: $0, now: WallClock.microseconds()) }
+        let records = selectHistory(read.records, since: start, limit: limit)
+        let totals = HistoryTotals(records)
+        if json {
+            struct Listing: Encodable {
+                var workouts: [HistoryRecord]
+                var totals: HistoryTotals
+            }
+            Console.print(try stableJSON(Listing(workouts: records, totals: totals)))
+        } else {
+            print(records, totals: totals)
+        }
+        if read.unreadable > 0 {
+            Console.error("intervalctl: \(read.unreadable) line(s) of \(store.historyPath) could not be read.\n")
+        }
+    }
+
+    private func print(_ records: [HistoryRecord], totals: HistoryTotals) {
+        guard !records.isEmpty else {
+            Console.print("No workouts recorded yet.")
+            return
+        }
+        for record in records {
+            let when = record.start.prefix(16).replacing("T", with: " ")
+            let result = record.result == .stopped ? "stopped (\(record.reason ?? "?"))" : record.result.rawValue
+            let done = "\(Self.clock(record.doneDuration))/\(Self.clock(record.plannedDuration))"
+            Console.print("\(when)  \(done.padding(to: 15)) \(result.padding(to: 22)) \(record.plan.terminalEscaped)")
+        }
+        let kinds = totals.timePerKind.sorted { $0.value > $1.value }
+            .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }
+        Console.print("")
+        Console.print(
+            "\(totals.count) workout\(totals.count == 1 ? "" : "s"), \(Self.clock(totals.doneDuration))"
+                + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
+    }
+
+    /// A duration to the second, as a history reads.
+    private static func clock(_ microseconds: Int64) -> String {
+        TimeText.clock(microseconds: microseconds / 1_000_000 * 1_000_000)
+    }
+
+    /// The instant `text` names, in µs since the Unix epoch.
+    static func instant(of text: String, now: Int64) -> Int64? {
+        let day: Int64 = 86_400 * 1_000_000
+        let today = WallClock.localMidnight(ofDate: String(WallClock.iso8601(now).prefix(10)))
+        switch text {
+        case "today": return today
+        case "yesterday": return today.map { $0 - day }
+        default: break
+        }
+        if let unit = text.last, unit == "d" || unit == "w", let count = Int64(text.dropLast()), count >= 0,
+            count < 100_000
+        {
+            return now - count * (unit == "w" ? 7 : 1) * day
+        }
+        return WallClock.localMidnight(ofDate: text)
+    }
+}

@@ -1,0 +1,118 @@
+"""Workouts that survive (spec §5): the state file, resuming after kill -9, history, idle exit. (Hostile callers:
+test_hostile.py; faults under a real systemd user manager: Tests/SystemdTests.)"""
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from conftest import BIN, PATH, SERVICE, busctl, call, ctl, desktop_required, name_owner_pid, wait_until
+
+pytestmark = desktop_required()
+
+
+def start(plan, origin="", replace=False, check=True):
+    return call("Start", "ssb", plan, origin, "true" if replace else "false", check=check)
+
+
+def get(prop):
+    """Reads a property; busctl activates the daemon when it is not running, as any client would."""
+    out = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
+    return json.loads(out[1]) if out[0] == "s" else int(out[1])
+
+
+def state_dir(tmp_path):
+    return tmp_path / "state" / "intervald"
+
+
+def test_kill_9_resumes_the_same_workout_on_its_schedule(activatable_daemon, tmp_path, notify_log):
+    started = time.monotonic()
+    start('name "Durable"\n40x(500ms run, 500ms walk)')
+    wait_until(lambda: get("SegmentIndex") >= 3, 10, "a few cues")
+    state = json.loads((state_dir(tmp_path) / "state.json").read_text())
+    assert state["version"] == 1 and state["state"] == "running"
+    assert state["plan"].startswith('name "Durable"')
+    wait_until(lambda: json.loads((state_dir(tmp_path) / "state.json").read_text())["notification_id"] > 0, 10,
+               "the notification's id in the state file")
+    old_ids = {e["id"] for e in notify_log.entries()}
+    assert len(old_ids) == 1
+
+    pid = name_owner_pid()
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: name_owner_pid() is None, 5, "the killed daemon to leave the bus")
+    # The next client activates a new daemon, which continues the recorded workout.
+    assert get("State") == "running"
+    assert name_owner_pid() != pid
+    assert get("PlanName") == "Durable"
+    elapsed_s = time.monotonic() - started
+    due = int(elapsed_s / 0.5)
+    assert abs(get("SegmentIndex") - due) <= 2, (get("SegmentIndex"), due)
+    # The cue after the restart replaced the old notification instead of opening a second one.
+    wait_until(lambda: len(notify_log.entries()) > 4, 10, "a cue from the new daemon")
+    assert {e["id"] for e in notify_log.entries()} == old_ids
+
+    ctl("stop")
+    history = json.loads(ctl("history", "--json", env={"XDG_STATE_HOME": str(tmp_path / "state")}).stdout)
+    assert [w["result"] for w in history["workouts"]] == ["stopped"]
+    assert history["workouts"][0]["plan"] == "Durable"
+    assert history["workouts"][0]["reason"] == "user"
+    assert history["totals"]["count"] == 1
+    assert not (state_dir(tmp_path) / "state.json").exists()
+
+
+def test_a_finished_workout_is_in_the_history(activatable_daemon, tmp_path):
+    start('name "Short one"\n2x(100ms run, 100ms walk)')
+    history = state_dir(tmp_path) / "history.jsonl"
+    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
+    record = json.loads(history.read_text().splitlines()[-1])
+    assert record["result"] == "finished" and record["reason"] is None
+    assert record["planned_us"] == 400_000 and record["done_us"] == 400_000
+    assert record["segments_done"] == 4
+    assert record["time_per_kind_us"] == {"run": 200_000, "walk": 200_000}
+    assert record["start"][10] == "T" and record["start"][19] in "+-"
+    text = ctl("history", env={"XDG_STATE_HOME": str(tmp_path / "state")}).stdout
+    assert "Short one" in text and "finished" in text and "1 workout" in text
+
+
+def test_a_corrupt_state_file_is_set_aside(activatable_daemon, tmp_path):
+    state_dir(tmp_path).mkdir(parents=True)
+    (state_dir(tmp_path) / "state.json").write_text("{ not json")
+    assert get("State") == "idle"
+    aside = [p.name for p in state_dir(tmp_path).iterdir() if p.name.startswith("state.json.corrupt-")]
+    assert len(aside) == 1
+    assert "set it aside" in activatable_daemon.read_text()
+
+
+def test_a_workout_whose_time_passed_is_recorded_as_interrupted(activatable_daemon, tmp_path):
+    state_dir(tmp_path).mkdir(parents=True)
+    now_us = int(time.time() * 1e6)
+    (state_dir(tmp_path) / "state.json").write_text(json.dumps({
+        "version": 1, "id": "old", "plan": "name \"Yesterday\"\n10m run", "origin": "", "boot_id": "another-boot",
+        "anchor_boot_us": 1, "anchor_wall_us": now_us - 86_400_000_000, "started_wall_us": now_us - 86_400_000_000,
+        "state": "running", "paused_elapsed_us": None, "notification_id": 0}))
+    assert get("State") == "idle"
+    record = json.loads((state_dir(tmp_path) / "history.jsonl").read_text().splitlines()[-1])
+    assert record["result"] == "interrupted" and record["plan"] == "Yesterday"
+    assert not (state_dir(tmp_path) / "state.json").exists()
+
+
+def test_idle_exit_and_status_follow_across_it(activatable_daemon, daemon_config):
+    daemon_config.write_text('idle-exit = 1\n[notifications]\nsound = false\n')
+    lines = []
+    follow = subprocess.Popen(["timeout", "60", str(BIN / "intervalctl"), "status", "--follow", "--format", "{state}"],
+                              stdout=subprocess.PIPE, text=True)
+    reader = threading.Thread(target=lambda: [lines.append(line.strip()) for line in follow.stdout], daemon=True)
+    reader.start()
+    try:
+        wait_until(lambda: lines[:1] == ["idle"], 10, "status --follow to say idle without activating")
+        assert name_owner_pid() is None
+        start("300ms run")
+        wait_until(lambda: "running" in lines, 10, "status --follow to see the workout")
+        wait_until(lambda: name_owner_pid() is None, 15, "the idle daemon to exit")
+        assert lines[-1] == "idle"
+        assert follow.poll() is None, "status --follow keeps following after the daemon exited"
+        start("300ms walk")
+        wait_until(lambda: lines.count("running") >= 2, 10, "status --follow to see the next daemon's workout")
+    finally:
+        follow.terminate()

@@ -1,0 +1,175 @@
+import Dispatch
+import Foundation
+import IntervalBus
+import IntervalCore
+import Logging
+import Synchronization
+import Testing
+
+/// The sd-bus adapter against a real session bus: the server exports the C vtable, the client reads it back.
+/// Run under `dbus-run-session` (scripts/test does); without a session bus these tests are skipped.
+@Suite(
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "needs a session bus"),
+    .timeLimit(.minutes(1))
+)
+struct TimerBusTests {
+    /// A delegate with a fixed status that fails every command with `failure`, when set.
+    final class Stand: TimerBusDelegate, @unchecked Sendable {
+        var current = TimerStatus.idle
+        var failure: TimerCommandError?
+
+        func start(
+            plan: String, origin: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
+        ) {
+            answer(failure.map { .failure($0) } ?? .success(()))
+        }
+        func stop() {}
+        func pause() throws(TimerCommandError) { try fail() }
+        func resume() throws(TimerCommandError) { try fail() }
+        func skip() throws(TimerCommandError) { try fail() }
+        func status() -> TimerStatus { current }
+
+        private func fail() throws(TimerCommandError) {
+            if let failure { throw failure }
+        }
+    }
+
+    let queue = DispatchQueue(label: "TimerBusTests.server")
+    let logger = Logger(label: "TimerBusTests")
+
+    func serve(_ stand: Stand, _ body: (TimerBusServer) throws -> Void) throws {
+        let server = try TimerBusServer.open(queue: queue, delegate: stand, logger: logger) { _ in }
+        defer { queue.sync { server.close() } }
+        try body(server)
+    }
+
+    /// A status in which every property of the table holds a value of its own, different from idle's.
+    static func distinctStatus() -> TimerStatus {
+        var status = TimerStatus.idle
+        for (offset, property) in TimerProperty.all.enumerated() {
+            let value: TimerProperty.Value =
+                switch property.signature {
+                case .string: property == .state ? .string("paused") : .string("\(property.name) ✓ \(offset)")
+                case .uint32: .uint32(UInt32(1000 + offset))
+                case .uint64: .uint64(UInt64(1 << 40) + UInt64(offset))
+                }
+            #expect(property.assign(value, to: &status), "\(property)")
+        }
+        return status
+    }
+
+    @Test func everyPropertyRoundTripsFromServerToClient() throws {
+        let stand = Stand()
+        stand.current = Self.distinctStatus()
+        #expect(stand.current != .idle)
+        try serve(stand) { _ in
+            let client = try TimerBusClient(logger: logger)
+            let read = try client.status()
+            #expect(read == stand.current)
+            for property in TimerProperty.all {
+                #expect(property.value(of: read) == property.value(of: stand.current), "\(property)")
+            }
+        }
+    }
+
+    @Test(arguments: TimerCommandError.Code.allCases)
+    func everyErrorNameMapsBothWays(code: TimerCommandError.Code) throws {
+        let stand = Stand()
+        let failure = TimerCommandError(code, "Refused for a test: \(code).")
+        stand.failure = failure
+        try serve(stand) { _ in
+            let client = try TimerBusClient(logger: logger)
+            // Start is answered late (the daemon parses off its queue), Pause at once: both paths.
+            let calls: [(String, () throws(TimerClientError) -> Void)] = [
+                ("Start", { () throws(TimerClientError) in try client.start(plan: "1s run", origin: "", replace: false) }),
+                ("Pause", { () throws(TimerClientError) in try client.pause() }),
+            ]
+            for (name, call) in calls {
+                do throws(TimerClientError) {
+                    try call()
+                    Issue.record("\(name) must fail with \(failure.busErrorName)")
+                } catch {
+                    guard case .command(let received) = error else {
+                        Issue.record("expected a command error from \(name), got \(error)")
+                        continue
+                    }
+                    #expect(received == failure, "\(name)")
+                }
+            }
+        }
+    }
+
+    @Test func theCVtableIntrospectsAsTheTableSays() throws {
+        try serve(Stand()) { _ in
+            let bus = try Bus.openUser(description: "TimerBusTests")
+            let call = try bus.newMethodCall(
+                destination: BusNames.service, path: BusNames.objectPath,
+                interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+            let xml = try bus.call(call).readString()
+            let introspected = IntrospectedProperty.parse(xml, interface: BusNames.interface)
+            let expected = TimerProperty.all.map {
+                IntrospectedProperty(
+                    name: $0.name, type: String($0.signature.rawValue), access: "read",
+                    emitsChangedSignal: $0.emitsChangedSignal)
+            }
+            #expect(introspected == expected)
+        }
+    }
+
+    @Test func everyAnnouncedPropertyCanSignalItsChange() throws {
+        let stand = Stand()
+        stand.current = Self.distinctStatus()
+        try serve(stand) { server in
+            let announced = TimerProperty.all.filter(\.emitsChangedSignal).map(\.name)
+            try queue.sync { try server.emitPropertiesChanged(announced) }
+            for snapshot in TimerProperty.all.filter({ !$0.emitsChangedSignal }) {
+                #expect(throws: BusError.self, "\(snapshot) is a snapshot") {
+                    try queue.sync { try server.emitPropertiesChanged([snapshot.name]) }
+                }
+            }
+        }
+    }
+}
+
+extension TimerProperty: Equatable {
+    public static func == (lhs: TimerProperty, rhs: TimerProperty) -> Bool { lhs.name == rhs.name }
+}
+
+/// A `<property>` element of an introspection document.
+struct IntrospectedProperty: Equatable, CustomStringConvertible {
+    var name: String
+    var type: String
+    var access: String
+    var emitsChangedSignal: Bool
+
+    var description: String { "\(name) \(type) \(access)\(emitsChangedSignal ? "" : " no-change-signal")" }
+
+    /// The properties of `interface` in `xml`, in document order. sd-bus writes one element per line, with the
+    /// `EmitsChangedSignal` annotation as a child element of the property.
+    static func parse(_ xml: String, interface: String) -> [IntrospectedProperty] {
+        guard let start = xml.range(of: "<interface name=\"\(interface)\">"),
+            let end = xml.range(of: "</interface>", range: start.upperBound..<xml.endIndex)
+        else { return [] }
+        var properties: [IntrospectedProperty] = []
+        for line in xml[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("<property ") {
+                properties.append(
+                    IntrospectedProperty(
+                        name: attribute("name", in: text), type: attribute("type", in: text),
+                        access: attribute("access", in: text), emitsChangedSignal: true))
+            } else if text.contains("org.freedesktop.DBus.Property.EmitsChangedSignal"), !properties.isEmpty {
+                properties[properties.count - 1].emitsChangedSignal = attribute("value", in: text) != "false"
+            }
+        }
+        return properties
+    }
+
+    private static func attribute(_ name: String, in element: String) -> String {
+        guard let start = element.range(of: "\(name)=\""),
+            let end = element.range(of: "\"", range: start.upperBound..<element.endIndex)
+        else { return "" }
+        return String(element[start.upperBound..<end.lowerBound])
+    }
+}

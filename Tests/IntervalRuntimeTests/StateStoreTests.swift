@@ -1,0 +1,79 @@
+import FoundationEssentials
+import IntervalCore
+import Testing
+
+@testable import IntervalRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct StateStoreTests {
+    func temporaryStore() -> StateStore {
+        var template = Array("/tmp/intervald-state-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return "/tmp" }
+            return String(cString: made)
+        }
+        return StateStore(directory: directory + "/nested/intervald")
+    }
+
+    let state = WorkoutState(
+        id: "1-a", plan: "3x(1s run, 1s walk)", origin: "/p/x.plan", bootID: "b", anchorBoot: 10, anchorWall: 20,
+        startedWall: 20, state: .running, pausedElapsed: nil, notificationID: 4)
+
+    @Test func aSavedStateLoadsBackAndIsRemoved() throws {
+        let store = temporaryStore()
+        #expect(store.load() == .nothing)
+        try store.save(state)
+        #expect(store.load() == .state(state))
+        var paused = state
+        paused.state = .paused
+        paused.pausedElapsed = 1_500_000
+        try store.save(paused)
+        #expect(store.load() == .state(paused))
+        #expect(access(store.statePath + ".new", F_OK) != 0)
+        store.removeState()
+        #expect(store.load() == .nothing)
+    }
+
+    @Test(arguments: ["garbage {", #"{"version": 999, "id": "x"}"#, #"{"version": 1}"#, ""])
+    func aBadStateFileIsSetAside(contents: String) throws {
+        let store = temporaryStore()
+        try FileBytes.makeDirectories(store.directory)
+        try FileBytes.replace(store.statePath, with: Array(contents.utf8))
+        guard case .corrupt(_, let movedTo?) = store.load() else {
+            Issue.record("expected the file to be set aside")
+            return
+        }
+        #expect(movedTo.hasPrefix(store.statePath + ".corrupt-"))
+        #expect(try FileBytes.read(movedTo, limit: 1 << 20) == Array(contents.utf8))
+        #expect(store.load() == .nothing)
+    }
+
+    @Test func historyToleratesATornLastLine() throws {
+        let store = temporaryStore()
+        #expect(try store.history().records.isEmpty)
+        let record = HistoryRecord(
+            id: "1", plan: "Tabata", origin: "", start: "2026-11-23T07:30:00+01:00", end: "2026-11-23T07:42:00+01:00",
+            startWall: 1, plannedDuration: 720_000_000, doneDuration: 720_000_000, segmentsDone: 17,
+            timePerKind: ["work": 160_000_000], result: .finished, reason: nil)
+        try store.append(record)
+        try store.append(record)
+        try FileBytes.append(Array(#"{"id": "3", "plan": "Ta"#.utf8), to: store.historyPath)
+        let read = try store.history()
+        #expect(read.records == [record, record])
+        #expect(read.unreadable == 1)
+    }
+
+    @Test func wallClockTimesAreISO8601WithAnOffset() {
+        let text = WallClock.iso8601(1_700_000_000_000_000)
+        #expect(text.count == 25)
+        #expect(text.dropFirst(10).first == "T")
+        #expect(text.dropFirst(19).first == "+" || text.dropFirst(19).first == "-")
+        let midnight = WallClock.localMidnight(ofDate: String(text.prefix(10)))
+        #expect(midnight.map { $0 <= 1_700_000_000_000_000 && $0 > 1_700_000_000_000_000 - 86_400_000_000 } == true)
+        #expect(WallClock.localMidnight(ofDate: "2026-13-01") == nil)
+        #expect(WallClock.localMidnight(ofDate: "2026-02-30") == nil)
+    }
+}
