@@ -20,16 +20,20 @@ let package = Package(
         .target(name: "IntervalCore"),
 
         // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
-        .target(name: "IntervalRuntime", dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "IntervalRuntime", dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log")]),
         // The daemon's settings file; apart, so that only intervald loads TOMLKit (and the Foundation it brings).
-        .target(name: "IntervalSettings", dependencies: ["IntervalCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(
+            name: "IntervalSettings", dependencies: ["IntervalCore", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // libnotify adapter.
         .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "CNotifyShims", dependencies: ["CLibNotify"]),
         .target(
             name: "IntervalNotify",
-            dependencies: ["IntervalCore", "CLibNotify", "CNotifyShims", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "IntervalCore", "CLibNotify", "CNotifyShims", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // sd-bus adapter.
@@ -66,6 +70,7 @@ let package = Package(
             name: "IntervalBusTests",
             dependencies: ["IntervalBus", "IntervalCore", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
+        .testTarget(
+            name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
     ]
 )

@@ -1,9 +1,9 @@
 import CSystemd
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An owning wrapper of an sd-bus connection (`sd_bus *`).

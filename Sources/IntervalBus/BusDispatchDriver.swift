@@ -3,9 +3,9 @@ import Dispatch
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Serves a ``Bus`` on one serial `DispatchQueue`: a read source on `sd_bus_get_fd` that calls

@@ -2,9 +2,9 @@ import CSystemd
 import IntervalRuntime
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A libsystemd call that failed: the errno it returned (negated back to positive), the C function, and,

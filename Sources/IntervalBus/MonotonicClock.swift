@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The current CLOCK_MONOTONIC time in microseconds, the clock of `sd_bus_get_timeout`.

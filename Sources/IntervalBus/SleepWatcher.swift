@@ -53,7 +53,8 @@ public final class SleepWatcher: @unchecked Sendable {
                             context.onResume()
                         }
                     } catch {
-                        context.logger.warning("Failed to read PrepareForSleep, ignoring.", metadata: ["error": "\(error)"])
+                        context.logger.warning(
+                            "Failed to read PrepareForSleep, ignoring.", metadata: ["error": "\(error)"])
                     }
                     return 0
                 },

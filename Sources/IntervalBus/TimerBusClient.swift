@@ -3,9 +3,9 @@ import IntervalCore
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Why a ``TimerBusClient`` request failed.

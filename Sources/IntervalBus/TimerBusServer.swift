@@ -5,9 +5,9 @@ import IntervalCore
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What the exported `org.intervald.Timer1` object forwards to: the daemon's timer.
@@ -106,7 +106,7 @@ public final class TimerBusServer: @unchecked Sendable {
         }
         do throws(BusError) {
             try bus.requestName(BusNames.service)
-        } catch where error.errno == EEXIST {
+        } catch  where error.errno == EEXIST {
             throw TimerBusServerError(.nameTaken, error)
         } catch {
             throw TimerBusServerError(.busUnavailable, error)
@@ -274,7 +274,8 @@ private func exportObject(_ exported: ExportedTimer, on bus: Bus) throws(BusErro
                 let sent: Int32
                 switch result {
                 case .success: sent = ib_reply_empty(pending.pointer)
-                case .failure(let failure): sent = ib_reply_error(pending.pointer, failure.busErrorName, failure.message)
+                case .failure(let failure):
+                    sent = ib_reply_error(pending.pointer, failure.busErrorName, failure.message)
                 }
                 if sent < 0 {
                     exported?.logger.debug("Failed to answer Start, ignoring.", metadata: ["errno": "\(-sent)"])

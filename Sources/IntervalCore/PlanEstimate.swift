@@ -21,7 +21,8 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
         duration = summary.duration
         segmentCount = summary.segmentCount
         kinds = summary.kindDurations.map {
-            KindTotal(kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)))
+            KindTotal(
+                kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)))
         }
         distance = summary.distance
     }

@@ -53,7 +53,10 @@ private struct Parser {
             skipBlankAndSeparators()
             guard let byte = peek() else {
                 if let closing {
-                    throw error(at: position, "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt))")
+                    throw error(
+                        at: position,
+                        "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt))"
+                    )
                 }
                 return (items, offsets)
             }
@@ -63,7 +66,10 @@ private struct Parser {
                     return (items, offsets)
                 }
                 if let closing {
-                    throw error(at: position, "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt)), found '\(Character(Unicode.Scalar(byte)))'")
+                    throw error(
+                        at: position,
+                        "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt)), found '\(Character(Unicode.Scalar(byte)))'"
+                    )
                 }
                 throw error(at: position, "unexpected '\(Character(Unicode.Scalar(byte)))' (no group is open here)")
             }
@@ -101,7 +107,10 @@ private struct Parser {
                 try parseDirective(word, at: start, topLevel: topLevel)
                 return nil
             default:
-                throw error(at: start, "unknown directive '\(word)' (expected name or countdown; a step starts with its duration, as in '30s \(word)')")
+                throw error(
+                    at: start,
+                    "unknown directive '\(word)' (expected name or countdown; a step starts with its duration, as in '30s \(word)')"
+                )
             }
         }
         switch byte {
@@ -112,7 +121,10 @@ private struct Parser {
         case UInt8(ascii: "("), UInt8(ascii: "{"):
             throw error(at: start, "a group needs a repeat count or 'for' before it, as in '3x(30s run, 30s walk)'")
         default:
-            throw error(at: start, "unexpected \(describeToken(at: start)) (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)")
+            throw error(
+                at: start,
+                "unexpected \(describeToken(at: start)) (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)"
+            )
         }
     }
 
@@ -128,7 +140,9 @@ private struct Parser {
             throw error(at: limitStart, "negative numbers are not allowed (durations and counts must be positive)")
         }
         guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
-            throw error(at: limitStart, "expected a duration or a distance after 'for', as in 'for 45m (...)' or 'for 5km (...)'")
+            throw error(
+                at: limitStart,
+                "expected a duration or a distance after 'for', as in 'for 45m (...)' or 'for 5km (...)'")
         }
         let repetition: Repetition
         if let metres = try distance() {
@@ -136,7 +150,9 @@ private struct Parser {
             repetition = .forDistance(metres)
         } else {
             let limit = try parseDuration()
-            guard limit <= PlanLimits.maximumDuration else { throw error(at: limitStart, PlanLimitError.tooLong.message) }
+            guard limit <= PlanLimits.maximumDuration else {
+                throw error(at: limitStart, PlanLimitError.tooLong.message)
+            }
             repetition = .forDuration(limit)
         }
         let limitText = String(decoding: text[limitStart..<position], as: UTF8.self)
@@ -319,7 +335,8 @@ private struct Parser {
             guard end > partStart, end - partStart <= 9 else {
                 throw error(at: partStart, "expected digits in a m:ss or h:mm:ss duration")
             }
-            parts.append((Double(String(decoding: text[partStart..<end], as: UTF8.self)) ?? 0, partStart, end - partStart))
+            parts.append(
+                (Double(String(decoding: text[partStart..<end], as: UTF8.self)) ?? 0, partStart, end - partStart))
             position = end
             guard peek() == UInt8(ascii: ":") else { break }
             position += 1
@@ -417,7 +434,9 @@ private struct Parser {
         let end = scanDigits(from: start)
         guard end > start else { return nil }
         var cursor = end
-        while cursor < text.count, text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+        while cursor < text.count, text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "\t") {
+            cursor += 1
+        }
         let markerLength: Int
         if cursor < text.count, text[cursor] == UInt8(ascii: "x") || text[cursor] == UInt8(ascii: "X") {
             markerLength = 1
@@ -430,7 +449,8 @@ private struct Parser {
         if after < text.count, isLetter(text[after]) || isDigit(text[after]) { return nil }
         let digits = String(decoding: text[start..<end], as: UTF8.self)
         guard end - start <= 9, let count = Int(digits) else {
-            throw error(at: start, "repeat count \(digits) is larger than the limit of \(PlanLimits.maximumRepeatCount)")
+            throw error(
+                at: start, "repeat count \(digits) is larger than the limit of \(PlanLimits.maximumRepeatCount)")
         }
         guard count >= 1 else { throw error(at: start, PlanLimitError.repeatCountTooSmall.message) }
         guard count <= PlanLimits.maximumRepeatCount else {
@@ -490,7 +510,9 @@ private struct Parser {
     /// A kind, directive or keyword: letters, digits, `_` and `-`.
     mutating func readWord() -> String {
         let start = position
-        while let byte = peek(), isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") {
+        while let byte = peek(),
+            isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        {
             position += 1
         }
         return String(decoding: text[start..<position], as: UTF8.self)
@@ -531,8 +553,10 @@ private struct Parser {
         let byte = text[offset]
         if isLetter(byte) || isDigit(byte) {
             var end = offset
-            while end < text.count, isLetter(text[end]) || isDigit(text[end]) || text[end] == UInt8(ascii: "_")
-                || text[end] == UInt8(ascii: "-") || text[end] == UInt8(ascii: ".") || text[end] == UInt8(ascii: ":"),
+            while end < text.count,
+                isLetter(text[end]) || isDigit(text[end]) || text[end] == UInt8(ascii: "_")
+                    || text[end] == UInt8(ascii: "-") || text[end] == UInt8(ascii: ".")
+                    || text[end] == UInt8(ascii: ":"),
                 end - offset < 40
             {
                 end += 1
@@ -541,7 +565,8 @@ private struct Parser {
         }
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         if byte >= 0x80 {
-            let scalar = String(decoding: text[offset..<min(offset + 4, text.count)], as: UTF8.self).unicodeScalars.first
+            let scalar = String(decoding: text[offset..<min(offset + 4, text.count)], as: UTF8.self).unicodeScalars
+                .first
             guard let scalar, scalar != "\u{FFFD}" else {
                 return "byte 0x\(hex(UInt32(byte), digits: 2)) (the text is not valid UTF-8 here)"
             }

@@ -34,7 +34,11 @@ public enum PlanReport {
             rows.append(("Distance", "\(format2(distance / 1000)) km (\(format2(distance / Pace.metresPerMile)) mi)"))
         }
         if let pace = estimate.averagePace {
-            rows.append(("Average pace", "\(pace.perKilometreText) (\(pace.perMileText)), \(format1(pace.kilometresPerHour)) km/h (\(format1(pace.milesPerHour)) mph)"))
+            rows.append(
+                (
+                    "Average pace",
+                    "\(pace.perKilometreText) (\(pace.perMileText)), \(format1(pace.kilometresPerHour)) km/h (\(format1(pace.milesPerHour)) mph)"
+                ))
         }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(to: width) + "  " + $0.1 }
@@ -61,7 +65,8 @@ public enum PlanReport {
     /// "6 ×", or for a bounded repeat what it solved: "for 5 km: 6 full rounds + 0:12 of round 7".
     static func head(of group: PlanGroup) -> String {
         let rounds = group.fullIterations == 1 ? "1 full round" : "\(group.fullIterations) full rounds"
-        let solved = group.tailDuration > 0
+        let solved =
+            group.tailDuration > 0
             ? "\(rounds) + \(TimeText.clock(microseconds: group.tailDuration)) of round \(group.fullIterations + 1)"
             : rounds
         switch group.repetition {

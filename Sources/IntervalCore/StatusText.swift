@@ -83,7 +83,8 @@ public enum StatusText {
     public static func shown(_ status: TimerStatus) -> TimerStatus {
         var shown = status
         shown.elapsed = status.elapsed / 1_000_000
-        shown.segmentRemaining = UInt64(TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
+        shown.segmentRemaining = UInt64(
+            TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
         return shown
     }
 

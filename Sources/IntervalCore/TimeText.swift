@@ -8,7 +8,8 @@ public enum TimeText {
         let hours = totalSeconds / 3600
         let minutes = totalSeconds / 60 % 60
         let seconds = totalSeconds % 60
-        var text = hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(minutes):\(twoDigits(seconds))"
+        var text =
+            hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(minutes):\(twoDigits(seconds))"
         if milliseconds != 0 {
             text += "." + String(String(milliseconds + 1000).dropFirst())
         }

@@ -6,7 +6,10 @@ public struct CueStyle: Sendable, Equatable {
     /// Buttons on every cue besides Stop, which is always there; `pause` becomes `resume` while paused.
     public var extraButtons: [NotificationAction]
 
-    public init(soundName: String? = "bell", urgency: NotificationUrgency = .normal, extraButtons: [NotificationAction] = [.pause, .skip]) {
+    public init(
+        soundName: String? = "bell", urgency: NotificationUrgency = .normal,
+        extraButtons: [NotificationAction] = [.pause, .skip]
+    ) {
         self.soundName = soundName
         self.urgency = urgency
         self.extraButtons = extraButtons
@@ -23,7 +26,8 @@ public enum WorkoutPresenter {
         case .resumed(let segment):
             return cue(segment, next: plan.segment(after: segment), plan: plan, style: style)
         case .countdown(let current, let next, let remaining):
-            let summary = next.map { "\($0.label) in \(TimeText.spoken(microseconds: remaining))" }
+            let summary =
+                next.map { "\($0.label) in \(TimeText.spoken(microseconds: remaining))" }
                 ?? "Finish in \(TimeText.spoken(microseconds: remaining))"
             return WorkoutNotification(
                 summary: summary, body: "Now: \(current.label) · \(position(current, in: plan))",
@@ -31,7 +35,8 @@ public enum WorkoutPresenter {
             )
         case .paused(let segment):
             return WorkoutNotification(
-                summary: "Paused · \(segment.label)", body: "\(position(segment, in: plan)) · 'intervalctl resume' continues",
+                summary: "Paused · \(segment.label)",
+                body: "\(position(segment, in: plan)) · 'intervalctl resume' continues",
                 actions: buttons(style, paused: true), urgency: style.urgency, soundName: nil
             )
         case .finished:

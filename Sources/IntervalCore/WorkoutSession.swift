@@ -36,7 +36,8 @@ public final class WorkoutSession {
         guard text.utf8.count <= maximumPlanTextBytes else {
             throw TimerCommandError(
                 .invalidPlan,
-                "\(origin): error: the plan is \(text.utf8.count) bytes long; the limit is \(maximumPlanTextBytes) (1 MiB)")
+                "\(origin): error: the plan is \(text.utf8.count) bytes long; the limit is \(maximumPlanTextBytes) (1 MiB)"
+            )
         }
         let plan: Plan
         do {

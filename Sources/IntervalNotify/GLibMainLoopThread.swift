@@ -2,11 +2,11 @@ import CLibNotify
 import CNotifyShims
 import Dispatch
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// The thread that runs GLib's default main context, where every libnotify and GObject call happens.
 ///
@@ -170,11 +170,13 @@ public final class GLibMainLoopThread: Sendable {
     private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(InvocationBox(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<InvocationBox>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<InvocationBox>.fromOpaque(context).takeRetainedValue().body()
+                return nil
+            }, box)
         guard result == 0 else {
             Unmanaged<InvocationBox>.fromOpaque(box).release()
             return false

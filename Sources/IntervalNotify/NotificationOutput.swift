@@ -59,7 +59,8 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
         do {
             try session?.perform(action)
         } catch {
-            logger.info("Ignoring a notification button.", metadata: ["button": "\(action.label)", "reason": "\(error)"])
+            logger.info(
+                "Ignoring a notification button.", metadata: ["button": "\(action.label)", "reason": "\(error)"])
         }
     }
 }

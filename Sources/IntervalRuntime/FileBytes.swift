@@ -79,7 +79,9 @@ public enum FileBytes {
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw FileError(operation: "write", path: path, errno: errno)

@@ -4,9 +4,9 @@ public enum Heap {
     /// from a careless caller) in its heap otherwise. The corresponding C function is `malloc_trim` (`<malloc.h>`,
     /// which the Glibc module does not export).
     public static func trim() {
-        _ = c_malloc_trim(0)
+        _ = systemMallocTrim(0)
     }
 }
 
 @_silgen_name("malloc_trim")
-private func c_malloc_trim(_ pad: Int) -> Int32
+private func systemMallocTrim(_ pad: Int) -> Int32

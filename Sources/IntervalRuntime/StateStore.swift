@@ -54,7 +54,8 @@ public struct StateStore: Sendable {
         do {
             let version = try JSONDecoder().decode(Version.self, from: Data(bytes)).version
             guard version == WorkoutState.currentVersion else {
-                return setAside(reason: "unknown version \(version) (this intervald writes \(WorkoutState.currentVersion))")
+                return setAside(
+                    reason: "unknown version \(version) (this intervald writes \(WorkoutState.currentVersion))")
             }
             return .state(try JSONDecoder().decode(WorkoutState.self, from: Data(bytes)))
         } catch {
@@ -79,7 +80,7 @@ public struct StateStore: Sendable {
         let bytes: [UInt8]
         do throws(FileError) {
             bytes = try FileBytes.read(historyPath, limit: Self.historySizeLimit)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return ([], 0)
         }
         var records: [HistoryRecord] = []

@@ -8,7 +8,11 @@ public enum SettingsFile {
     /// The settings in `path` and the problems found; a missing file gives the defaults and no problem.
     public static func load(path: String) -> (Settings, [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return (.defaults, FileManager.default.fileExists(atPath: path) ? ["\(path): cannot be read; using the default settings."] : [])
+            return (
+                .defaults,
+                FileManager.default.fileExists(atPath: path)
+                    ? ["\(path): cannot be read; using the default settings."] : []
+            )
         }
         return parse(String(decoding: data, as: UTF8.self), path: path)
     }
@@ -18,7 +22,12 @@ public enum SettingsFile {
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            return (.defaults, ["\(path):\(error.source.begin.line):\(error.source.begin.column): \(error.description); using the default settings."])
+            return (
+                .defaults,
+                [
+                    "\(path):\(error.source.begin.line):\(error.source.begin.column): \(error.description); using the default settings."
+                ]
+            )
         } catch {
             return (.defaults, ["\(path): \(error); using the default settings."])
         }

@@ -27,7 +27,8 @@ struct StartCommand: ParsableCommand {
         let loaded = try input.load()
         // The daemon names the plan from its origin: the absolute path of a file, "" for inline text.
         let inline = input.expression != nil || input.plan == "-"
-        let origin = inline ? "" : PlanLocator.absolutePath(loaded.source.origin, from: FileManager.default.currentDirectoryPath)
+        let origin =
+            inline ? "" : PlanLocator.absolutePath(loaded.source.origin, from: FileManager.default.currentDirectoryPath)
         try DaemonConnection.call { client throws(TimerClientError) in
             try client.start(plan: loaded.source.text, origin: origin, replace: replace)
         }

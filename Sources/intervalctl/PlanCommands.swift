@@ -11,7 +11,8 @@ struct PlanCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate plan files; print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
+            abstract:
+                "Validate plan files; print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
         )
 
         @Argument(help: "Plan files or names ('-' reads standard input).")
@@ -46,7 +47,8 @@ struct PlanCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a plan's timeline, with repeats folded, and its totals.",
-            discussion: "Totals: duration, segment count, repetitions, time per kind, and distance and average pace where every step has a pace."
+            discussion:
+                "Totals: duration, segment count, repetitions, time per kind, and distance and average pace where every step has a pace."
         )
 
         @OptionGroup var input: PlanInput
@@ -87,9 +89,11 @@ struct PlansCommand: ParsableCommand {
                 guard let source = try? PlanSource.file(at: path) else { continue }
                 switch Result(catching: { () throws(PlanDiagnostic) -> Plan in try source.parse() }) {
                 case .success(let plan):
-                    entries.append(NamedPlan(name: name, title: plan.name, durationUs: plan.duration, path: path, error: nil))
+                    entries.append(
+                        NamedPlan(name: name, title: plan.name, durationUs: plan.duration, path: path, error: nil))
                 case .failure(let diagnostic):
-                    entries.append(NamedPlan(name: name, title: nil, durationUs: nil, path: path, error: diagnostic.headline))
+                    entries.append(
+                        NamedPlan(name: name, title: nil, durationUs: nil, path: path, error: diagnostic.headline))
                 }
             }
         }
@@ -104,7 +108,8 @@ struct PlansCommand: ParsableCommand {
         }
         let width = entries.map(\.name.count).max() ?? 0
         for entry in entries {
-            let detail = entry.durationUs.map { "\(TimeText.clock(microseconds: $0).padding(to: 8))  \(entry.title ?? "")" }
+            let detail =
+                entry.durationUs.map { "\(TimeText.clock(microseconds: $0).padding(to: 8))  \(entry.title ?? "")" }
                 ?? "invalid   \(entry.error ?? "")"
             Console.print("\(entry.name.padding(to: width))  \(detail)")
         }

@@ -7,7 +7,8 @@ struct PlanInput: ParsableArguments {
     @Argument(help: "A plan file, a plan name, or '-' to read the plan from standard input.")
     var plan: String?
 
-    @Option(name: [.customShort("e"), .customLong("expression")], help: "A one-line plan, e.g. '8x(30s run, 30s walk)'.")
+    @Option(
+        name: [.customShort("e"), .customLong("expression")], help: "A one-line plan, e.g. '8x(30s run, 30s walk)'.")
     var expression: String?
 
     func validate() throws {
@@ -49,7 +50,8 @@ struct PlanSource {
 
     static func resolve(plan: String?, expression: String?) throws -> PlanSource {
         if let expression {
-            return PlanSource(bytes: Array(expression.utf8), origin: "<inline>", defaultName: PlanLocator.inlineName(for: expression))
+            return PlanSource(
+                bytes: Array(expression.utf8), origin: "<inline>", defaultName: PlanLocator.inlineName(for: expression))
         }
         guard let plan else { throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.") }
         if plan == "-" {
@@ -70,15 +72,20 @@ struct PlanSource {
 
     /// A path as given, or the first file a plan name resolves to.
     static func locate(_ argument: String) throws -> String {
-        if !PlanLocator.isName(argument) || FileManager.default.fileExists(atPath: argument) && argument.hasSuffix(".plan") {
+        if !PlanLocator.isName(argument)
+            || FileManager.default.fileExists(atPath: argument) && argument.hasSuffix(".plan")
+        {
             return argument
         }
         let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
-        if let found = locator.candidates(for: argument).first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
+        if let found = locator.candidates(for: argument).first(where: { FileManager.default.isReadableFile(atPath: $0) }
+        ) {
             return found
         }
         if FileManager.default.fileExists(atPath: argument) { return argument }
-        printError("no plan named '\(argument)' (looked in \(locator.searchDirectories.joined(separator: ", ")); 'intervalctl plans' lists the named plans)")
+        printError(
+            "no plan named '\(argument)' (looked in \(locator.searchDirectories.joined(separator: ", ")); 'intervalctl plans' lists the named plans)"
+        )
         throw ExitCode.failure
     }
 

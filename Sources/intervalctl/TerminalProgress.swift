@@ -24,12 +24,13 @@ final class TerminalProgress: WorkoutOutput {
         case .finished:
             onEnd("Finished \(plan.name) in \(total).")
         case .stopped(let reason):
-            let how = switch reason {
-            case .notification: "from the notification"
-            case .user: "with Ctrl-C"
-            case .shutdown: "by SIGTERM"
-            case .replaced: "(replaced)"
-            }
+            let how =
+                switch reason {
+                case .notification: "from the notification"
+                case .user: "with Ctrl-C"
+                case .shutdown: "by SIGTERM"
+                case .replaced: "(replaced)"
+                }
             onEnd("Stopped \(how) after \(TimeText.clock(microseconds: moment.elapsed)) of \(total).")
         default:
             if let segment = moment.segment {
@@ -45,15 +46,16 @@ final class TerminalProgress: WorkoutOutput {
     /// A permanent line for each event worth keeping in the scrollback.
     func record(_ event: SchedulerEvent, elapsed: Int64) {
         let at = TimeText.clock(microseconds: elapsed).padding(to: 9)
-        let line: String? = switch event {
-        case .segmentStarted(let segment, let next):
-            "\(TimeText.clock(microseconds: segment.start).padding(to: 9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
-        case .countdown(_, let next, let remaining):
-            interactive ? nil : "\(at) \(next?.label ?? "Finish") in \(TimeText.spoken(microseconds: remaining))"
-        case .paused: "\(at) Paused"
-        case .resumed: "\(at) Resumed"
-        case .finished, .stopped: nil
-        }
+        let line: String? =
+            switch event {
+            case .segmentStarted(let segment, let next):
+                "\(TimeText.clock(microseconds: segment.start).padding(to: 9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
+            case .countdown(_, let next, let remaining):
+                interactive ? nil : "\(at) \(next?.label ?? "Finish") in \(TimeText.spoken(microseconds: remaining))"
+            case .paused: "\(at) Paused"
+            case .resumed: "\(at) Resumed"
+            case .finished, .stopped: nil
+            }
         if let line { write(line, clearing: interactive, newline: true) }
     }
 
@@ -65,7 +67,8 @@ final class TerminalProgress: WorkoutOutput {
         let filled = min(Int(fraction * Double(Self.barWidth)), Self.barWidth)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
         let next = plan.segment(after: segment).map { "next \($0.label)" } ?? "last one"
-        let line = "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.countdown(microseconds: remaining)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
+        let line =
+            "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.countdown(microseconds: remaining)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
         write(line, clearing: true)
     }
 

@@ -163,7 +163,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 metadata: ["plan": "\(plan.name)", "paused": "\(pausedElapsed != nil)"])
             session.restore(plan, as: identity, anchor: anchor, pausedElapsed: pausedElapsed)
         case .interrupted(let elapsed, let endedWall):
-            logger.notice("The recorded workout ended while no daemon ran; recording it as interrupted.",
+            logger.notice(
+                "The recorded workout ended while no daemon ran; recording it as interrupted.",
                 metadata: ["plan": "\(plan.name)"])
             history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
             store.removeState()

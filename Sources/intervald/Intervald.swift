@@ -9,7 +9,8 @@ import Logging
 struct Intervald: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intervald",
-        abstract: "The intervald daemon: runs interval workouts, cues them as desktop notifications, and serves org.intervald.Timer1 on the session bus.",
+        abstract:
+            "The intervald daemon: runs interval workouts, cues them as desktop notifications, and serves org.intervald.Timer1 on the session bus.",
         discussion: """
             Normally started by D-Bus activation or by systemd (intervald.service); logs go to stderr.
             Control it with intervalctl. Settings: $XDG_CONFIG_HOME/intervald/intervald.toml.
@@ -33,7 +34,9 @@ struct Intervald: ParsableCommand {
         let logger = Logger(label: "intervald")
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         let (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
-        for problem in problems { logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"]) }
+        for problem in problems {
+            logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"])
+        }
         let daemon = Daemon(logger: logger, settings: settings, paths: paths)
         do {
             try daemon.start()

@@ -82,7 +82,10 @@ struct TimerBusTests {
             let client = try TimerBusClient(logger: logger)
             // Start is answered late (the daemon parses off its queue), Pause at once: both paths.
             let calls: [(String, () throws(TimerClientError) -> Void)] = [
-                ("Start", { () throws(TimerClientError) in try client.start(plan: "1s run", origin: "", replace: false) }),
+                (
+                    "Start",
+                    { () throws(TimerClientError) in try client.start(plan: "1s run", origin: "", replace: false) }
+                ),
                 ("Pause", { () throws(TimerClientError) in try client.pause() }),
             ]
             for (name, call) in calls {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 @Suite struct PlanExpansionTests {
@@ -25,7 +26,10 @@ import Testing
     }
 
     @Test func seekAgreesWithSequentialExpansion() throws {
-        for text in [galloway, "for 10m(4m run, 3m walk), 2x(for 3m(1m run, 1m walk), 30s rest)", "for 5km(4m run @ 5:30/km, 1m walk @ 10:00/km)"] {
+        for text in [
+            galloway, "for 10m(4m run, 3m walk), 2x(for 3m(1m run, 1m walk), 30s rest)",
+            "for 5km(4m run @ 5:30/km, 1m walk @ 10:00/km)",
+        ] {
             let parsed = try plan(text)
             for segment in parsed.segments {
                 for instant in [segment.start, segment.start + segment.duration / 2, segment.end - 1] {
@@ -109,18 +113,20 @@ import Testing
 }
 
 @Suite struct TimeTextTests {
-    @Test(arguments: [
-        (40 * minute, "40:00"), (65 * minute, "1:05:00"), (30 * second, "0:30"), (250_000, "0:00.250"),
-        (Int64(0), "0:00"),
-    ] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (40 * minute, "40:00"), (65 * minute, "1:05:00"), (30 * second, "0:30"), (250_000, "0:00.250"),
+            (Int64(0), "0:00"),
+        ] as [(Int64, String)])
     func clock(microseconds: Int64, text: String) {
         #expect(TimeText.clock(microseconds: microseconds) == text)
     }
 
-    @Test(arguments: [
-        (30 * second, "30 s"), (5 * minute, "5 min"), (90 * second, "1 min 30 s"), (65 * minute, "1 h 5 min"),
-        (250_000, "250 ms"), (1_500_000, "1.5 s"),
-    ] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (30 * second, "30 s"), (5 * minute, "5 min"), (90 * second, "1 min 30 s"), (65 * minute, "1 h 5 min"),
+            (250_000, "250 ms"), (1_500_000, "1.5 s"),
+        ] as [(Int64, String)])
     func spoken(microseconds: Int64, text: String) {
         #expect(TimeText.spoken(microseconds: microseconds) == text)
     }

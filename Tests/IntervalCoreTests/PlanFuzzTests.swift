@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 /// A small seeded generator, so that a failing case can be replayed.
@@ -77,7 +78,9 @@ struct SplitMix64: RandomNumberGenerator {
     @Test func randomBinary() {
         var random = SplitMix64(state: 1)
         for round in 0..<500 {
-            let bytes = (0..<Int.random(in: 0...512, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...512, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             check(bytes, "round \(round)")
         }
     }

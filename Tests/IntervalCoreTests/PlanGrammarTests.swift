@@ -1,13 +1,15 @@
 import Testing
+
 @testable import IntervalCore
 
 @Suite struct PlanGrammarTests {
-    @Test(arguments: [
-        ("45s", 45 * second), ("2m", 2 * minute), ("1m30s", 90 * second), ("1h5m", 65 * minute),
-        ("250ms", 250_000), ("1:30", 90 * second), ("1:02:03", 3723 * second), ("1.5h", 90 * minute),
-        ("1h2m3s4ms", 3_723_004_000), ("0:01", second), ("10min", 10 * minute), ("1ms", 1000),
-        ("00:30", 30 * second),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("45s", 45 * second), ("2m", 2 * minute), ("1m30s", 90 * second), ("1h5m", 65 * minute),
+            ("250ms", 250_000), ("1:30", 90 * second), ("1:02:03", 3723 * second), ("1.5h", 90 * minute),
+            ("1h2m3s4ms", 3_723_004_000), ("0:01", second), ("10min", 10 * minute), ("1ms", 1000),
+            ("00:30", 30 * second),
+        ] as [(String, Int64)])
     func durations(text: String, microseconds: Int64) throws {
         let parsed = try plan("\(text) run")
         #expect(parsed.duration == microseconds)
@@ -25,11 +27,12 @@ import Testing
         #expect(parsed.segment(at: 0)?.label == #"Say "go" \ Løb 🏃"#)
     }
 
-    @Test(arguments: [
-        ("@ 5:30/km", 1000.0 / 330), ("@ 9:00/mi", 1609.344 / 540), ("@ 10 km/h", 10 / 3.6),
-        ("@10km/h", 10 / 3.6), ("@ 6 mph", 6 * 1609.344 / 3600), ("@ 3.2 m/s", 3.2), ("@ 12 kph", 12 / 3.6),
-        ("@ 6/km", 1000.0 / 360), ("@5:30 /km", 1000.0 / 330),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("@ 5:30/km", 1000.0 / 330), ("@ 9:00/mi", 1609.344 / 540), ("@ 10 km/h", 10 / 3.6),
+            ("@10km/h", 10 / 3.6), ("@ 6 mph", 6 * 1609.344 / 3600), ("@ 3.2 m/s", 3.2), ("@ 12 kph", 12 / 3.6),
+            ("@ 6/km", 1000.0 / 360), ("@5:30 /km", 1000.0 / 330),
+        ] as [(String, Double)])
     func paces(text: String, metresPerSecond: Double) throws {
         let pace = try #require(try plan("4m run \(text)").segment(at: 0)?.pace)
         #expect(abs(pace.metresPerSecond - metresPerSecond) < 1e-9)
@@ -119,7 +122,8 @@ import Testing
 
 @Suite struct PlanLocatorTests {
     @Test(arguments: [
-        ("plan.plan", "/home/me/plans/plan.plan"), ("./../x.plan", "/home/me/x.plan"), ("/etc/../tmp/./a.plan", "/tmp/a.plan"),
+        ("plan.plan", "/home/me/plans/plan.plan"), ("./../x.plan", "/home/me/x.plan"),
+        ("/etc/../tmp/./a.plan", "/tmp/a.plan"),
         ("../../../../a.plan", "/a.plan"),
     ])
     func absolutePaths(path: String, expected: String) {
@@ -127,11 +131,13 @@ import Testing
     }
 
     @Test func searchPathFollowsXDG() {
-        let locator = PlanLocator(paths: XDGPaths(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/usr/share:relative:/opt/share"]))
-        #expect(locator.searchDirectories == [
-            "/h/.config/intervald/plans", "/h/.local/share/intervald/plans", "/usr/share/intervald/plans",
-            "/opt/share/intervald/plans",
-        ])
+        let locator = PlanLocator(
+            paths: XDGPaths(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/usr/share:relative:/opt/share"]))
+        #expect(
+            locator.searchDirectories == [
+                "/h/.config/intervald/plans", "/h/.local/share/intervald/plans", "/usr/share/intervald/plans",
+                "/opt/share/intervald/plans",
+            ])
         #expect(PlanLocator.isName("galloway-30-30"))
         #expect(!PlanLocator.isName("./galloway.plan") && !PlanLocator.isName("galloway.plan"))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 @Suite struct PlanLimitTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 /// Records what a scheduler announces, with the virtual instant of each announcement.
@@ -48,7 +49,8 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
     @Test func cuesLandExactlyOnAPerfectClock() throws {
         let clock = ManualTimerSource()
         let log = EventLog()
-        let scheduler = try makeScheduler("5m walk, 6x(4x(30s run, 30s walk), 60s walk), 5m walk", clock: clock, log: log)
+        let scheduler = try makeScheduler(
+            "5m walk, 6x(4x(30s run, 30s walk), 60s walk), 5m walk", clock: clock, log: log)
         scheduler.start()
         clock.advance(by: 40 * minute)
         #expect(log.cues.map(\.at) == log.cues.map(\.segment.start))
@@ -201,7 +203,9 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         #expect(scheduler.current?.kind == "walk")
         try scheduler.perform(.pause)
         #expect(scheduler.state == .paused)
-        #expect(throws: TimerCommandError(.invalidState, "The workout is already paused.")) { try scheduler.perform(.pause) }
+        #expect(throws: TimerCommandError(.invalidState, "The workout is already paused.")) {
+            try scheduler.perform(.pause)
+        }
         try scheduler.perform(.resume)
         try scheduler.perform(.stop)
         #expect(log.last == .stopped(.notification))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 @Suite struct WorkoutSessionTests {
@@ -31,14 +32,17 @@ import Testing
     func makeService() -> (WorkoutSession, ManualTimerSource, Recorder) {
         let clock = ManualTimerSource()
         let recorder = Recorder()
-        let service = WorkoutSession(timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [recorder])
+        let service = WorkoutSession(
+            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [recorder])
         return (service, clock, recorder)
     }
 
     @Test func outputsHearEveryEventInListOrder() throws {
         let clock = ManualTimerSource()
         let log = OrderProbe.Log()
-        let service = WorkoutSession(timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [OrderProbe("bus", log: log), OrderProbe("sound", log: log)])
+        let service = WorkoutSession(
+            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now },
+            outputs: [OrderProbe("bus", log: log), OrderProbe("sound", log: log)])
         try service.start("2x(1s run, 1s walk)", origin: "", replace: false)
         clock.advance(by: 5 * second)
         // Four cues and the finish, each heard by the bus first.
@@ -87,7 +91,10 @@ import Testing
 
     @Test func invalidPlansAreRefusedWithTheLocatedDiagnostic() {
         let (service, _, _) = makeService()
-        #expect(throws: TimerCommandError(.invalidPlan, "<inline>:1:3: error: unknown duration unit 'sx' (expected ms, s, m or h)\n30sx run\n  ^")) {
+        #expect(
+            throws: TimerCommandError(
+                .invalidPlan, "<inline>:1:3: error: unknown duration unit 'sx' (expected ms, s, m or h)\n30sx run\n  ^")
+        ) {
             try service.start("30sx run", origin: "", replace: false)
         }
         #expect(throws: TimerCommandError.self) { try service.start("", origin: "/home/me/empty.plan", replace: true) }
@@ -139,7 +146,9 @@ import Testing
     @Test func cueSaysWhatNowWhatNextAndWhere() throws {
         let segment = try #require(galloway.segment(at: 5 * minute + 2 * 5 * minute + 60 * second))
         let note = try #require(
-            WorkoutPresenter.notification(for: .segmentStarted(segment, next: galloway.segment(after: segment)), plan: galloway, style: CueStyle())
+            WorkoutPresenter.notification(
+                for: .segmentStarted(segment, next: galloway.segment(after: segment)), plan: galloway, style: CueStyle()
+            )
         )
         #expect(note.summary == "Run · 30 s")
         #expect(note.body == "Next: Walk 30 s · round 3 of 6")
@@ -149,18 +158,22 @@ import Testing
 
     @Test func warmUpSaysSegmentPositionAndLastSaysLastOne() throws {
         let first = try #require(galloway.segment(at: 0))
-        let note = WorkoutPresenter.notification(for: .segmentStarted(first, next: galloway.segment(after: first)), plan: galloway, style: CueStyle())
+        let note = WorkoutPresenter.notification(
+            for: .segmentStarted(first, next: galloway.segment(after: first)), plan: galloway, style: CueStyle())
         #expect(note?.summary == "Warm-up · 5 min")
         #expect(note?.body == "Next: Run 30 s · segment 1 of 56")
         let last = try #require(galloway.segment(at: galloway.duration - 1))
-        #expect(WorkoutPresenter.notification(for: .segmentStarted(last, next: nil), plan: galloway, style: CueStyle())?.body == "Last one · segment 56 of 56")
+        #expect(
+            WorkoutPresenter.notification(for: .segmentStarted(last, next: nil), plan: galloway, style: CueStyle())?
+                .body == "Last one · segment 56 of 56")
     }
 
     @Test func countdownPauseFinishAndStop() throws {
         let first = try #require(galloway.segment(at: 0))
         let next = galloway.segment(after: first)
         let style = CueStyle(soundName: nil, urgency: .critical, extraButtons: [.pause, .skip])
-        let countdown = WorkoutPresenter.notification(for: .countdown(current: first, next: next, remaining: 3 * second), plan: galloway, style: style)
+        let countdown = WorkoutPresenter.notification(
+            for: .countdown(current: first, next: next, remaining: 3 * second), plan: galloway, style: style)
         #expect(countdown?.summary == "Run in 3 s")
         #expect(countdown?.actions == [.stop, .pause, .skip])
         #expect(countdown?.urgency == .critical)
@@ -180,10 +193,11 @@ import Testing
         let service = WorkoutSession(timer: ManualTimerSource(), wallClock: { 0 })
         try service.start("name \"P\"\n30s run, 30s walk", origin: "", replace: false)
         let running = service.status
-        #expect(running.changedProperties(since: .idle) == [
-            "State", "PlanName", "PlanDuration", "SegmentCount", "SegmentKind", "SegmentLabel", "SegmentDuration",
-            "NextLabel",
-        ])
+        #expect(
+            running.changedProperties(since: .idle) == [
+                "State", "PlanName", "PlanDuration", "SegmentCount", "SegmentKind", "SegmentLabel", "SegmentDuration",
+                "NextLabel",
+            ])
         var later = running
         later.elapsed += 1_000_000
         later.segmentRemaining -= 1_000_000

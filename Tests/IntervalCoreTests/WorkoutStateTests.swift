@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IntervalCore
 
 @Suite struct WorkoutStateTests {
@@ -12,7 +13,9 @@ import Testing
     @Test func theSameBootResumesOnTheBootClock() {
         // The wall clock jumped (NTP); the boot clock is what the schedule was on.
         let now = ClockReading(boot: 1_095 * second, wall: 1_800_000_000 * second, bootID: "boot-a")
-        #expect(recorded().resumption(at: now, planDuration: 600 * second) == .resume(anchor: 1_000 * second, pausedElapsed: nil))
+        #expect(
+            recorded().resumption(at: now, planDuration: 600 * second)
+                == .resume(anchor: 1_000 * second, pausedElapsed: nil))
     }
 
     @Test func anotherBootResumesOnTheWallClock() {

@@ -2,20 +2,25 @@ import Foundation
 import IntervalCore
 import Logging
 import Testing
+
 @testable import IntervalRuntime
 
 @Suite struct HookRunnerTests {
     @Test(.timeLimit(.minutes(1))) func hooksRunAsArgvWithTheirVariables() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hook-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hook-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out").path
-        let plan = try PlanParser.parse("name \"Test plan\"\n2x(30s run \"Go; fast\", 30s walk)", origin: "", defaultName: "x")
+        let plan = try PlanParser.parse(
+            "name \"Test plan\"\n2x(30s run \"Go; fast\", 30s walk)", origin: "", defaultName: "x")
         let segment = try #require(plan.segment(at: 0))
         let event = HookEvent(kind: .cue, plan: plan, segment: segment, next: plan.segment(after: segment))
         // The label's ';' would split a shell command; argv keeps it one argument.
-        let script = "printf '%s|%s|%s|%s|%s|%s|%s\\n' \"$1\" \"$INTERVALD_EVENT\" \"$INTERVALD_KIND\" \"$INTERVALD_LABEL\" \"$INTERVALD_INDEX\" \"$INTERVALD_DURATION_US\" \"$INTERVALD_PLAN\" > \"$2.tmp\" && mv \"$2.tmp\" \"$2\""
-        let pid = HookRunner(logger: Logger(label: "test")).run(["/bin/sh", "-c", script, "sh", "{label} ({duration})", output], for: event)
+        let script =
+            "printf '%s|%s|%s|%s|%s|%s|%s\\n' \"$1\" \"$INTERVALD_EVENT\" \"$INTERVALD_KIND\" \"$INTERVALD_LABEL\" \"$INTERVALD_INDEX\" \"$INTERVALD_DURATION_US\" \"$INTERVALD_PLAN\" > \"$2.tmp\" && mv \"$2.tmp\" \"$2\""
+        let pid = HookRunner(logger: Logger(label: "test")).run(
+            ["/bin/sh", "-c", script, "sh", "{label} ({duration})", output], for: event)
         #expect(pid != nil)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: output), Date() < deadline {
@@ -27,7 +32,9 @@ import Testing
 
     @Test func aMissingProgramIsReportedNotFatal() throws {
         let plan = try PlanParser.parse("1s run", origin: "", defaultName: "x")
-        #expect(HookRunner(logger: Logger(label: "test")).run(["/nonexistent/program"], for: HookEvent(kind: .finish, plan: plan)) == nil)
+        #expect(
+            HookRunner(logger: Logger(label: "test")).run(
+                ["/nonexistent/program"], for: HookEvent(kind: .finish, plan: plan)) == nil)
         #expect(HookRunner(logger: Logger(label: "test")).run([""], for: HookEvent(kind: .finish, plan: plan)) == nil)
     }
 

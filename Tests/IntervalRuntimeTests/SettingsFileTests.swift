@@ -1,5 +1,6 @@
 import IntervalCore
 import Testing
+
 @testable import IntervalSettings
 
 @Suite struct SettingsFileTests {
@@ -27,7 +28,10 @@ import Testing
         #expect(problems == [])
         #expect(settings.style == CueStyle(soundName: nil, urgency: .critical, extraButtons: [.skip]))
         #expect(settings.defaultCountdown == 3_000_000)
-        #expect(settings.hooks == Settings.Hooks(onCue: ["espeak-ng", "{label}"], onFinish: ["true"], onStop: ["logger", "stopped {reason}"]))
+        #expect(
+            settings.hooks
+                == Settings.Hooks(
+                    onCue: ["espeak-ng", "{label}"], onFinish: ["true"], onStop: ["logger", "stopped {reason}"]))
     }
 
     @Test func aBrokenFileIsReportedWithItsLineAndTheDefaultsAreUsed() {
@@ -39,17 +43,19 @@ import Testing
     }
 
     @Test func badValuesKeepTheirDefaultsAndNameTheirLine() {
-        let text = "[notifications]\nsound = 3\n\nurgency = \"loud\"\nbuttons = [\"stop\", \"dance\"]\nvolume = 11\n[timing]\ncountdown = \"soon\"\n[hooks]\non-cue = []\n"
+        let text =
+            "[notifications]\nsound = 3\n\nurgency = \"loud\"\nbuttons = [\"stop\", \"dance\"]\nvolume = 11\n[timing]\ncountdown = \"soon\"\n[hooks]\non-cue = []\n"
         let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
         #expect(settings == .defaults)
-        #expect(problems == [
-            "s.toml:6: unknown setting '[notifications] volume', ignoring it.",
-            "s.toml:2: sound: expected a sound name such as \"bell\", or false; using the default.",
-            "s.toml:4: urgency: expected \"low\", \"normal\" or \"critical\"; using the default.",
-            "s.toml:5: buttons: expected a list of \"stop\", \"pause\" and \"skip\"; using the default.",
-            "s.toml:8: countdown: expected a duration such as \"3s\", or false; using the default.",
-            "s.toml:10: on-cue: expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]; using the default.",
-        ])
+        #expect(
+            problems == [
+                "s.toml:6: unknown setting '[notifications] volume', ignoring it.",
+                "s.toml:2: sound: expected a sound name such as \"bell\", or false; using the default.",
+                "s.toml:4: urgency: expected \"low\", \"normal\" or \"critical\"; using the default.",
+                "s.toml:5: buttons: expected a list of \"stop\", \"pause\" and \"skip\"; using the default.",
+                "s.toml:8: countdown: expected a duration such as \"3s\", or false; using the default.",
+                "s.toml:10: on-cue: expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]; using the default.",
+            ])
     }
 
     @Test func aMissingFileIsNotAProblem() {

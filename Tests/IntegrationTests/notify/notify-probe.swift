@@ -41,7 +41,8 @@ struct NotifyProbe {
     static func main() {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["PROBE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .debug
+            handler.logLevel =
+                ProcessInfo.processInfo.environment["PROBE_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .debug
             return handler
         }
         let logger = Logger(label: "notify-probe")
@@ -62,7 +63,8 @@ struct NotifyProbe {
                 let cue = WorkoutNotification(
                     summary: fields[0],
                     body: fields.count > 1 ? fields[1] : "",
-                    actions: keys == "-" ? [] : keys.split(separator: ",").compactMap { NotificationAction(rawValue: String($0)) },
+                    actions: keys == "-"
+                        ? [] : keys.split(separator: ",").compactMap { NotificationAction(rawValue: String($0)) },
                     urgency: fields.count > 3 ? NotificationUrgency(rawValue: fields[3]) ?? .normal : .normal,
                     soundName: fields.count > 4 ? (fields[4] == "-" ? nil : fields[4]) : "bell"
                 )
