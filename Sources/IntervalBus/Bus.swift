@@ -28,20 +28,22 @@ public final class Bus {
     /// The corresponding C function is `sd_bus_open_user_with_description`. The connection is made
     /// at once; authentication completes with the first call that waits for the bus.
     public static func openUser(description: String = "intervald") throws(BusError) -> Bus {
-        var bus: OpaquePointer?
-        try sdCall("sd_bus_open_user_with_description") { sd_bus_open_user_with_description(&bus, description) }
-        guard let bus else {
-            throw BusError(errno: EINVAL, function: "sd_bus_open_user_with_description")
-        }
-        return Bus(owning: bus)
+        try open("sd_bus_open_user_with_description") { sd_bus_open_user_with_description($0, description) }
     }
 
     /// Connects to the system bus. The corresponding C function is `sd_bus_open_system_with_description`.
     public static func openSystem(description: String = "intervald") throws(BusError) -> Bus {
+        try open("sd_bus_open_system_with_description") { sd_bus_open_system_with_description($0, description) }
+    }
+
+    /// Calls one of sd-bus's `sd_bus_open_*` functions, named `function` in errors, and owns the connection it made.
+    private static func open(
+        _ function: StaticString, _ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32
+    ) throws(BusError) -> Bus {
         var bus: OpaquePointer?
-        try sdCall("sd_bus_open_system_with_description") { sd_bus_open_system_with_description(&bus, description) }
+        try sdCall(function) { body(&bus) }
         guard let bus else {
-            throw BusError(errno: EINVAL, function: "sd_bus_open_system_with_description")
+            throw BusError(errno: EINVAL, function: "\(function)")
         }
         return Bus(owning: bus)
     }
