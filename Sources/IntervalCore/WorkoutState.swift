@@ -55,6 +55,14 @@ public struct WorkoutState: Sendable, Equatable, Codable {
         self.notificationID = notificationID
     }
 
+    /// Whether `other` records the same schedule: equal but for the wall-clock anchor, which is derived anew at every
+    /// event from two clock readings and so differs by microseconds from cue to cue.
+    public func hasSameSchedule(as other: WorkoutState) -> Bool {
+        var other = other
+        other.anchorWall = anchorWall
+        return other == self
+    }
+
     /// What a restarted daemon does with this state, given the clocks now.
     public func resumption(at now: ClockReading, planDuration: Int64) -> Resumption {
         // On the same boot the boot clock is exact; after a reboot only the wall clock connects the two.

@@ -1,13 +1,18 @@
+import Dispatch
 import IntervalCore
 import Logging
 
-/// Appends one record to `history.jsonl` (spec §5) when a workout finishes or is stopped.
+/// Appends one record to `history.jsonl` (spec §5) when a workout finishes or is stopped. The append (with its
+/// `fsync`) happens on `writer`, off the queue that times cues.
 public final class HistoryOutput: WorkoutOutput {
     private let store: StateStore
+    private let writer: DispatchQueue
     private let logger: Logger
 
-    public init(store: StateStore, logger: Logger) {
+    /// - Parameter writer: the serial queue that writes `store`'s files (shared with ``StateOutput``).
+    public init(store: StateStore, writer: DispatchQueue, logger: Logger) {
         self.store = store
+        self.writer = writer
         self.logger = logger
     }
 
@@ -35,10 +40,12 @@ public final class HistoryOutput: WorkoutOutput {
     }
 
     private func append(_ record: HistoryRecord) {
-        do {
-            try store.append(record)
-        } catch {
-            logger.warning("Failed to append to the workout history, ignoring.", metadata: ["error": "\(error)"])
+        writer.async { [store, logger] in
+            do {
+                try store.append(record)
+            } catch {
+                logger.warning("Failed to append to the workout history, ignoring.", metadata: ["error": "\(error)"])
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let logger: Logger
     private let settings: Settings
     private let store: StateStore
+    /// Writes the state file and the history, in the order of events, off `queue` (each write `fsync`s).
+    private let recordWriter = DispatchQueue(label: "intervald.records", qos: .utility)
     private let systemd = SystemdNotifier()
     // Confined to `queue` once `start` has run.
     private let session: WorkoutSession
@@ -53,9 +55,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             }
             self.server = server
             let notification = NotificationOutput(style: settings.style, session: session, queue: queue, logger: logger)
-            let state = StateOutput(store: store, bootID: BootClock.bootID(), logger: logger)
+            let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter, logger: logger)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
-            let history = HistoryOutput(store: store, logger: logger)
+            let history = HistoryOutput(store: store, writer: recordWriter, logger: logger)
             let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
             session.outputs = [
                 BusAnnouncer(server: server, logger: logger),
@@ -109,6 +111,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
 
     func stop() {
         session.stop(.user)
+        // The reply waits for the history record, so that `intervalctl stop; intervalctl history` lists the workout.
+        // Nothing is due once stopped: waiting here delays no cue.
+        recordWriter.sync {}
     }
 
     func pause() throws(TimerCommandError) {
@@ -132,6 +137,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// Continues the workout a crashed, killed or stopped daemon recorded, on its original schedule, or records it
     /// as interrupted when its time has passed. Either way its notification is taken over, never left behind.
     private func resumeRecordedWorkout() {
+        // Before the first call is served, what start-up recorded is on disk.
+        defer { recordWriter.sync {} }
         let recorded: WorkoutState
         switch store.load() {
         case .nothing:
@@ -167,7 +174,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 "The recorded workout ended while no daemon ran; recording it as interrupted.",
                 metadata: ["plan": "\(plan.name)"])
             history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
-            store.removeState()
+            // After the history record, on the same queue: a crash in between leaves the workout to record again.
+            recordWriter.async { [store] in store.removeState() }
             notification?.closeAdopted()
         }
     }
@@ -212,6 +220,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         session.outputs = []
         server?.close()
         server = nil
+        // The last state and history records reach the disk before the process exits.
+        recordWriter.sync {}
     }
 }
 

@@ -61,6 +61,20 @@ def test_kill_9_resumes_the_same_workout_on_its_schedule(activatable_daemon, tmp
     assert not (state_dir(tmp_path) / "state.json").exists()
 
 
+def test_the_state_file_is_written_at_changes_not_at_every_cue(activatable_daemon, tmp_path):
+    path = state_dir(tmp_path) / "state.json"
+    start('20x(200ms run, 200ms walk)')
+    wait_until(lambda: path.exists() and get("SegmentIndex") >= 1, 10, "the state file")
+    wait_until(lambda: json.loads(path.read_text())["notification_id"] > 0, 10, "the notification's id recorded")
+    written = path.stat().st_ino  # every write is a rename of a new file
+    wait_until(lambda: get("SegmentIndex") >= 6, 10, "five more cues")
+    assert path.stat().st_ino == written
+    call("Pause")
+    wait_until(lambda: json.loads(path.read_text())["state"] == "paused", 5, "the pause recorded")
+    assert path.stat().st_ino != written
+    ctl("stop")
+
+
 def test_a_finished_workout_is_in_the_history(activatable_daemon, tmp_path):
     start('name "Short one"\n2x(100ms run, 100ms walk)')
     history = state_dir(tmp_path) / "history.jsonl"

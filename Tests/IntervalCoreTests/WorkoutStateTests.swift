@@ -10,6 +10,16 @@ import Testing
             pausedElapsed: paused, notificationID: 7)
     }
 
+    @Test func aCueThatKeepsTheScheduleIsNotAChange() {
+        var jittered = recorded()
+        jittered.anchorWall += 3  // the wall anchor is derived anew at every event
+        #expect(recorded().hasSameSchedule(as: jittered))
+        var skipped = recorded()
+        skipped.anchorBoot -= 5 * second
+        #expect(!recorded().hasSameSchedule(as: skipped))
+        #expect(!recorded().hasSameSchedule(as: recorded(.paused, paused: 30 * second)))
+    }
+
     @Test func theSameBootResumesOnTheBootClock() {
         // The wall clock jumped (NTP); the boot clock is what the schedule was on.
         let now = ClockReading(boot: 1_095 * second, wall: 1_800_000_000 * second, bootID: "boot-a")
