@@ -202,14 +202,15 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// SIGTERM, SIGINT or SIGHUP: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
     private func shutDown() {
         logger.info("Shutting down.")
-        notifySystemd { try systemd.stopping() }
-        session.stop(.shutdown)
-        leave()
-        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs; but a
-        // notification server that does not answer can hold it for 25 s, so exit after two seconds regardless.
+        // Bounded whatever hangs: releasing the name waits for the bus daemon, and closing the notification for its
+        // server (up to 25 s each), so the process exits two seconds from now regardless.
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
             exit(0)
         }
+        notifySystemd { try systemd.stopping() }
+        session.stop(.shutdown)
+        leave()
+        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
         DispatchQueue.global().async {
             GLibMainLoopThread.shutdownShared()
             exit(0)
