@@ -1,5 +1,6 @@
 """Workouts that survive (spec §5): the state file, resuming after kill -9, history, idle exit. (Hostile callers:
-test_hostile.py; faults under a real systemd user manager: Tests/SystemdTests.)"""
+test_hostile.py; faults under a real systemd user manager:
+test_systemd_faults.py.)"""
 import json
 import os
 import signal
