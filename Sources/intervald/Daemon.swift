@@ -204,13 +204,14 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private func shutDown() {
         logger.info("Shutting down.")
         notifySystemd { try systemd.stopping() }
-        session.stop(.shutdown)
-        leave()
-        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs; but a
-        // notification server that does not answer can hold it for 25 s, so exit after two seconds regardless.
+        // A notification server or a session bus that does not answer can hold a call for 25 s: releasing the name
+        // below, or closing the notification on the GLib thread. Exit after two seconds regardless, counted from here.
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
             exit(0)
         }
+        session.stop(.shutdown)
+        leave()
+        // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
         DispatchQueue.global().async {
             GLibMainLoopThread.shutdownShared()
             exit(0)
