@@ -22,6 +22,10 @@ public protocol TimerBusDelegate: AnyObject {
     func start(
         plan: String, origin: String, replace: Bool,
         answer: @escaping (Result<Void, TimerCommandError>) -> Void)
+    /// A `Start` call's plan text was over ``WorkoutSession/maximumPlanTextBytes`` and was refused (`InvalidPlan`)
+    /// without being copied or handed to ``start(plan:origin:replace:answer:)``. Called while the call's message is
+    /// still held; it is freed once the current block on the server's queue ends.
+    func refusedOversizedPlan(bytes: Int)
     /// `Stop()`: idempotent.
     func stop()
     /// `Pause()`.
@@ -265,10 +269,18 @@ private func exportObject(_ exported: ExportedTimer, on bus: Bus) throws(BusErro
             guard let exported = ExportedTimer.from(context), let delegate = exported.delegate, let call else {
                 return unavailable(error)
             }
-            let plan = plan.map { String(cString: $0) } ?? ""
             let origin = origin.map { String(cString: $0) } ?? ""
             exported.logger.debug(
                 "Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace != 0)"])
+            let bytes = plan.map { strlen($0) } ?? 0
+            do throws(TimerCommandError) {
+                // Refused before it is copied, and before it waits behind other callers' plans to be parsed.
+                try WorkoutSession.checkSize(bytes: bytes, origin: origin)
+            } catch let failure {
+                delegate.refusedOversizedPlan(bytes: bytes)
+                return reply(error, name: failure.busErrorName, message: failure.message)
+            }
+            let plan = plan.map { String(cString: $0) } ?? ""
             let pending = BusMessage(borrowing: call)
             delegate.start(plan: plan, origin: origin, replace: replace != 0) { [weak exported] result in
                 let sent: Int32

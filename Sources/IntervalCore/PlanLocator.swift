@@ -40,13 +40,26 @@ public struct PlanLocator: Sendable {
 
     /// How an inline plan is named when it has no `name` directive: its text, shortened.
     public static func inlineName(for expression: String) -> String {
-        let flat = expression.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
-        return flat.count <= 48 ? flat : String(flat.prefix(47)) + "…"
-    }
-}
-
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        // The lines joined with spaces and trimmed, up to 48 characters. Read only as far as that needs: a caller's
+        // plan text may be a mebibyte long, and walking it character by character takes a while.
+        var joined: [Character] = []
+        var lineBreak = false
+        for character in expression {
+            if character.isNewline {
+                lineBreak = true
+                continue
+            }
+            if joined.isEmpty && character.isWhitespace { continue }
+            if joined.count > 48 {
+                // Only trailing spaces could still make it fit.
+                if character.isWhitespace { continue }
+                return String(joined.prefix(47)) + "…"
+            }
+            if lineBreak { joined.append(" ") }
+            lineBreak = false
+            joined.append(character)
+        }
+        while joined.last?.isWhitespace == true { joined.removeLast() }
+        return joined.count <= 48 ? String(joined) : String(joined.prefix(47)) + "…"
     }
 }

@@ -271,6 +271,10 @@ private struct Parser {
         position += 1
         var bytes: [UInt8] = []
         while let byte = peek(), byte != UInt8(ascii: "\n") {
+            if isControl(at: position) {
+                // A label reaches terminals, status bars and hooks: an escape sequence in it would act there.
+                throw error(at: position, "a \(what) must not contain \(describeToken(at: position))")
+            }
             position += 1
             if byte == UInt8(ascii: "\"") {
                 guard !bytes.isEmpty else { throw error(at: opening, "empty \(what)") }
@@ -464,6 +468,13 @@ private struct Parser {
 
     func peek(_ ahead: Int = 0) -> UInt8? {
         position + ahead < text.count ? text[position + ahead] : nil
+    }
+
+    /// A C0 control (tab included), DEL, or a C1 control (U+0080...U+009F, UTF-8 `C2 80`...`C2 9F`) starts at `offset`.
+    func isControl(at offset: Int) -> Bool {
+        let byte = text[offset]
+        if byte < 0x20 || byte == 0x7F { return true }
+        return byte == 0xC2 && offset + 1 < text.count && (0x80...0x9F).contains(text[offset + 1])
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -32,13 +32,8 @@ public final class WorkoutSession {
     /// Parses plan text a caller sent, with the limits of spec §5: at most ``maximumPlanTextBytes``, refused before
     /// parsing; at most 2^32 − 1 segments, so that `SegmentIndex` and `SegmentCount` are never clamped.
     public static func parse(_ text: String, origin: String) throws(TimerCommandError) -> Plan {
+        try checkSize(bytes: text.utf8.count, origin: origin)
         let origin = origin.isEmpty ? "<inline>" : origin
-        guard text.utf8.count <= maximumPlanTextBytes else {
-            throw TimerCommandError(
-                .invalidPlan,
-                "\(origin): error: the plan is \(text.utf8.count) bytes long; the limit is \(maximumPlanTextBytes) (1 MiB)"
-            )
-        }
         let plan: Plan
         do {
             plan = try PlanParser.parse(
@@ -54,6 +49,18 @@ public final class WorkoutSession {
                 "\(origin): error: the plan has \(plan.segmentCount) segments; the limit is \(UInt32.max)")
         }
         return plan
+    }
+
+    /// Refuses plan text of `bytes` UTF-8 bytes when that is over ``maximumPlanTextBytes`` (`InvalidPlan`). Needs only
+    /// the length, so that the bus server can refuse a long text before copying it and before it waits to be parsed
+    /// behind other callers' plans.
+    public static func checkSize(bytes: Int, origin: String) throws(TimerCommandError) {
+        guard bytes <= maximumPlanTextBytes else {
+            let name = origin.isEmpty ? "<inline>" : origin
+            throw TimerCommandError(
+                .invalidPlan,
+                "\(name): error: the plan is \(bytes) bytes long; the limit is \(maximumPlanTextBytes) (1 MiB)")
+        }
     }
 
     /// Parses `text` and starts it. `origin` names it in errors ("" for inline text).

@@ -101,12 +101,21 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                             try session.start(parsedPlan, text: plan, origin: origin, replace: replace)
                         }.map { _ in () }
                     })
-                if large {
-                    // After this block, which holds the text, is released: memory returns after refused input.
-                    queue.async { Heap.trim() }
+                // A refused plan is freed, and the heap trimmed, on the parse queue: freeing a plan of a hundred
+                // thousand steps takes a while, and no cue waits for it.
+                parseQueue.async {
+                    withExtendedLifetime(parsed) {}
+                    if large { Heap.trim() }
                 }
             }
         }
+    }
+
+    func refusedOversizedPlan(bytes: Int) {
+        logger.info("Refused an oversized plan.", metadata: ["bytes": "\(bytes)"])
+        // After the call's message is freed (the current block), give its pages back: memory returns after refused
+        // input. On the parse queue: trimming a large heap takes a while, and no cue waits for it.
+        queue.async { [parseQueue] in parseQueue.async { Heap.trim() } }
     }
 
     func stop() {

@@ -43,6 +43,10 @@ def unit(*properties):
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
+def unit_of(name, prop):
+    return systemctl("show", "-p", prop, "--value", name).stdout.strip()
+
+
 def main_pid():
     return int(unit("MainPID")["MainPID"])
 
@@ -240,6 +244,19 @@ def test_systemctl_stop_says_shutdown_succeeds_and_is_in_the_history(clean):
     wait_until(lambda: displayed_notifications() == 0, 10, "the notification to close")
 
 
+def test_sighup_is_a_shutdown_too(clean):
+    signals = clean()
+    start('name "Hangup"\n10m run')
+    pid = main_pid()
+    systemctl("kill", "--signal=HUP", UNIT)
+    assert signals.wait_for("Stopped")[0]["payload"]["data"] == ["shutdown"]
+    wait_until(lambda: unit("ActiveState")["ActiveState"] == "inactive", 10, "the unit to stop")
+    props = unit("Result", "ExecMainStatus", "NRestarts")
+    assert (props["Result"], props["ExecMainStatus"], props["NRestarts"]) == ("success", "0", "0")
+    assert not os.path.exists(f"/proc/{pid}")
+    assert [(w["plan"], w["result"], w["reason"]) for w in history()] == [("Hangup", "stopped", "shutdown")]
+
+
 def test_a_state_file_from_another_boot_resumes_on_the_wall_clock(clean):
     STATE_DIR.mkdir(parents=True, exist_ok=True)
     # Started 3 s ago by the wall clock, before a reboot: the boot clock of then means nothing now.
@@ -294,3 +311,21 @@ def test_a_hung_notification_server_does_not_hold_up_the_shutdown(clean):
     props = unit("Result", "ExecMainStatus")
     assert (props["Result"], props["ExecMainStatus"]) == ("success", "0")
     assert [(w["plan"], w["result"], w["reason"]) for w in history()] == [("Stuck", "stopped", "shutdown")]
+
+
+def test_a_hung_session_bus_does_not_hold_up_the_shutdown(clean):
+    start('name "Bus gone quiet"\n10m run')
+    wait_until(lambda: displayed_notifications() == 1, 10, "the notification")
+    bus = int(unit_of("dbus.service", "MainPID"))
+    os.kill(bus, signal.SIGSTOP)
+    try:
+        stop_began = time.monotonic()
+        # systemctl talks to the manager on its private socket, not on the bus.
+        systemctl("stop", UNIT)
+        took = time.monotonic() - stop_began
+        props = unit("Result", "ExecMainStatus")
+    finally:
+        os.kill(bus, signal.SIGCONT)
+    assert took < 6, took
+    assert (props["Result"], props["ExecMainStatus"]) == ("success", "0")
+    assert [(w["plan"], w["result"], w["reason"]) for w in history()] == [("Bus gone quiet", "stopped", "shutdown")]

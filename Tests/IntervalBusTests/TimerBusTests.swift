@@ -18,12 +18,16 @@ struct TimerBusTests {
     final class Stand: TimerBusDelegate, @unchecked Sendable {
         var current = TimerStatus.idle
         var failure: TimerCommandError?
+        var startedPlans: [String] = []
+        var refusedBytes: [Int] = []
 
         func start(
             plan: String, origin: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
         ) {
+            startedPlans.append(plan)
             answer(failure.map { .failure($0) } ?? .success(()))
         }
+        func refusedOversizedPlan(bytes: Int) { refusedBytes.append(bytes) }
         func stop() {}
         func pause() throws(TimerCommandError) { try fail() }
         func resume() throws(TimerCommandError) { try fail() }
@@ -101,6 +105,28 @@ struct TimerBusTests {
                 }
             }
         }
+    }
+
+    @Test func anOversizedPlanIsRefusedBeforeItReachesTheDelegate() throws {
+        let stand = Stand()
+        let oversized = String(repeating: "1s run\n", count: WorkoutSession.maximumPlanTextBytes / 7 + 1)
+        try serve(stand) { _ in
+            let client = try TimerBusClient(logger: logger)
+            do throws(TimerClientError) {
+                try client.start(plan: oversized, origin: "big.plan", replace: false)
+                Issue.record("an oversized plan must be refused")
+            } catch {
+                guard case .command(let received) = error else {
+                    Issue.record("expected InvalidPlan, got \(error)")
+                    return
+                }
+                #expect(received.code == .invalidPlan)
+                #expect(received.message.hasPrefix("big.plan: error: the plan is \(oversized.utf8.count) bytes long"))
+            }
+            try client.start(plan: "1s run", origin: "", replace: false)
+        }
+        #expect(stand.refusedBytes == [oversized.utf8.count])
+        #expect(stand.startedPlans == ["1s run"])
     }
 
     @Test func theCVtableIntrospectsAsTheTableSays() throws {

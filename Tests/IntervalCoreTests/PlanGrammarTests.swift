@@ -141,4 +141,19 @@ import Testing
         #expect(PlanLocator.isName("galloway-30-30"))
         #expect(!PlanLocator.isName("./galloway.plan") && !PlanLocator.isName("galloway.plan"))
     }
+
+    @Test(arguments: [
+        ("  30s run\n\n30s walk  \n", "30s run 30s walk"),
+        ("10x(30s run, 30s walk)", "10x(30s run, 30s walk)"),
+        (String(repeating: "a", count: 48) + "   \n  ", String(repeating: "a", count: 48)),
+        (String(repeating: "a", count: 48) + "   \n  b", String(repeating: "a", count: 47) + "…"),
+        (
+            String(repeating: "a", count: 45) + "\n\n" + String(repeating: "b", count: 10),
+            String(repeating: "a", count: 45) + " b…"
+        ),
+        ("\n \n", ""),
+    ])
+    func inlineNamesJoinLinesAndShowAtMost48Characters(text: String, expected: String) {
+        #expect(PlanLocator.inlineName(for: text) == expected)
+    }
 }

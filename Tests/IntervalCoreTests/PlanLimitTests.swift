@@ -33,6 +33,16 @@ import Testing
         #expect(try plan("for 168h(1ms run)").segmentCount == 604_800_000)
     }
 
+    @Test func controlCharactersInLabelsAndNamesAreRefusedWhereTheyAre() throws {
+        let escape = try #require(diagnostic("30s run \"Easy \u{1B}[2J\""))
+        #expect(escape.column == 15)
+        #expect(escape.message == "a label must not contain control character 0x1B")
+        #expect(diagnostic("name \"Tab\tbed\"\n30s run")?.message == "a name must not contain control character 0x09")
+        #expect(diagnostic("30s run \"a\u{7F}\"")?.message == "a label must not contain control character 0x7F")
+        #expect(diagnostic("30s run \"a\u{9B}2J\"")?.message == "a label must not contain character U+009B")
+        #expect(try plan("30s run \"Côte à 5 % · \u{A0}ok\"").segment(at: 0)?.label == "Côte à 5 % · \u{A0}ok")
+    }
+
     @Test func oneMillisecondStepsAreAccepted() throws {
         #expect(try plan("1ms run").duration == 1000)
     }

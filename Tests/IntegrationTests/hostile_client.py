@@ -1,0 +1,62 @@
+"""A hostile caller of org.intervald.Timer1, for test_hostile.py: one connection of its own, many calls, the time of
+each reply. Runs under Debian's python3 (python3-dbus), whatever interpreter runs pytest.
+
+    hostile_client.py getall COUNT        GetAll of the interface's properties, COUNT times
+    hostile_client.py calls COUNT         a mix of method calls that must not disturb a running workout: Start
+                                          without replace (AlreadyRunning), Get, Introspect, Peer.Ping, an unknown
+                                          method
+    hostile_client.py plan FILE [COUNT]   Start(the text of FILE, "", false), COUNT times
+
+Prints one JSON object: {"calls": N, "max_ms": {"Method": slowest reply in ms, ...}, "errors": {"error.Name": count}}.
+"""
+import json
+import sys
+import time
+
+import dbus
+
+SERVICE = "org.intervald.Timer1"
+PATH = "/org/intervald/Timer1"
+# Far above any bound the test asserts: a reply this late counts as an error of its own.
+TIMEOUT_S = 20
+
+
+def main():
+    mode, argument = sys.argv[1], sys.argv[2]
+    bus = dbus.bus.BusConnection(dbus.bus.BUS_SESSION)
+    timer = bus.get_object(SERVICE, PATH, introspect=False)
+    properties = dbus.Interface(timer, "org.freedesktop.DBus.Properties")
+    if mode == "getall":
+        calls = [("GetAll", lambda: properties.GetAll(SERVICE, timeout=TIMEOUT_S))] * int(argument)
+    elif mode == "calls":
+        mix = [
+            ("Start", lambda: timer.Start("1s run", "", False, dbus_interface=SERVICE, timeout=TIMEOUT_S)),
+            ("Get", lambda: properties.Get(SERVICE, "SegmentIndex", timeout=TIMEOUT_S)),
+            ("Introspect", lambda: timer.Introspect(dbus_interface="org.freedesktop.DBus.Introspectable",
+                                                    timeout=TIMEOUT_S)),
+            ("Ping", lambda: timer.Ping(dbus_interface="org.freedesktop.DBus.Peer", timeout=TIMEOUT_S)),
+            ("NoSuchMethod", lambda: timer.NoSuchMethod(dbus_interface=SERVICE, timeout=TIMEOUT_S)),
+        ]
+        calls = [mix[i % len(mix)] for i in range(int(argument))]
+    elif mode == "plan":
+        with open(argument, encoding="utf-8") as file:
+            text = file.read()
+        count = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+        calls = [("Start", lambda: timer.Start(text, "", False, dbus_interface=SERVICE, timeout=TIMEOUT_S))] * count
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+    errors = {}
+    slowest = {}
+    for method, call in calls:
+        began = time.monotonic()
+        try:
+            call()
+        except dbus.DBusException as error:
+            name = error.get_dbus_name()
+            errors[name] = errors.get(name, 0) + 1
+        slowest[method] = max(slowest.get(method, 0), (time.monotonic() - began) * 1000)
+    print(json.dumps({"calls": len(calls), "max_ms": slowest, "errors": errors}))
+
+
+main()
