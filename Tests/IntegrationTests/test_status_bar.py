@@ -3,7 +3,7 @@
 The module block is taken verbatim from the documentation. `intervalctl` on polybar's PATH is a wrapper that runs the
 real one and copies what it prints to a log, so the test reads the lines polybar got; polybar's own log shows that it
 ran the documented command and redrew the bar; screenshots of the bar show the label's colour while a workout runs and
-the idle text after Stop. INTERVALD_STATUS_BAR_SCREENSHOT=FILE keeps a picture of both (docs/status-bar-polybar.png).
+the idle text after a right click on the module (the recipe's click-right: intervalctl stop). INTERVALD_STATUS_BAR_SCREENSHOT=FILE keeps a picture of both (docs/status-bar-polybar.png).
 """
 import os
 import re
@@ -61,6 +61,16 @@ def bar_shot(path, shows, lacks=None):
     return None
 
 
+def module_centre(polybar_log):
+    """The screen position of the middle of the right-aligned modules, from polybar's last redraw of them (its trace
+    log says "renderer: flush(3 geom=WxH+X+Y": 3 is the right alignment, X and Y within the bar)."""
+    blocks = re.findall(r"renderer: flush\(3 geom=(\d+)x\d+\+(\d+)\+\d+", polybar_log.read_text())
+    if not blocks:
+        return None
+    width, x = map(int, blocks[-1])
+    return x + width // 2, SCREEN[1] - BAR_HEIGHT // 2
+
+
 def test_polybar_recipe_shows_the_countdown_then_idle(activatable_daemon, tmp_path):
     module = documented_module()
     documented_exec = documented_setting(module, "exec")
@@ -82,7 +92,7 @@ def test_polybar_recipe_shows_the_countdown_then_idle(activatable_daemon, tmp_pa
     polybar_log = tmp_path / "polybar.log"
     env = {**os.environ, "PATH": f"{wrappers}:{os.environ['PATH']}"}
     with open(polybar_log, "w") as log:
-        bar = subprocess.Popen(["polybar", "-c", str(config), "-l", "info", "intervald"], env=env,
+        bar = subprocess.Popen(["polybar", "-c", str(config), "-l", "trace", "intervald"], env=env,
                                stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_until(lambda: lines_log.exists() and lines_log.read_text().splitlines()[:1] == [IDLE_LINE], 15,
@@ -102,9 +112,12 @@ def test_polybar_recipe_shows_the_countdown_then_idle(activatable_daemon, tmp_pa
                                   "polybar to draw the green label")
         redraws_running = polybar_log.read_text().count("module/intervald: Rebuilding cache")
 
-        stopped = ctl("stop")
-        assert stopped.returncode == 0, stopped.stderr
-        wait_until(lambda: lines_log.read_text().splitlines()[-1] == IDLE_LINE, 10, "the idle line after Stop")
+        # The recipe's click-right (intervalctl stop), clicked as a user would.
+        assert documented_setting(module, "click-right") == "intervalctl stop"
+        x, y = wait_until(lambda: module_centre(polybar_log), 10, "polybar's geometry of the module")
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "3"], check=True, timeout=10)
+        wait_until(lambda: lines_log.read_text().splitlines()[-1] == IDLE_LINE, 10, "the idle line after the click")
+        assert ctl("status").stdout.strip() == "idle"
         idle_shot = wait_until(lambda: bar_shot(tmp_path / "idle.png", IDLE_GREY, LABEL_GREEN), 10,
                                "polybar to draw idle again")
         assert polybar_log.read_text().count("module/intervald: Rebuilding cache") > redraws_running
