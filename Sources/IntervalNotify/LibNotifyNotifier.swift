@@ -251,10 +251,10 @@ private final class NotifierState {
         }
         let notification: UnsafeMutablePointer<NotifyNotification>
         if let existing = self.notification {
-            notify_notification_update(existing, cue.summary, body, nil)
+            notify_notification_update(existing, cue.summary, body, DesktopIdentity.iconName)
             notification = existing
         } else {
-            guard let created = notify_notification_new(cue.summary, body, nil) else {
+            guard let created = notify_notification_new(cue.summary, body, DesktopIdentity.iconName) else {
                 logger.error("Failed to create a notification, ignoring.")
                 return
             }
@@ -271,6 +271,7 @@ private final class NotifierState {
         notify_notification_clear_hints(notification)
         notify_notification_set_urgency(notification, cue.urgency.libnotifyUrgency)
         notify_notification_set_category(notification, "x-intervald.workout")
+        notify_notification_set_hint_string(notification, "desktop-entry", DesktopIdentity.desktopEntry)
         if let soundName = cue.soundName {
             notify_notification_set_hint_string(notification, "sound-name", soundName)
         }

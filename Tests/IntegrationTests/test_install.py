@@ -2,11 +2,27 @@
 import os
 import shutil
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from conftest import REPO, busctl, desktop_required, name_owner_pid, stop_daemon, wait_until
 
 pytestmark = desktop_required()
+
+
+def assert_desktop_entry(path, bindir):
+    """The installed desktop entry passes desktop-file-validate, stays out of menus and starts the installed daemon."""
+    validate = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True, timeout=30)
+    assert validate.returncode == 0 and validate.stdout == "", validate.stdout + validate.stderr
+    lines = path.read_text().splitlines()
+    assert "NoDisplay=true" in lines and "Icon=org.intervald.Timer1" in lines
+    assert f"Exec={bindir}/intervald" in lines
+
+
+def assert_svg_icon(path):
+    """An SVG document with a size, as an icon theme needs."""
+    root = ElementTree.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("viewBox"), path
 
 
 def test_install_activate_and_uninstall(tmp_path):
@@ -31,6 +47,12 @@ def test_install_activate_and_uninstall(tmp_path):
     assert len(list((home / "share" / "intervald" / "plans").glob("*.plan"))) >= 7
     assert (home / "share" / "bash-completion" / "completions" / "intervalctl").exists()
     assert (home / "config" / "fish" / "completions" / "intervalctl.fish").exists()
+    desktop_entry = home / "share" / "applications" / "org.intervald.Timer1.desktop"
+    icons = [home / "share" / "icons" / "hicolor" / "scalable" / "apps" / "org.intervald.Timer1.svg",
+             home / "share" / "icons" / "hicolor" / "symbolic" / "apps" / "org.intervald.Timer1-symbolic.svg"]
+    assert_desktop_entry(desktop_entry, bindir)
+    for icon in icons:
+        assert_svg_icon(icon)
 
     again = subprocess.run([str(REPO / "scripts" / "install"), "--no-build", "--configuration", "debug",
                             "--no-systemctl", "--prefix", str(home / "local")], env=env, capture_output=True,
@@ -59,5 +81,6 @@ def test_install_activate_and_uninstall(tmp_path):
                                capture_output=True, text=True, timeout=60)
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
+    assert not desktop_entry.exists() and not any(icon.exists() for icon in icons)
     assert not (home / "share" / "intervald" / "plans").exists() or not any((home / "share" / "intervald" / "plans").iterdir())
     assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"
