@@ -3,6 +3,7 @@ import Dispatch
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
+import IntervalSound
 import Logging
 
 #if canImport(Glibc)
@@ -24,11 +25,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Play no sound with the cues.")
     var silent = false
 
+    @Flag(help: "Speak each change, the countdown and the summary (through speech-dispatcher).")
+    var voice = false
+
     func run() throws {
         let plan = try input.load().plan
         let logger = Logger(label: "intervalctl")
-        let style = CueStyle(soundName: silent ? nil : "bell", extraButtons: [.pause, .skip])
-        let workout = EmbeddedWorkout(plan: plan, style: style, notifications: !noNotifications, logger: logger)
+        let sound = SoundSettings(enabled: !silent, voice: voice)
+        let style = CueStyle(soundName: nil, extraButtons: [.pause, .skip]).playingSoundItself(!silent)
+        let workout = EmbeddedWorkout(
+            plan: plan, style: style, sound: sound, notifications: !noNotifications, logger: logger)
         Console.print(workout.runToEnd())
     }
 }
@@ -46,7 +52,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
 
-    init(plan: Plan, style: CueStyle, notifications: Bool, logger: Logger) {
+    init(plan: Plan, style: CueStyle, sound: SoundSettings, notifications: Bool, logger: Logger) {
         self.plan = plan
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
@@ -54,6 +60,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
         if notifications {
             outputs.append(NotificationOutput(style: style, session: session, queue: queue, logger: logger))
         }
+        outputs.append(SoundOutput(settings: sound, logger: logger))
         outputs.append(progress)
         session.outputs = outputs
         progress.onEnd = { [unowned self] sentence in end(sentence) }

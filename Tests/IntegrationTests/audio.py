@@ -1,0 +1,148 @@
+"""A private PulseAudio whose sink writes every sample to a file in real time, and what was heard in it.
+
+The pipe sink (use_system_clock_for_timing) writes 48 kHz mono s16le samples as its clock plays them, one block
+(4096 bytes, 42.7 ms here) at the start of the block's period, so sample i was played at the sink's start +
+i/48000 s. A reader thread notes the wall clock at each read; the earliest (read time - samples before the read /
+rate) is the sink's start on the wall clock, which lines up onsets with bus signals' timestamps. The server mixes a
+new sound into whole blocks, so an onset is placed to within a block. Shared by the sound tests and Benchmarks/perceived_timing.py.
+"""
+import array
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+RATE = 48000
+#: |amplitude| above this is sound; intervald's cues peak near 0.6 of full scale, speech well above this too.
+THRESHOLD = 1500
+#: A sound begins after at least this much silence.
+SILENCE_S = 0.04
+
+
+def pulseaudio_missing():
+    """Why a private PulseAudio cannot run here, or None."""
+    for tool in ("pulseaudio", "pactl"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install pulseaudio pulseaudio-utils)"
+    return None
+
+
+class PrivatePulse:
+    """A PulseAudio of its own in a 0700 runtime directory; `env` points clients (libcanberra, speech-dispatcher)
+    at it. Stop it with close(), which also stops a speech-dispatcher that clients autospawned there."""
+
+    def __init__(self, timeout=10):
+        self.dir = Path(tempfile.mkdtemp(prefix="intervald-pulse."))
+        self.runtime = self.dir / "runtime"
+        self.runtime.mkdir(mode=0o700)
+        self.home = self.dir / "home"
+        self.home.mkdir()
+        self.env = {**os.environ, "XDG_RUNTIME_DIR": str(self.runtime), "HOME": str(self.home),
+                    "PULSE_SERVER": f"unix:{self.runtime / 'pulse' / 'native'}"}
+        self.env.pop("PULSE_SINK", None)
+        fifo = self.dir / "sink.fifo"
+        os.mkfifo(fifo)
+        self.samples = bytearray()
+        self.reads = []  # (wall clock, bytes before the read)
+        self.lock = threading.Lock()
+        self.server = subprocess.Popen(
+            ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--log-target=stderr",
+             f"--load=module-pipe-sink sink_name=out file={fifo} format=s16le rate={RATE} channels=1 "
+             "use_system_clock_for_timing=yes",
+             "--load=module-native-protocol-unix"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.dir / "pulseaudio.log", "w"))
+        self.fifo = open(fifo, "rb", buffering=0)  # blocks until the sink opens it
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        deadline = time.monotonic() + timeout
+        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline or self.server.poll() is not None:
+                raise AssertionError(f"pulseaudio did not start: {(self.dir / 'pulseaudio.log').read_text()}")
+            time.sleep(0.05)
+        subprocess.run(["pactl", "set-default-sink", "out"], env=self.env, check=True, capture_output=True)
+
+    def _read(self):
+        while True:
+            chunk = self.fifo.read(65536)
+            if not chunk:
+                return
+            now = time.time()
+            with self.lock:
+                self.reads.append((now, len(self.samples)))
+                self.samples += chunk
+
+    def origin(self):
+        """The wall-clock time of sample 0."""
+        with self.lock:
+            return min(t - n / 2 / RATE for t, n in self.reads)
+
+    def now_sample(self):
+        with self.lock:
+            return len(self.samples) // 2
+
+    def wait_until_recorded(self, wall_time, timeout=10):
+        """Waits until the recording covers `wall_time` (a time.time() value)."""
+        deadline = time.monotonic() + timeout
+        while self.origin() + self.now_sample() / RATE < wall_time:
+            if time.monotonic() > deadline:
+                raise AssertionError("the sink stopped writing samples")
+            time.sleep(0.02)
+
+    def recording(self, since=None):
+        """The samples as signed 16-bit integers, and the wall-clock time of the first one."""
+        with self.lock:
+            data = bytes(self.samples[: len(self.samples) // 2 * 2])
+        samples = array.array("h")
+        samples.frombytes(data)
+        origin = self.origin()
+        if since is not None:
+            skip = max(int((since - origin) * RATE), 0)
+            return samples[skip:], origin + skip / RATE
+        return samples, origin
+
+    def close(self):
+        pid_file = self.runtime / "speech-dispatcher" / "pid" / "speech-dispatcher.pid"
+        if pid_file.exists():
+            try:
+                os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
+            except (ValueError, ProcessLookupError):
+                pass
+        self.server.terminate()
+        self.server.wait(timeout=10)
+        self.reader.join(timeout=5)
+        self.fifo.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def onsets(samples, origin, threshold=THRESHOLD, silence_s=SILENCE_S):
+    """Wall-clock times of each sound's first sample above `threshold` after at least `silence_s` of silence."""
+    found = []
+    gap = int(silence_s * RATE)
+    last_loud = -gap - 1
+    for index, value in enumerate(samples):
+        if value > threshold or value < -threshold:
+            if index - last_loud > gap:
+                found.append(index)
+            last_loud = index
+    return [origin + index / RATE for index in found]
+
+
+def loud_span(samples, origin, threshold=THRESHOLD):
+    """The wall-clock times of the first and last sample above `threshold`, or None."""
+    first = next((i for i, v in enumerate(samples) if abs(v) > threshold), None)
+    if first is None:
+        return None
+    last = next(i for i in range(len(samples) - 1, first - 1, -1) if abs(samples[i]) > threshold)
+    return origin + first / RATE, origin + last / RATE
+
+
+def frequency(samples, origin, at, length=0.03):
+    """The dominant frequency (Hz, from zero crossings) of the `length` seconds starting at wall time `at`."""
+    start = int((at - origin) * RATE)
+    window = samples[max(start, 0): max(start, 0) + int(length * RATE)]
+    crossings = sum(1 for a, b in zip(window, window[1:]) if (a < 0) != (b < 0))
+    return crossings / 2 / length

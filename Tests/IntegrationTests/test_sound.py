@@ -1,0 +1,172 @@
+"""Cues you hear (spec §4b): intervald and `intervalctl run` play their cues through libcanberra into a private
+PulseAudio whose sink records every sample, and the recording is checked against the cues' schedule."""
+import math
+import os
+import struct
+import subprocess
+import time
+import wave
+
+import pytest
+
+from audio import RATE, PrivatePulse, frequency, loud_span, onsets, pulseaudio_missing
+from conftest import BIN, REPO, BusMonitor, desktop_required, wait_until
+
+pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
+                                                     reason=pulseaudio_missing() or "")]
+
+#: How late a sound's onset may be against its cue's schedule. The audio server's buffering alone is tens of ms;
+#: precision is measured by Benchmarks/perceived_timing.py, this only catches a sound that is missing or far off.
+LATE_S = 0.15
+#: The recording places an onset to within one of the sink's blocks (42.7 ms).
+EARLY_S = 0.06
+
+
+@pytest.fixture
+def pulse():
+    server = PrivatePulse()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def sound_daemon(pulse, tmp_path):
+    """Starts intervald with the settings the test writes, its sounds going to the private PulseAudio; stops it."""
+    daemons = []
+
+    def start(settings=""):
+        config = tmp_path / "intervald.toml"
+        config.write_text("[notifications]\nsound = false\n" + settings)
+        log = open(tmp_path / "intervald.log", "w")
+        env = {**pulse.env, "XDG_STATE_HOME": str(tmp_path / "state"),
+               "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+        daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(config), "--log-level", "debug"],
+                                  env=env, stderr=log)
+        daemons.append(daemon)
+        subprocess.run(["gdbus", "wait", "--session", "--timeout", "10", "org.intervald.Timer1"], check=True)
+        return daemon
+
+    yield start
+    for daemon in daemons:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+
+
+def ctl(*args, env=None):
+    return subprocess.run([str(BIN / "intervalctl"), *args], capture_output=True, text=True, timeout=30, env=env)
+
+
+def signal_times(monitor, member):
+    return [m["timestamp-realtime"] / 1e6 for m in monitor.received(member)]
+
+
+def near(onset_times, expected):
+    return [t for t in onset_times if expected - EARLY_S <= t <= expected + LATE_S]
+
+
+def test_every_cue_is_heard_near_its_deadline_with_countdown_pips(pulse, sound_daemon):
+    sound_daemon()
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    calls = BusMonitor("type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
+    try:
+        assert ctl("start", "-e", "countdown 300ms; 3x(1s run, 1s walk)").returncode == 0
+        finished = signals.wait_for("Finished", timeout=15)
+        starts = signal_times(signals, "SegmentStarted")
+        end = finished[0]["timestamp-realtime"] / 1e6
+        pulse.wait_until_recorded(end + 1.0)
+        samples, origin = pulse.recording(since=starts[0] - 0.5)
+        heard = onsets(samples, origin)
+        assert len(starts) == 6
+        pips = [change - 0.3 for change in starts[1:] + [end]]
+        for index, cue in enumerate(starts):
+            assert len(near(heard, cue)) == 1, f"segment {index}: no sound near its cue; heard {heard}"
+        for index, pip in enumerate(pips):
+            assert len(near(heard, pip)) == 1, f"countdown pip {index}: not heard; heard {heard}"
+        assert len(near(heard, end)) == 1, "the finish was not heard"
+        assert len(heard) == 6 + 6 + 1, f"a sound for each cue, pip and the finish, nothing else: {heard}"
+        # Work and rest sounds differ (a rising and a falling second note), and the pips are higher still.
+        onset = {cue: near(heard, cue)[0] for cue in starts}
+        second_note = [frequency(samples, origin, onset[cue] + 0.15) for cue in starts]
+        assert all(f > 800 for f in second_note[0::2]), f"run: the work sound rises, got {second_note}"
+        assert all(f < 600 for f in second_note[1::2]), f"walk: the rest sound falls, got {second_note}"
+        assert all(frequency(samples, origin, near(heard, pip)[0] + 0.01) > 1100 for pip in pips)
+        # The notification asks the server not to play a sound of its own.
+        notifies = calls.wait_for("Notify", 6)
+        hints = notifies[0]["payload"]["data"][6]
+        assert hints.get("suppress-sound", {}).get("data") is True, hints
+        assert "sound-name" not in hints
+    finally:
+        signals.close()
+        calls.close()
+
+
+def test_disabled_sound_is_silent(pulse, sound_daemon):
+    sound_daemon("[sound]\nenabled = false\n")
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        started = time.time()
+        assert ctl("start", "-e", "countdown 200ms; 2x(500ms run, 500ms walk)").returncode == 0
+        end = signals.wait_for("Finished", timeout=15)[0]["timestamp-realtime"] / 1e6
+        pulse.wait_until_recorded(end + 1.0)
+        samples, origin = pulse.recording(since=started)
+        assert loud_span(samples, origin) is None, "enabled = false must play nothing"
+    finally:
+        signals.close()
+
+
+def long_tone(path, seconds=2.0, hertz=440):
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / RATE)))
+                                 for i in range(int(seconds * RATE))))
+
+
+def test_stop_cuts_the_sound_and_nothing_plays_after_it(pulse, sound_daemon, tmp_path):
+    tone = tmp_path / "long.wav"
+    long_tone(tone)
+    sound_daemon(f'[sound]\nwork = "{tone}"\n')
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        # A 2 s sound at the start; pips due 1, 2 and 3 s before the change at 4 s.
+        assert ctl("start", "-e", "countdown 3s; 4s run, 4s walk").returncode == 0
+        begun = signals.wait_for("SegmentStarted")[0]["timestamp-realtime"] / 1e6
+        wait_until(lambda: pulse.origin() + pulse.now_sample() / RATE > begun + 0.5, 10, "half a second of sound")
+        assert ctl("stop").returncode == 0
+        stopped = signals.wait_for("Stopped")[0]["timestamp-realtime"] / 1e6
+        pulse.wait_until_recorded(begun + 5.0)
+        samples, origin = pulse.recording(since=begun - 0.2)
+        span = loud_span(samples, origin)
+        assert span is not None and span[0] < stopped, "the work sound played until the stop"
+        assert span[1] < stopped + LATE_S, f"sound went on {span[1] - stopped:.3f} s after Stop"
+    finally:
+        signals.close()
+
+
+def test_intervalctl_run_plays_its_cues_and_silent_does_not(pulse):
+    env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+    started = time.time()
+    run = ctl("run", "--no-notifications", "-e", "2x(400ms run, 400ms walk)", env=env)
+    assert run.returncode == 0, run.stderr
+    pulse.wait_until_recorded(time.time() + 1.0)
+    samples, origin = pulse.recording(since=started)
+    heard = onsets(samples, origin)
+    assert len(heard) == 5, f"four changes and the finish: {heard}"
+    spacing = [b - a for a, b in zip(heard, heard[1:4])]
+    assert all(abs(s - 0.4) < 0.1 for s in spacing), spacing
+
+    started = time.time()
+    assert ctl("run", "--silent", "--no-notifications", "-e", "2x(300ms run, 300ms walk)", env=env).returncode == 0
+    pulse.wait_until_recorded(time.time() + 1.0)
+    assert loud_span(*pulse.recording(since=started)) is None, "--silent must play nothing"
+
+
+def test_test_sound_plays_every_cue_sound(pulse):
+    env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+    started = time.time()
+    result = ctl("test-sound", env=env)
+    assert result.returncode == 0, result.stderr
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["work", "rest", "countdown", "finish"]
+    pulse.wait_until_recorded(time.time() + 0.5)
+    assert len(onsets(*pulse.recording(since=started))) >= 4
