@@ -44,7 +44,15 @@ class PrivatePulse:
         self.env = {**os.environ, "XDG_RUNTIME_DIR": str(self.runtime), "HOME": str(self.home),
                     "PULSE_SERVER": f"unix:{self.runtime / 'pulse' / 'native'}"}
         self.env.pop("PULSE_SINK", None)
-        fifo = self.dir / "sink.fifo"
+        self.timeout = timeout
+        self.runs = 0
+        self.server = None
+        self.start()
+
+    def start(self):
+        """Starts the server (again, after stop()) with a fresh recording."""
+        self.runs += 1
+        fifo = self.dir / f"sink{self.runs}.fifo"
         os.mkfifo(fifo)
         self.samples = bytearray()
         self.reads = []  # (wall clock, bytes before the read)
@@ -54,26 +62,38 @@ class PrivatePulse:
              f"--load=module-pipe-sink sink_name=out file={fifo} format=s16le rate={RATE} channels=1 "
              "use_system_clock_for_timing=yes",
              "--load=module-native-protocol-unix"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.dir / "pulseaudio.log", "w"))
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.dir / "pulseaudio.log", "a"))
         self.fifo = open(fifo, "rb", buffering=0)  # blocks until the sink opens it
-        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader = threading.Thread(target=self._read, args=(self.fifo, self.samples, self.reads, self.lock),
+                                       daemon=True)
         self.reader.start()
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + self.timeout
         while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
             if time.monotonic() > deadline or self.server.poll() is not None:
                 raise AssertionError(f"pulseaudio did not start: {(self.dir / 'pulseaudio.log').read_text()}")
             time.sleep(0.05)
         subprocess.run(["pactl", "set-default-sink", "out"], env=self.env, check=True, capture_output=True)
 
-    def _read(self):
+    def stop(self):
+        """Stops the server, as a crash or a restart of the user's sound server would."""
+        if self.server is None:
+            return
+        self.server.terminate()
+        self.server.wait(timeout=10)
+        self.server = None
+        self.reader.join(timeout=5)
+        self.fifo.close()
+
+    @staticmethod
+    def _read(fifo, samples, reads, lock):
         while True:
-            chunk = self.fifo.read(65536)
+            chunk = fifo.read(65536)
             if not chunk:
                 return
             now = time.time()
-            with self.lock:
-                self.reads.append((now, len(self.samples)))
-                self.samples += chunk
+            with lock:
+                reads.append((now, len(samples)))
+                samples += chunk
 
     def origin(self):
         """The wall-clock time of sample 0."""
@@ -111,10 +131,7 @@ class PrivatePulse:
                 os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
             except (ValueError, ProcessLookupError):
                 pass
-        self.server.terminate()
-        self.server.wait(timeout=10)
-        self.reader.join(timeout=5)
-        self.fifo.close()
+        self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

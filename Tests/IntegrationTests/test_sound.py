@@ -170,3 +170,43 @@ def test_test_sound_plays_every_cue_sound(pulse):
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["work", "rest", "countdown", "finish"]
     pulse.wait_until_recorded(time.time() + 0.5)
     assert len(onsets(*pulse.recording(since=started))) >= 4
+
+
+def test_no_audio_server_then_a_restarting_one_leave_the_workout_on_time_and_sound_returns(pulse, sound_daemon,
+                                                                                          tmp_path):
+    pulse.stop()
+    sound_daemon()
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert ctl("start", "-e", "40x(500ms run, 500ms walk)").returncode == 0
+        signals.wait_for("SegmentStarted", 3)
+        pulse.start()
+        wait_until(lambda: (tmp_path / "intervald.log").read_text().count("Sound is back.") == 1, 10,
+                   "sound to come back with the server")
+        changes = len(signals.received("SegmentStarted"))
+        signals.wait_for("SegmentStarted", changes + 2)
+        pulse.stop()  # the user's sound server restarts
+        signals.wait_for("SegmentStarted", changes + 4)
+        pulse.start()
+        wait_until(lambda: (tmp_path / "intervald.log").read_text().count("Sound is back.") == 2, 10,
+                   "sound to come back with the restarted server")
+        restarted = time.time()
+        changes = len(signals.received("SegmentStarted"))
+        signals.wait_for("SegmentStarted", changes + 3)
+        cues = [t for t in signal_times(signals, "SegmentStarted") if t > restarted]
+        pulse.wait_until_recorded(cues[-1] + 0.5)
+        samples, origin = pulse.recording(since=restarted)
+        heard = onsets(samples, origin)
+        for cue in cues:
+            assert len(near(heard, cue)) == 1, f"the cue at {cue} was not heard after the restart: {heard}"
+        ctl("stop")
+        signals.wait_for("Stopped")
+        # The cues kept their schedule through it all: every change 500 ms after the one before.
+        times = signal_times(signals, "SegmentStarted")
+        spacing = [b - a for a, b in zip(times, times[1:])]
+        assert all(abs(s - 0.5) < 0.05 for s in spacing), spacing
+        log = (tmp_path / "intervald.log").read_text()
+        failures = log.count("Failed to connect to the audio server") + log.count("Failed to play a sound")
+        assert failures == 2, f"one line per outage, not one per cue:\n{log}"
+    finally:
+        signals.close()
