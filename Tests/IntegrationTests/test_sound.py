@@ -2,6 +2,7 @@
 PulseAudio whose sink records every sample, and the recording is checked against the cues' schedule."""
 import math
 import os
+import shutil
 import struct
 import subprocess
 import time
@@ -210,3 +211,25 @@ def test_no_audio_server_then_a_restarting_one_leave_the_workout_on_time_and_sou
         assert failures == 2, f"one line per outage, not one per cue:\n{log}"
     finally:
         signals.close()
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+def test_voice_speaks_when_on_and_not_when_off(pulse):
+    env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+    started = time.time()
+    assert ctl("run", "--silent", "--no-notifications", "-e", "1s run, 1s walk", env=env).returncode == 0
+    pulse.wait_until_recorded(time.time() + 1.0)
+    assert loud_span(*pulse.recording(since=started)) is None, "no voice unless asked"
+    assert not (pulse.runtime / "speech-dispatcher").exists(), "speech-dispatcher is not even started"
+
+    started = time.time()
+    assert ctl("run", "--silent", "--voice", "--no-notifications", "-e", "1s run, 1s walk", env=env).returncode == 0
+    # Speech-dispatcher (autospawned in the private runtime directory, so it plays into the private server) says
+    # "Run, 1 second", "Walk, 1 second" and "Workout done, 2 seconds": about three seconds of speech.
+    def spoken():
+        samples, origin = pulse.recording(since=started)
+        loud = sum(1 for value in samples if abs(value) > 1500)
+        return loud / RATE > 0.5 and loud_span(samples, origin)
+
+    first, _ = wait_until(spoken, 20, "half a second of speech")
+    assert first - started < 5, "the first phrase starts within seconds, speech-dispatcher's start-up included"
