@@ -95,34 +95,37 @@ class PrivatePulse:
                 reads.append((now, len(samples)))
                 samples += chunk
 
-    def origin(self):
-        """The wall-clock time of sample 0."""
+    def clock(self, skip=0):
+        """What wall-clock time each recorded sample (from sample `skip` on) was played at."""
         with self.lock:
-            return min(t - n / 2 / RATE for t, n in self.reads)
+            return SampleClock(list(self.reads), skip)
 
-    def now_sample(self):
+    def recorded_until(self):
+        """The wall-clock time up to which the recording reaches."""
         with self.lock:
-            return len(self.samples) // 2
+            if not self.reads:
+                return 0.0
+            t, before = self.reads[-1]
+            return t + (len(self.samples) - before) / 2 / RATE
 
     def wait_until_recorded(self, wall_time, timeout=10):
         """Waits until the recording covers `wall_time` (a time.time() value)."""
         deadline = time.monotonic() + timeout
-        while self.origin() + self.now_sample() / RATE < wall_time:
+        while self.recorded_until() < wall_time:
             if time.monotonic() > deadline:
                 raise AssertionError("the sink stopped writing samples")
             time.sleep(0.02)
 
     def recording(self, since=None):
-        """The samples as signed 16-bit integers, and the wall-clock time of the first one."""
+        """The samples as signed 16-bit integers (from wall time `since` on), and their SampleClock."""
         with self.lock:
             data = bytes(self.samples[: len(self.samples) // 2 * 2])
         samples = array.array("h")
         samples.frombytes(data)
-        origin = self.origin()
+        skip = 0
         if since is not None:
-            skip = max(int((since - origin) * RATE), 0)
-            return samples[skip:], origin + skip / RATE
-        return samples, origin
+            skip = max(self.clock().index(since), 0)
+        return samples[skip:], self.clock(skip)
 
     def close(self):
         pid_file = self.runtime / "speech-dispatcher" / "pid" / "speech-dispatcher.pid"
@@ -135,7 +138,33 @@ class PrivatePulse:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def onsets(samples, origin, threshold=THRESHOLD, silence_s=SILENCE_S):
+class SampleClock:
+    """Maps a recorded sample's index to the wall-clock time it was played at, from the reads near it: the sink
+    writes in real time, but a server that stalls can drop time, so one origin for a whole recording would drift."""
+
+    WINDOW = 2 * RATE
+
+    def __init__(self, reads, skip=0):
+        # (first sample of the read, wall time of sample 0 as that read tells it)
+        self.points = [(before // 2, t - before / 2 / RATE) for t, before in reads]
+        self.skip = skip
+
+    def _origin(self, absolute):
+        near = [origin for first, origin in self.points if abs(first - absolute) <= self.WINDOW]
+        if not near:
+            near = [min(self.points, key=lambda p: abs(p[0] - absolute))[1]]
+        return min(near)
+
+    def time(self, index):
+        absolute = index + self.skip
+        return self._origin(absolute) + absolute / RATE
+
+    def index(self, wall_time):
+        guess = int((wall_time - min(o for _, o in self.points)) * RATE)
+        return int((wall_time - self._origin(guess)) * RATE) - self.skip
+
+
+def onsets(samples, clock, threshold=THRESHOLD, silence_s=SILENCE_S):
     """Wall-clock times of each sound's first sample above `threshold` after at least `silence_s` of silence."""
     found = []
     gap = int(silence_s * RATE)
@@ -145,21 +174,21 @@ def onsets(samples, origin, threshold=THRESHOLD, silence_s=SILENCE_S):
             if index - last_loud > gap:
                 found.append(index)
             last_loud = index
-    return [origin + index / RATE for index in found]
+    return [clock.time(index) for index in found]
 
 
-def loud_span(samples, origin, threshold=THRESHOLD):
+def loud_span(samples, clock, threshold=THRESHOLD):
     """The wall-clock times of the first and last sample above `threshold`, or None."""
     first = next((i for i, v in enumerate(samples) if abs(v) > threshold), None)
     if first is None:
         return None
     last = next(i for i in range(len(samples) - 1, first - 1, -1) if abs(samples[i]) > threshold)
-    return origin + first / RATE, origin + last / RATE
+    return clock.time(first), clock.time(last)
 
 
-def frequency(samples, origin, at, length=0.03):
+def frequency(samples, clock, at, length=0.03):
     """The dominant frequency (Hz, from zero crossings) of the `length` seconds starting at wall time `at`."""
-    start = int((at - origin) * RATE)
+    start = clock.index(at)
     window = samples[max(start, 0): max(start, 0) + int(length * RATE)]
     crossings = sum(1 for a, b in zip(window, window[1:]) if (a < 0) != (b < 0))
     return crossings / 2 / length

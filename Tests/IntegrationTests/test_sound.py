@@ -75,8 +75,8 @@ def test_every_cue_is_heard_near_its_deadline_with_countdown_pips(pulse, sound_d
         starts = signal_times(signals, "SegmentStarted")
         end = finished[0]["timestamp-realtime"] / 1e6
         pulse.wait_until_recorded(end + 1.0)
-        samples, origin = pulse.recording(since=starts[0] - 0.5)
-        heard = onsets(samples, origin)
+        samples, clock = pulse.recording(since=starts[0] - 0.5)
+        heard = onsets(samples, clock)
         assert len(starts) == 6
         pips = [change - 0.3 for change in starts[1:] + [end]]
         for index, cue in enumerate(starts):
@@ -87,10 +87,10 @@ def test_every_cue_is_heard_near_its_deadline_with_countdown_pips(pulse, sound_d
         assert len(heard) == 6 + 6 + 1, f"a sound for each cue, pip and the finish, nothing else: {heard}"
         # Work and rest sounds differ (a rising and a falling second note), and the pips are higher still.
         onset = {cue: near(heard, cue)[0] for cue in starts}
-        second_note = [frequency(samples, origin, onset[cue] + 0.15) for cue in starts]
+        second_note = [frequency(samples, clock, onset[cue] + 0.15) for cue in starts]
         assert all(f > 800 for f in second_note[0::2]), f"run: the work sound rises, got {second_note}"
         assert all(f < 600 for f in second_note[1::2]), f"walk: the rest sound falls, got {second_note}"
-        assert all(frequency(samples, origin, near(heard, pip)[0] + 0.01) > 1100 for pip in pips)
+        assert all(frequency(samples, clock, near(heard, pip)[0] + 0.01) > 1100 for pip in pips)
         # The notification asks the server not to play a sound of its own.
         notifies = calls.wait_for("Notify", 6)
         hints = notifies[0]["payload"]["data"][6]
@@ -109,8 +109,8 @@ def test_disabled_sound_is_silent(pulse, sound_daemon):
         assert ctl("start", "-e", "countdown 200ms; 2x(500ms run, 500ms walk)").returncode == 0
         end = signals.wait_for("Finished", timeout=15)[0]["timestamp-realtime"] / 1e6
         pulse.wait_until_recorded(end + 1.0)
-        samples, origin = pulse.recording(since=started)
-        assert loud_span(samples, origin) is None, "enabled = false must play nothing"
+        samples, clock = pulse.recording(since=started)
+        assert loud_span(samples, clock) is None, "enabled = false must play nothing"
     finally:
         signals.close()
 
@@ -133,12 +133,12 @@ def test_stop_cuts_the_sound_and_nothing_plays_after_it(pulse, sound_daemon, tmp
         # A 2 s sound at the start; pips due 1, 2 and 3 s before the change at 4 s.
         assert ctl("start", "-e", "countdown 3s; 4s run, 4s walk").returncode == 0
         begun = signals.wait_for("SegmentStarted")[0]["timestamp-realtime"] / 1e6
-        wait_until(lambda: pulse.origin() + pulse.now_sample() / RATE > begun + 0.5, 10, "half a second of sound")
+        wait_until(lambda: pulse.recorded_until() > begun + 0.5, 10, "half a second of sound")
         assert ctl("stop").returncode == 0
         stopped = signals.wait_for("Stopped")[0]["timestamp-realtime"] / 1e6
         pulse.wait_until_recorded(begun + 5.0)
-        samples, origin = pulse.recording(since=begun - 0.2)
-        span = loud_span(samples, origin)
+        samples, clock = pulse.recording(since=begun - 0.2)
+        span = loud_span(samples, clock)
         assert span is not None and span[0] < stopped, "the work sound played until the stop"
         assert span[1] < stopped + LATE_S, f"sound went on {span[1] - stopped:.3f} s after Stop"
     finally:
@@ -151,8 +151,8 @@ def test_intervalctl_run_plays_its_cues_and_silent_does_not(pulse):
     run = ctl("run", "--no-notifications", "-e", "2x(400ms run, 400ms walk)", env=env)
     assert run.returncode == 0, run.stderr
     pulse.wait_until_recorded(time.time() + 1.0)
-    samples, origin = pulse.recording(since=started)
-    heard = onsets(samples, origin)
+    samples, clock = pulse.recording(since=started)
+    heard = onsets(samples, clock)
     assert len(heard) == 5, f"four changes and the finish: {heard}"
     spacing = [b - a for a, b in zip(heard, heard[1:4])]
     assert all(abs(s - 0.4) < 0.1 for s in spacing), spacing
@@ -196,8 +196,8 @@ def test_no_audio_server_then_a_restarting_one_leave_the_workout_on_time_and_sou
         signals.wait_for("SegmentStarted", changes + 3)
         cues = [t for t in signal_times(signals, "SegmentStarted") if t > restarted]
         pulse.wait_until_recorded(cues[-1] + 0.5)
-        samples, origin = pulse.recording(since=restarted)
-        heard = onsets(samples, origin)
+        samples, clock = pulse.recording(since=restarted)
+        heard = onsets(samples, clock)
         for cue in cues:
             assert len(near(heard, cue)) == 1, f"the cue at {cue} was not heard after the restart: {heard}"
         ctl("stop")
@@ -227,9 +227,9 @@ def test_voice_speaks_when_on_and_not_when_off(pulse):
     # Speech-dispatcher (autospawned in the private runtime directory, so it plays into the private server) says
     # "Run, 1 second", "Walk, 1 second" and "Workout done, 2 seconds": about three seconds of speech.
     def spoken():
-        samples, origin = pulse.recording(since=started)
+        samples, clock = pulse.recording(since=started)
         loud = sum(1 for value in samples if abs(value) > 1500)
-        return loud / RATE > 0.5 and loud_span(samples, origin)
+        return loud / RATE > 0.5 and loud_span(samples, clock)
 
     first, _ = wait_until(spoken, 20, "half a second of speech")
     assert first - started < 5, "the first phrase starts within seconds, speech-dispatcher's start-up included"
