@@ -109,9 +109,11 @@ public final class CanberraPlayer: @unchecked Sendable {
     private func play(_ sound: String, _ request: (OpaquePointer, OpaquePointer) -> Int32) -> Int32 {
         var result = perform(replacements[sound] ?? sound, request)
         if result == Int32(CA_ERROR_NOTFOUND), replacements[sound] == nil, let cue = SoundCue.ofDefaultSound(sound) {
-            logger.info(
-                "intervald's sound theme is not installed, playing the freedesktop theme's sound.",
-                metadata: ["sound": "\(sound)", "instead": "\(cue.freedesktopFallback)"])
+            if replacements.isEmpty {
+                logger.info(
+                    "intervald's sound theme is not installed, playing the freedesktop theme's sounds instead.",
+                    metadata: ["sound": "\(sound)", "instead": "\(cue.freedesktopFallback)"])
+            }
             replacements[sound] = cue.freedesktopFallback
             result = perform(cue.freedesktopFallback, request)
         }
