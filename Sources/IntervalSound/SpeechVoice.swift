@@ -30,6 +30,9 @@ public final class SpeechVoice: @unchecked Sendable {
         self.language = language
         self.rate = rate
         self.logger = logger
+        // libspeechd writes to its socket with plain write(2): a speech service that died mid-workout would raise
+        // SIGPIPE and end the process. The write's error is handled (a new connection), so the signal is not wanted.
+        signal(SIGPIPE, SIG_IGN)
         queue.async { [self] in _ = connect() }
     }
 

@@ -95,6 +95,18 @@ class PrivatePulse:
                 reads.append((now, len(samples)))
                 samples += chunk
 
+    def _spawned_here(self):
+        marker = str(self.runtime).encode()
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != os.getpid():
+                try:
+                    if marker in (entry / "cmdline").read_bytes():
+                        found.append(int(entry.name))
+                except OSError:
+                    pass
+        return [pid for pid in found if self.server is None or pid != self.server.pid]
+
     def clock(self, skip=0):
         """What wall-clock time each recorded sample (from sample `skip` on) was played at."""
         with self.lock:
@@ -128,11 +140,12 @@ class PrivatePulse:
         return samples[skip:], self.clock(skip)
 
     def close(self):
-        pid_file = self.runtime / "speech-dispatcher" / "pid" / "speech-dispatcher.pid"
-        if pid_file.exists():
+        """Stops the server and a speech-dispatcher that a client autospawned for this runtime directory (found by
+        its socket path on its command line, so that no other process is touched)."""
+        for pid in self._spawned_here():
             try:
-                os.kill(int(pid_file.read_text().strip()), signal.SIGTERM)
-            except (ValueError, ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
                 pass
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
