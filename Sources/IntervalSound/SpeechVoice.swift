@@ -121,6 +121,7 @@ public final class SpeechVoice: @unchecked Sendable {
         opened.pointee.callback_end = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
         opened.pointee.callback_cancel = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
         for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = spd_set_notification_on(opened, event) }
+        SpeechLatency.shared.connected()
         if let language { _ = spd_set_language(opened, language) }
         if rate != 0 { _ = spd_set_voice_rate(opened, Int32(min(max(rate, -100), 100))) }
         connection = opened
@@ -146,13 +147,20 @@ final class SpeechLatency: Sendable {
         var endWaiters: [Int: @Sendable () -> Void] = [:]
         var ended: Set<Int> = []
         /// A guess until the first phrase is measured: espeak-ng through speech-dispatcher, warm.
-        var lead: Int64 = 300_000
+        var lead: Int64 = 100_000
+        /// The first phrase after connecting may start the service and its synthesizer (seconds): not a measure.
+        var startingUp = true
     }
 
     private let state = Mutex(State())
 
     /// Microseconds to start a phrase ahead of when it should be heard.
     var lead: Int64 { state.withLock { $0.lead } }
+
+    /// A new connection: its first phrase's latency is the service's start-up, not speech's.
+    func connected() {
+        state.withLock { $0.startingUp = true }
+    }
 
     func said(id: Int, at instant: Int64) {
         state.withLock { state in
@@ -198,6 +206,10 @@ final class SpeechLatency: Sendable {
 
     /// A moving average, bounded so that one phrase that waited behind another cannot push the next ones far ahead.
     private static func learn(_ latency: Int64, into state: inout State) {
+        guard !state.startingUp else {
+            state.startingUp = false
+            return
+        }
         let bounded = min(max(latency, 20_000), 1_500_000)
         state.lead = (state.lead * 3 + bounded) / 4
     }

@@ -233,3 +233,23 @@ def test_voice_speaks_when_on_and_not_when_off(pulse):
 
     first, _ = wait_until(spoken, 20, "half a second of speech")
     assert first - started < 5, "the first phrase starts within seconds, speech-dispatcher's start-up included"
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+def test_the_daemons_voice_lands_on_each_change(pulse, sound_daemon):
+    sound_daemon("[sound]\nenabled = false\nvoice = true\n")
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert ctl("start", "-e", "3s run, 3s walk, 3s run, 3s walk").returncode == 0
+        end = signals.wait_for("Finished", timeout=30)[0]["timestamp-realtime"] / 1e6
+        changes = signal_times(signals, "SegmentStarted")[1:] + [end]
+        pulse.wait_until_recorded(end + 3)
+        samples, clock = pulse.recording(since=changes[0] - 2)
+        # A phrase begins after a pause longer than the ones between its words.
+        phrases = onsets(samples, clock, silence_s=0.25)
+        for change in changes:
+            nearest = min(phrases, key=lambda t: abs(t - change), default=None)
+            assert nearest is not None and abs(nearest - change) < 0.4, \
+                f"the phrase for the change at {change:.2f} began at {nearest}: {phrases}"
+    finally:
+        signals.close()
