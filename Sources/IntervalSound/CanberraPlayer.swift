@@ -78,6 +78,11 @@ public final class CanberraPlayer: @unchecked Sendable {
         }
     }
 
+    /// Waits until the work asked for before has been done.
+    public func flush() {
+        queue.sync {}
+    }
+
     /// Plays `sound` and waits until it has finished (for `intervalctl test-sound`); false if it could not play.
     public func playToEnd(_ sound: String) -> Bool {
         let finished = DispatchSemaphore(value: 0)

@@ -21,6 +21,14 @@ public final class SoundOutput: WorkoutOutput {
             ? SpeechVoice(language: settings.voiceLanguage, rate: settings.voiceRate, logger: logger) : nil
     }
 
+    /// Waits until every sound and phrase asked for so far has been handed to the audio server and the speech
+    /// service, which play them on after this process exits; for `intervalctl run`, before it exits. Sounds and
+    /// phrases timed for later are not waited for.
+    public func flush() {
+        player?.flush()
+        voice?.flush()
+    }
+
     public func handle(_ moment: WorkoutMoment) {
         if let player {
             let sounds = CueSounds.actions(for: moment, settings: settings)

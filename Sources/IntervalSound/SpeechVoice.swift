@@ -74,6 +74,11 @@ public final class SpeechVoice: @unchecked Sendable {
         }
     }
 
+    /// Waits until the work asked for before has been done.
+    public func flush() {
+        queue.sync {}
+    }
+
     /// Says `text` now and waits until it has been said (for `intervalctl test-sound`), at most `timeout` seconds;
     /// false if it could not be said.
     public func sayToEnd(_ text: String, timeout: Int = 15) -> Bool {

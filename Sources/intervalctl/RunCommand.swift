@@ -48,6 +48,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     // Confined to `queue` from here on.
     private let session: WorkoutSession
     private let progress: TerminalProgress
+    private let sound: SoundOutput
     private var signals: SignalWatcher?
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
@@ -60,7 +61,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
         if notifications {
             outputs.append(NotificationOutput(style: style, session: session, queue: queue, logger: logger))
         }
-        outputs.append(SoundOutput(settings: sound, logger: logger))
+        self.sound = SoundOutput(settings: sound, logger: logger)
+        outputs.append(self.sound)
         outputs.append(progress)
         session.outputs = outputs
         progress.onEnd = { [unowned self] sentence in end(sentence) }
@@ -70,6 +72,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     func runToEnd() -> String {
         queue.async { self.begin() }
         done.wait()
+        sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.
         GLibMainLoopThread.shutdownShared()
         return outcome
