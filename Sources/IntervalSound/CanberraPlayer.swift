@@ -30,6 +30,8 @@ public final class CanberraPlayer: @unchecked Sendable {
     private var replacements: [String: String] = [:]
     /// A failure has been logged and no sound has played since: stay quiet.
     private var failing = false
+    /// Sounds that cannot be played (logged once each).
+    private var unplayableSounds: Set<String> = []
 
     /// - Parameters:
     ///   - volume: percent of the sounds' own loudness, 1–100.
@@ -125,6 +127,14 @@ public final class CanberraPlayer: @unchecked Sendable {
         if result == Int32(CA_SUCCESS) {
             if failing { logger.notice("Sound is back.") }
             failing = false
+        } else if Self.unplayable(result) {
+            // This sound's own fault (no such file or theme sound, a format canberra cannot read): the server is
+            // fine, and the other sounds play; said once per sound.
+            if unplayableSounds.insert(sound).inserted {
+                logger.warning(
+                    "Failed to load a sound, ignoring it.",
+                    metadata: ["sound": "\(sound)", "error": "\(Self.errorText(result))"])
+            }
         } else if !failing, result != Int32(CA_ERROR_CANCELED) {
             failing = true
             logger.warning(
@@ -183,6 +193,12 @@ public final class CanberraPlayer: @unchecked Sendable {
             CA_ERROR_STATE, CA_ERROR_DISCONNECTED, CA_ERROR_IO, CA_ERROR_NODRIVER, CA_ERROR_SYSTEM, CA_ERROR_DESTROYED,
             CA_ERROR_NOTAVAILABLE, CA_ERROR_INTERNAL, CA_ERROR_FORKED,
         ]
+        return codes.contains { Int32($0) == result }
+    }
+
+    /// Errors that are the sound's own, not the server's.
+    private static func unplayable(_ result: Int32) -> Bool {
+        let codes = [CA_ERROR_NOTFOUND, CA_ERROR_CORRUPT, CA_ERROR_NOTSUPPORTED, CA_ERROR_ACCESS, CA_ERROR_TOOBIG]
         return codes.contains { Int32($0) == result }
     }
 

@@ -253,3 +253,21 @@ def test_the_daemons_voice_lands_on_each_change(pulse, sound_daemon):
                 f"the phrase for the change at {change:.2f} began at {nearest}: {phrases}"
     finally:
         signals.close()
+
+
+def test_a_missing_sound_file_is_logged_once_and_the_other_sounds_play(pulse, sound_daemon, tmp_path):
+    sound_daemon('[sound]\nwork = "/nonexistent/horn.oga"\n')
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert ctl("start", "-e", "3x(400ms run, 400ms walk)").returncode == 0
+        end = signals.wait_for("Finished", timeout=15)[0]["timestamp-realtime"] / 1e6
+        walks = signal_times(signals, "SegmentStarted")[1::2]
+        pulse.wait_until_recorded(end + 1.0)
+        heard = onsets(*pulse.recording(since=walks[0] - 1))
+        for walk in walks:
+            assert len(near(heard, walk)) == 1, f"the rest sound at {walk} was not heard: {heard}"
+        log = (tmp_path / "intervald.log").read_text()
+        assert log.count("Failed to load a sound") == 1, log
+        assert "Failed to play a sound" not in log and "Sound is back" not in log, log
+    finally:
+        signals.close()
