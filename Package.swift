@@ -47,10 +47,22 @@ let package = Package(
             ]
         ),
 
+        // Cue sounds through libcanberra and the voice through speech-dispatcher (spec §4b). The variadic calls have
+        // `_full` siblings that take a property list, so no C shim is needed.
+        .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
+        .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
+        .target(
+            name: "IntervalSound",
+            dependencies: [
+                "IntervalCore", "IntervalRuntime", "CCanberra", "CSpeechd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .executableTarget(
             name: "intervald",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus",
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus", "IntervalSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -58,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "intervalctl",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus",
+                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus", "IntervalSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

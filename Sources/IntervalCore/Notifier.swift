@@ -31,6 +31,8 @@ public struct WorkoutNotification: Sendable, Equatable {
     public var soundName: String?
     /// Appended to the body instead of drawing buttons when the server lacks the `actions` capability.
     public var noActionsHint: String
+    /// The `suppress-sound` hint: the process plays the cue's sound itself.
+    public var suppressSound = false
 
     public init(
         summary: String, body: String, actions: [NotificationAction], urgency: NotificationUrgency,

@@ -6,6 +6,8 @@ public struct Settings: Sendable, Equatable {
     public var hooks: Hooks
     /// How long (µs) an idle daemon waits before it exits (spec §5 `idle-exit`); nil never exits.
     public var idleExit: Int64?
+    /// Cue sounds and voice (spec §4b).
+    public var sound: SoundSettings
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
     public struct Hooks: Sendable, Equatable {
@@ -22,8 +24,9 @@ public struct Settings: Sendable, Equatable {
 
     public init(
         style: CueStyle = CueStyle(), defaultCountdown: Int64? = nil, hooks: Hooks = Hooks(),
-        idleExit: Int64? = 120 * 1_000_000
+        idleExit: Int64? = 120 * 1_000_000, sound: SoundSettings = .defaults
     ) {
+        self.sound = sound
         self.style = style
         self.defaultCountdown = defaultCountdown
         self.hooks = hooks
@@ -31,6 +34,9 @@ public struct Settings: Sendable, Equatable {
     }
 
     public static let defaults = Settings()
+
+    /// How notifications look when the daemon plays the cue sounds itself (spec §4b): silent, `suppress-sound`.
+    public var notificationStyle: CueStyle { style.playingSoundItself(sound.enabled) }
 }
 
 extension Plan {

@@ -5,14 +5,27 @@ public struct CueStyle: Sendable, Equatable {
     public var urgency: NotificationUrgency
     /// Buttons on every cue besides Stop, which is always there; `pause` becomes `resume` while paused.
     public var extraButtons: [NotificationAction]
+    /// The process plays the cue's sound itself (spec §4b): ask the server for silence (`suppress-sound`).
+    public var suppressSound: Bool
 
     public init(
         soundName: String? = "bell", urgency: NotificationUrgency = .normal,
-        extraButtons: [NotificationAction] = [.pause, .skip]
+        extraButtons: [NotificationAction] = [.pause, .skip], suppressSound: Bool = false
     ) {
         self.soundName = soundName
         self.urgency = urgency
         self.extraButtons = extraButtons
+        self.suppressSound = suppressSound
+    }
+
+    /// This style for a process that plays its own cue sounds when `playsSound`: no `sound-name`, and
+    /// `suppress-sound` so that a server that plays sounds does not double them.
+    public func playingSoundItself(_ playsSound: Bool) -> CueStyle {
+        guard playsSound else { return self }
+        var style = self
+        style.soundName = nil
+        style.suppressSound = true
+        return style
     }
 }
 
@@ -20,6 +33,12 @@ public struct CueStyle: Sendable, Equatable {
 public enum WorkoutPresenter {
     /// What the notification shows after `event`, or nil when it should close (the workout was stopped).
     public static func notification(for event: SchedulerEvent, plan: Plan, style: CueStyle) -> WorkoutNotification? {
+        var notification = words(for: event, plan: plan, style: style)
+        notification?.suppressSound = style.suppressSound
+        return notification
+    }
+
+    private static func words(for event: SchedulerEvent, plan: Plan, style: CueStyle) -> WorkoutNotification? {
         switch event {
         case .segmentStarted(let segment, let next):
             return cue(segment, next: next, plan: plan, style: style)

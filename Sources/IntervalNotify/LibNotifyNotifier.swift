@@ -275,6 +275,9 @@ private final class NotifierState {
         if let soundName = cue.soundName {
             notify_notification_set_hint_string(notification, "sound-name", soundName)
         }
+        if cue.suppressSound {
+            notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(1))
+        }
         notify_notification_clear_actions(notification)  // Releases the previous cue's action boxes.
         for action in actions {
             addAction(action, to: notification)

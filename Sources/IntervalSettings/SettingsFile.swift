@@ -43,7 +43,7 @@ public enum SettingsFile {
 
         mutating func settings() -> Settings {
             var settings = Settings.defaults
-            check(table, known: ["idle-exit", "notifications", "timing", "hooks"], section: nil)
+            check(table, known: ["idle-exit", "notifications", "timing", "hooks", "sound"], section: nil)
             if let value = table["idle-exit"] {
                 if let seconds = value.int, seconds >= 0, seconds <= 86_400 * 365 {
                     settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
@@ -94,7 +94,84 @@ public enum SettingsFile {
                 settings.hooks.onFinish = command(hooks, "on-finish")
                 settings.hooks.onStop = command(hooks, "on-stop")
             }
+            if let sound = section("sound") {
+                settings.sound = sounds(sound)
+            }
             return settings
+        }
+
+        /// `[sound]` (spec §4b): cue sounds and the voice.
+        mutating func sounds(_ table: TOMLTable) -> SoundSettings {
+            var sound = SoundSettings.defaults
+            let cues = SoundCue.allCases.map(\.rawValue)
+            check(
+                table,
+                known: Set(
+                    cues + ["enabled", "volume", "rest-kinds", "kinds", "voice", "voice-language", "voice-rate"]),
+                section: "sound")
+            sound.enabled = flag(table, "enabled") ?? sound.enabled
+            sound.voice = flag(table, "voice") ?? sound.voice
+            if let value = table["volume"] {
+                if let volume = value.int, (1...100).contains(volume) {
+                    sound.volume = volume
+                } else {
+                    report("volume", "expected a percentage from 1 to 100")
+                }
+            }
+            for cue in SoundCue.allCases {
+                if let name = soundName(table, cue.rawValue) { sound.sounds[cue] = name }
+            }
+            if let value = table["rest-kinds"] {
+                let kinds = value.array.map { array in array.compactMap { $0.string } }
+                if let kinds, kinds.count == value.array?.count {
+                    sound.restKinds = Set(kinds)
+                } else {
+                    report("rest-kinds", "expected a list of kinds such as [\"walk\", \"rest\"]")
+                }
+            }
+            if let value = table["kinds"] {
+                if let kinds = value.table {
+                    for kind in kinds.keys.sorted() {
+                        if let name = soundName(kinds, kind) { sound.kindSounds[kind] = name }
+                    }
+                } else {
+                    report("kinds", "expected a [sound.kinds] table of kind = \"sound\"")
+                }
+            }
+            if let value = table["voice-language"] {
+                if let language = value.string, !language.isEmpty, language.allSatisfy({ $0.isLetter || $0 == "-" }) {
+                    sound.voiceLanguage = language
+                } else {
+                    report("voice-language", "expected a language tag such as \"en\" or \"de\"")
+                }
+            }
+            if let value = table["voice-rate"] {
+                if let rate = value.int, (-100...100).contains(rate) {
+                    sound.voiceRate = rate
+                } else {
+                    report("voice-rate", "expected a whole number from -100 (slowest) to 100")
+                }
+            }
+            return sound
+        }
+
+        mutating func flag(_ table: TOMLTable, _ key: String) -> Bool? {
+            guard let value = table[key] else { return nil }
+            guard let flag = value.bool else {
+                report(key, "expected true or false")
+                return nil
+            }
+            return flag
+        }
+
+        /// A sound theme event id such as "bell", or a file (a path with a `/`).
+        mutating func soundName(_ table: TOMLTable, _ key: String) -> String? {
+            guard let value = table[key] else { return nil }
+            guard let name = value.string, !name.isEmpty, !name.contains(where: \.isNewline) else {
+                report(key, "expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\"")
+                return nil
+            }
+            return name
         }
 
         /// A duration in the plan language, e.g. "3s" or "1:30".

@@ -15,7 +15,8 @@ struct IntervalCtl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StartCommand.self, StopCommand.self, PauseCommand.self, ResumeCommand.self, SkipCommand.self,
-            StatusCommand.self, HistoryCommand.self, RunCommand.self, PlanCommand.self, PlansCommand.self,
+            StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
+            PlansCommand.self,
         ]
     )
 

@@ -3,6 +3,7 @@ import Dispatch
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
+import IntervalSound
 import Logging
 
 #if canImport(Glibc)
@@ -24,11 +25,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Play no sound with the cues.")
     var silent = false
 
+    @Flag(help: "Speak each change, the countdown and the summary (through speech-dispatcher).")
+    var voice = false
+
     func run() throws {
         let plan = try input.load().plan
         let logger = Logger(label: "intervalctl")
-        let style = CueStyle(soundName: silent ? nil : "bell", extraButtons: [.pause, .skip])
-        let workout = EmbeddedWorkout(plan: plan, style: style, notifications: !noNotifications, logger: logger)
+        let sound = SoundSettings(enabled: !silent, voice: voice)
+        let style = CueStyle(soundName: nil, extraButtons: [.pause, .skip]).playingSoundItself(!silent)
+        let workout = EmbeddedWorkout(
+            plan: plan, style: style, sound: sound, notifications: !noNotifications, logger: logger)
         Console.print(workout.runToEnd())
     }
 }
@@ -42,11 +48,12 @@ final class EmbeddedWorkout: @unchecked Sendable {
     // Confined to `queue` from here on.
     private let session: WorkoutSession
     private let progress: TerminalProgress
+    private let sound: SoundOutput
     private var signals: SignalWatcher?
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
 
-    init(plan: Plan, style: CueStyle, notifications: Bool, logger: Logger) {
+    init(plan: Plan, style: CueStyle, sound: SoundSettings, notifications: Bool, logger: Logger) {
         self.plan = plan
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
@@ -54,6 +61,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
         if notifications {
             outputs.append(NotificationOutput(style: style, session: session, queue: queue, logger: logger))
         }
+        self.sound = SoundOutput(settings: sound, logger: logger)
+        outputs.append(self.sound)
         outputs.append(progress)
         session.outputs = outputs
         progress.onEnd = { [unowned self] sentence in end(sentence) }
@@ -63,6 +72,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     func runToEnd() -> String {
         queue.async { self.begin() }
         done.wait()
+        sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.
         GLibMainLoopThread.shutdownShared()
         return outcome

@@ -4,6 +4,7 @@ import IntervalCore
 import IntervalNotify
 import IntervalRuntime
 import IntervalSettings
+import IntervalSound
 import Logging
 
 #if canImport(Glibc)
@@ -54,13 +55,15 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 exit(1)
             }
             self.server = server
-            let notification = NotificationOutput(style: settings.style, session: session, queue: queue, logger: logger)
+            let notification = NotificationOutput(
+                style: settings.notificationStyle, session: session, queue: queue, logger: logger)
             let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter, logger: logger)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
             let history = HistoryOutput(store: store, writer: recordWriter, logger: logger)
             let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
             session.outputs = [
                 BusAnnouncer(server: server, logger: logger),
+                SoundOutput(settings: settings.sound, logger: logger),
                 notification,
                 state,
                 history,

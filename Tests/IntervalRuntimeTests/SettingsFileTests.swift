@@ -64,3 +64,47 @@ import Testing
         #expect(problems.isEmpty)
     }
 }
+
+@Suite struct SoundSettingsFileTests {
+    @Test func theSoundSectionIsRead() {
+        let text = """
+            [sound]
+            enabled = false
+            volume = 40
+            work = "complete"
+            countdown = "/home/me/pip.oga"
+            rest-kinds = ["walk", "jog"]
+            voice = true
+            voice-language = "de"
+            voice-rate = -20
+            [sound.kinds]
+            hill = "bell"
+            """
+        let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
+        #expect(problems == [])
+        let sound = settings.sound
+        #expect(!sound.enabled && sound.voice && sound.volume == 40)
+        #expect(sound.sound(for: .work) == "complete")
+        #expect(sound.sound(for: .rest) == "intervald-rest")
+        #expect(sound.sound(for: .countdown) == "/home/me/pip.oga")
+        #expect(sound.restKinds == ["walk", "jog"])
+        #expect(sound.kindSounds == ["hill": "bell"])
+        #expect(sound.voiceLanguage == "de" && sound.voiceRate == -20)
+        #expect(settings.notificationStyle.suppressSound == false, "no sound of its own: the server may play one")
+        #expect(Settings.defaults.notificationStyle.suppressSound)
+    }
+
+    @Test func badSoundValuesAreLocated() {
+        let text = "[sound]\nenabled = \"yes\"\nvolume = 0\nwork = \"\"\nvoice-rate = 200\nloudness = 3\n"
+        let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
+        #expect(settings.sound == .defaults)
+        #expect(
+            problems == [
+                "s.toml:6: unknown setting '[sound] loudness', ignoring it.",
+                "s.toml:2: enabled: expected true or false; using the default.",
+                "s.toml:3: volume: expected a percentage from 1 to 100; using the default.",
+                "s.toml:4: work: expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\"; using the default.",
+                "s.toml:5: voice-rate: expected a whole number from -100 (slowest) to 100; using the default.",
+            ])
+    }
+}

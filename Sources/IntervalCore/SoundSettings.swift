@@ -1,0 +1,86 @@
+/// What the daemon plays and says itself (spec §4b), whatever the notification server does.
+public struct SoundSettings: Sendable, Equatable {
+    /// Play cue sounds at all.
+    public var enabled: Bool
+    /// The sound of each cue: a sound theme event id (`"bell"`) or a file (any value with a `/`).
+    public var sounds: [SoundCue: String]
+    /// Sounds for particular kinds of segment, over the work or rest sound.
+    public var kindSounds: [String: String]
+    /// The kinds that are rest (a change to them plays the `rest` sound); every other kind is work.
+    public var restKinds: Set<String>
+    /// Loudness in percent of the sound's own, 1–100.
+    public var volume: Int
+    /// Speak each change through speech-dispatcher.
+    public var voice: Bool
+    /// The voice's language (an IETF tag such as "en" or "de"), or nil for speech-dispatcher's default.
+    public var voiceLanguage: String?
+    /// Speech rate from -100 (slowest) to 100, 0 being speech-dispatcher's default.
+    public var voiceRate: Int
+
+    public init(
+        enabled: Bool = true, sounds: [SoundCue: String] = SoundCue.defaultSounds, kindSounds: [String: String] = [:],
+        restKinds: Set<String> = SoundSettings.defaultRestKinds, volume: Int = 100, voice: Bool = false,
+        voiceLanguage: String? = nil, voiceRate: Int = 0
+    ) {
+        self.enabled = enabled
+        self.sounds = sounds
+        self.kindSounds = kindSounds
+        self.restKinds = restKinds
+        self.volume = volume
+        self.voice = voice
+        self.voiceLanguage = voiceLanguage
+        self.voiceRate = voiceRate
+    }
+
+    public static let defaults = SoundSettings()
+    public static let defaultRestKinds: Set<String> = ["walk", "rest", "recover", "recovery", "cooldown", "warmup"]
+
+    /// The sound played when `segment` begins: its kind's own, else the work or the rest sound.
+    public func sound(for segment: Segment) -> String {
+        if let own = kindSounds[segment.kind] { return own }
+        return sound(for: restKinds.contains(segment.kind) ? .rest : .work)
+    }
+
+    public func sound(for cue: SoundCue) -> String {
+        sounds[cue] ?? cue.defaultSound
+    }
+
+    /// Every sound a workout can play, each once: what to load ahead so that the first cue starts at once.
+    public var allSounds: [String] {
+        var seen = Set<String>()
+        return (SoundCue.allCases.map { sound(for: $0) } + kindSounds.keys.sorted().compactMap { kindSounds[$0] })
+            .filter { seen.insert($0).inserted }
+    }
+}
+
+/// The kinds of cue that have a sound of their own.
+public enum SoundCue: String, Sendable, CaseIterable, Hashable {
+    /// A change to a work segment (run, work, sprint…).
+    case work
+    /// A change to a rest segment (walk, rest…).
+    case rest
+    /// One pip of the countdown before a change.
+    case countdown
+    /// The end of the plan.
+    case finish
+
+    /// intervald's own sounds, a sound theme of their own (`config/sounds/intervald`, CC0).
+    public var defaultSound: String { "intervald-\(rawValue)" }
+
+    /// A freedesktop theme sound to play when intervald's own theme is not installed.
+    public var freedesktopFallback: String {
+        switch self {
+        case .work: "bell"
+        case .rest: "message"
+        case .countdown: "audio-volume-change"
+        case .finish: "complete"
+        }
+    }
+
+    public static let defaultSounds = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.defaultSound) })
+
+    /// The cue whose default `sound` is, if it is one.
+    public static func ofDefaultSound(_ sound: String) -> SoundCue? {
+        allCases.first { $0.defaultSound == sound }
+    }
+}

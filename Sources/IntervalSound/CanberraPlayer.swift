@@ -1,0 +1,247 @@
+import CCanberra
+import Dispatch
+import IntervalCore
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Plays cue sounds through libcanberra (spec §4b) on a serial queue of its own, never on the queue that times cues.
+///
+/// The sounds are loaded into the audio server ahead (`ca_context_cache`), so that a cue's onset costs one request.
+/// Sounds may be timed ahead (countdown pips) with strict timers on the same queue; ``cut()`` cancels them and the
+/// sound playing. No audio server, or one that goes away, is logged once; the next sound opens a new context, and
+/// the log says when sound is back.
+public final class CanberraPlayer: @unchecked Sendable {
+    /// Every cue sound plays under this id, so that one `ca_context_cancel` cuts it.
+    private static let cueID: UInt32 = 1
+
+    private let queue = DispatchQueue(label: "intervald.sound", qos: .userInteractive)
+    private let logger: Logger
+    /// canberra's volume, in decibels as text.
+    private let volume: String
+    private let preload: [String]
+    // Confined to `queue`.
+    private var context: OpaquePointer?
+    private var pending: [Int: DispatchSourceTimer] = [:]
+    private var nextTimerKey = 0
+    /// Sounds of intervald's theme replaced by the freedesktop theme's, when intervald's is not installed.
+    private var replacements: [String: String] = [:]
+    /// A failure has been logged and no sound has played since: stay quiet.
+    private var failing = false
+    /// Sounds that cannot be played (logged once each).
+    private var unplayableSounds: Set<String> = []
+
+    /// - Parameters:
+    ///   - volume: percent of the sounds' own loudness, 1–100.
+    ///   - preload: sounds (theme event ids or files) to load into the server now.
+    public init(volume: Int, preload: [String], logger: Logger) {
+        self.logger = logger
+        let fraction = Double(min(max(volume, 1), 100)) / 100
+        self.volume = "\(20 * log10(fraction))"
+        self.preload = preload
+        queue.async { [self] in _ = openContext() }
+    }
+
+    deinit {
+        for timer in pending.values { timer.cancel() }
+        if let context { ca_context_destroy(context) }
+    }
+
+    /// Plays `sound` (a theme event id or a file) `delay` microseconds from now. Does not block.
+    public func play(_ sound: String, after delay: Int64) {
+        guard delay > 0 else {
+            queue.async { [self] in playNow(sound) }
+            return
+        }
+        let deadline = DispatchTime.now() + .microseconds(Int(delay))
+        queue.async { [self] in
+            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+            let key = nextTimerKey
+            nextTimerKey += 1
+            timer.schedule(deadline: deadline, repeating: .never, leeway: .nanoseconds(0))
+            timer.setEventHandler { [weak self] in
+                guard let self else { return }
+                pending.removeValue(forKey: key)?.cancel()
+                playNow(sound)
+            }
+            pending[key] = timer
+            timer.activate()
+        }
+    }
+
+    /// Cuts the sound playing and drops the ones timed ahead. Does not block.
+    public func cut() {
+        queue.async { [self] in
+            for timer in pending.values { timer.cancel() }
+            pending = [:]
+            if let context { _ = ca_context_cancel(context, Self.cueID) }
+        }
+    }
+
+    /// Waits until the work asked for before has been done.
+    public func flush() {
+        queue.sync {}
+    }
+
+    /// Plays `sound` and waits until it has finished (for `intervalctl test-sound`); false if it could not play.
+    public func playToEnd(_ sound: String) -> Bool {
+        let finished = DispatchSemaphore(value: 0)
+        let started: Bool = queue.sync {
+            let box = Unmanaged.passRetained(SemaphoreBox(finished)).toOpaque()
+            let result = play(sound) { context, properties in
+                ca_context_play_full(
+                    context, Self.cueID, properties,
+                    { _, _, _, userdata in
+                        guard let userdata else { return }
+                        Unmanaged<SemaphoreBox>.fromOpaque(userdata).takeRetainedValue().semaphore.signal()
+                    }, box)
+            }
+            if result != Int32(CA_SUCCESS) { Unmanaged<SemaphoreBox>.fromOpaque(box).release() }
+            return result == Int32(CA_SUCCESS)
+        }
+        if started { finished.wait() }
+        return started
+    }
+
+    // MARK: On `queue`
+
+    private func playNow(_ sound: String) {
+        _ = play(sound) { context, properties in ca_context_play_full(context, Self.cueID, properties, nil, nil) }
+    }
+
+    /// Plays or caches `sound` with `request`: through an open context (re-opened once if the server went away), with
+    /// the freedesktop theme's sound when intervald's theme is not installed. Logs a failure once.
+    private func play(_ sound: String, _ request: (OpaquePointer, OpaquePointer) -> Int32) -> Int32 {
+        var result = perform(replacements[sound] ?? sound, request)
+        if result == Int32(CA_ERROR_NOTFOUND), replacements[sound] == nil, let cue = SoundCue.ofDefaultSound(sound) {
+            if replacements.isEmpty {
+                logger.info(
+                    "intervald's sound theme is not installed, playing the freedesktop theme's sounds instead.",
+                    metadata: ["sound": "\(sound)", "instead": "\(cue.freedesktopFallback)"])
+            }
+            replacements[sound] = cue.freedesktopFallback
+            result = perform(cue.freedesktopFallback, request)
+        }
+        if result == Int32(CA_SUCCESS) {
+            if failing { logger.notice("Sound is back.") }
+            failing = false
+        } else if Self.unplayable(result) {
+            // This sound's own fault (no such file or theme sound, a format canberra cannot read): the server is
+            // fine, and the other sounds play; said once per sound.
+            if unplayableSounds.insert(sound).inserted {
+                logger.warning(
+                    "Failed to load a sound, ignoring it.",
+                    metadata: ["sound": "\(sound)", "error": "\(Self.errorText(result))"])
+            }
+        } else if !failing, result != Int32(CA_ERROR_CANCELED) {
+            failing = true
+            logger.warning(
+                "Failed to play a sound, ignoring.",
+                metadata: ["sound": "\(sound)", "error": "\(Self.errorText(result))"])
+        }
+        return result
+    }
+
+    private func perform(_ sound: String, _ request: (OpaquePointer, OpaquePointer) -> Int32) -> Int32 {
+        guard let properties = Self.properties(for: sound, volume: volume) else { return Int32(CA_ERROR_OOM) }
+        defer { ca_proplist_destroy(properties) }
+        let first = context.map { request($0, properties) } ?? Int32(CA_ERROR_STATE)
+        guard Self.lostServer(first) else { return first }
+        // The audio server went away (or was never there): a new context connects to the one running now.
+        guard let reopened = openContext() else { return first }
+        return request(reopened, properties)
+    }
+
+    /// Creates and opens a new context and loads the cue sounds into the server; nil when there is no audio server.
+    private func openContext() -> OpaquePointer? {
+        if let old = context {
+            ca_context_destroy(old)
+            context = nil
+        }
+        var created: OpaquePointer?
+        guard ca_context_create(&created) == Int32(CA_SUCCESS), let created else { return nil }
+        if let properties = Self.proplist([
+            (CA_PROP_APPLICATION_NAME, "intervald"), (CA_PROP_APPLICATION_ID, BusNames.service),
+            (CA_PROP_CANBERRA_XDG_THEME_NAME, "intervald"),
+        ]) {
+            _ = ca_context_change_props_full(created, properties)
+            ca_proplist_destroy(properties)
+        }
+        let opened = ca_context_open(created)
+        guard opened == Int32(CA_SUCCESS) else {
+            ca_context_destroy(created)
+            if !failing {
+                failing = true
+                logger.warning(
+                    "Failed to connect to the audio server, ignoring; cues are silent until it is back.",
+                    metadata: ["error": "\(Self.errorText(opened))"])
+            }
+            return nil
+        }
+        context = created
+        for sound in preload {
+            _ = play(sound) { context, properties in ca_context_cache_full(context, properties) }
+        }
+        return created
+    }
+
+    /// Errors after which a new context may succeed: the server is gone, restarting, or was never reached.
+    private static func lostServer(_ result: Int32) -> Bool {
+        let codes = [
+            CA_ERROR_STATE, CA_ERROR_DISCONNECTED, CA_ERROR_IO, CA_ERROR_NODRIVER, CA_ERROR_SYSTEM, CA_ERROR_DESTROYED,
+            CA_ERROR_NOTAVAILABLE, CA_ERROR_INTERNAL, CA_ERROR_FORKED,
+        ]
+        return codes.contains { Int32($0) == result }
+    }
+
+    /// Errors that are the sound's own, not the server's.
+    private static func unplayable(_ result: Int32) -> Bool {
+        let codes = [CA_ERROR_NOTFOUND, CA_ERROR_CORRUPT, CA_ERROR_NOTSUPPORTED, CA_ERROR_ACCESS, CA_ERROR_TOOBIG]
+        return codes.contains { Int32($0) == result }
+    }
+
+    /// The properties that name `sound`: its event id, and its file when it is one. Cached permanently, so that the
+    /// second play of a sound the server lost is fast again.
+    private static func properties(for sound: String, volume: String) -> OpaquePointer? {
+        let isFile = sound.contains("/")
+        var entries = [
+            (CA_PROP_EVENT_ID, isFile ? fileEventID(sound) : sound), (CA_PROP_CANBERRA_CACHE_CONTROL, "permanent"),
+            (CA_PROP_CANBERRA_VOLUME, volume), (CA_PROP_MEDIA_ROLE, "event"),
+        ]
+        if isFile { entries.append((CA_PROP_MEDIA_FILENAME, sound)) }
+        return proplist(entries)
+    }
+
+    /// The name a file's sound is cached under in the server: canberra refuses an event id with `/` or `:`, so the
+    /// path is hashed (64-bit FNV-1a).
+    static func fileEventID(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "intervald-file-" + String(hash, radix: 16)
+    }
+
+    /// The corresponding C functions are `ca_proplist_create` and `ca_proplist_sets`.
+    private static func proplist(_ entries: [(String, String)]) -> OpaquePointer? {
+        var list: OpaquePointer?
+        guard ca_proplist_create(&list) == Int32(CA_SUCCESS), let list else { return nil }
+        for (key, value) in entries { _ = ca_proplist_sets(list, key, value) }
+        return list
+    }
+
+    /// The corresponding C function is `ca_strerror`.
+    static func errorText(_ code: Int32) -> String {
+        ca_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+    }
+}
+
+private final class SemaphoreBox {
+    let semaphore: DispatchSemaphore
+
+    init(_ semaphore: DispatchSemaphore) {
+        self.semaphore = semaphore
+    }
+}

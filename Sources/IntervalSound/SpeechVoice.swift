@@ -1,0 +1,221 @@
+import CSpeechd
+import Dispatch
+import IntervalCore
+import IntervalRuntime
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Speaks cues through speech-dispatcher (libspeechd, spec §4b) on a serial queue of its own.
+///
+/// Speech is slow to start: the first utterance starts the speech service and its synthesizer (seconds), later ones
+/// take a few hundred milliseconds before the first word is heard. So the connection is made once, at start-up, and
+/// each phrase is started early by the latency measured on the phrases before it (speech-dispatcher's "begin"
+/// events), so that its first word lands on the change. No speech service is logged once; the next phrase tries again.
+public final class SpeechVoice: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "intervald.voice", qos: .userInitiated)
+    private let logger: Logger
+    private let language: String?
+    private let rate: Int
+    // Confined to `queue`.
+    private var connection: UnsafeMutablePointer<SPDConnection>?
+    private var pending: [Int: DispatchSourceTimer] = [:]
+    private var nextTimerKey = 0
+    private var failing = false
+
+    public init(language: String?, rate: Int, logger: Logger) {
+        self.language = language
+        self.rate = rate
+        self.logger = logger
+        // libspeechd writes to its socket with plain write(2): a speech service that died mid-workout would raise
+        // SIGPIPE and end the process. The write's error is handled (a new connection), so the signal is not wanted.
+        signal(SIGPIPE, SIG_IGN)
+        queue.async { [self] in _ = connect() }
+    }
+
+    deinit {
+        for timer in pending.values { timer.cancel() }
+        if let connection { spd_close(connection) }
+    }
+
+    /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
+    /// start). Does not block.
+    public func say(_ text: String, at delay: Int64) {
+        let start = delay - SpeechLatency.shared.lead
+        guard start > 0 else {
+            queue.async { [self] in speak(text) }
+            return
+        }
+        let deadline = DispatchTime.now() + .microseconds(Int(start))
+        queue.async { [self] in
+            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+            let key = nextTimerKey
+            nextTimerKey += 1
+            timer.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(1))
+            timer.setEventHandler { [weak self] in
+                guard let self else { return }
+                pending.removeValue(forKey: key)?.cancel()
+                speak(text)
+            }
+            pending[key] = timer
+            timer.activate()
+        }
+    }
+
+    /// Silences what is being said and drops what was timed ahead. Does not block.
+    public func cut() {
+        queue.async { [self] in
+            for timer in pending.values { timer.cancel() }
+            pending = [:]
+            if let connection { _ = spd_cancel(connection) }
+        }
+    }
+
+    /// Waits until the work asked for before has been done.
+    public func flush() {
+        queue.sync {}
+    }
+
+    /// Says `text` now and waits until it has been said (for `intervalctl test-sound`), at most `timeout` seconds;
+    /// false if it could not be said.
+    public func sayToEnd(_ text: String, timeout: Int = 15) -> Bool {
+        let ended = DispatchSemaphore(value: 0)
+        let id: Int? = queue.sync { speak(text) }
+        guard let id else { return false }
+        SpeechLatency.shared.whenEnded(id: id) { ended.signal() }
+        return ended.wait(timeout: .now() + .seconds(timeout)) == .success
+    }
+
+    // MARK: On `queue`
+
+    @discardableResult
+    private func speak(_ text: String) -> Int? {
+        guard let connection = connection ?? connect() else { return nil }
+        var id = spd_say(connection, SPD_MESSAGE, text)
+        if id < 0 {
+            // The service went away (it exits when idle, or was restarted): connect to a new one, once.
+            spd_close(connection)
+            self.connection = nil
+            guard let reconnected = connect() else { return nil }
+            id = spd_say(reconnected, SPD_MESSAGE, text)
+        }
+        if id < 0 {
+            report("Failed to speak, ignoring.", error: "speech-dispatcher refused the message")
+            return nil
+        }
+        SpeechLatency.shared.said(id: Int(id), at: BootClock.microseconds())
+        if failing { logger.notice("Speech is back.") }
+        failing = false
+        return Int(id)
+    }
+
+    /// The corresponding C function is `spd_open2`; it starts the user's speech-dispatcher if none runs.
+    private func connect() -> UnsafeMutablePointer<SPDConnection>? {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let opened = spd_open2("intervald", "cues", nil, SPD_MODE_THREADED, nil, 1, &error) else {
+            report("Failed to connect to speech-dispatcher, ignoring.", error: error.map { String(cString: $0) } ?? "")
+            free(error)
+            return nil
+        }
+        opened.pointee.callback_begin = { id, _, _ in
+            SpeechLatency.shared.begun(id: Int(id), at: BootClock.microseconds())
+        }
+        opened.pointee.callback_end = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
+        opened.pointee.callback_cancel = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
+        for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = spd_set_notification_on(opened, event) }
+        SpeechLatency.shared.connected()
+        if let language { _ = spd_set_language(opened, language) }
+        if rate != 0 { _ = spd_set_voice_rate(opened, Int32(min(max(rate, -100), 100))) }
+        connection = opened
+        return opened
+    }
+
+    private func report(_ message: Logger.Message, error: String) {
+        guard !failing else { return }
+        failing = true
+        logger.warning(message, metadata: ["error": "\(error)"])
+    }
+}
+
+/// How long speech takes from `spd_say` to its first sound, learned from speech-dispatcher's "begin" events, and who
+/// waits for a phrase's end. They arrive on libspeechd's own thread through C callbacks without a context pointer,
+/// hence one shared instance.
+final class SpeechLatency: Sendable {
+    static let shared = SpeechLatency()
+
+    private struct State {
+        var said: [Int: Int64] = [:]
+        var begun: [Int: Int64] = [:]
+        var endWaiters: [Int: @Sendable () -> Void] = [:]
+        var ended: Set<Int> = []
+        /// A guess until the first phrase is measured: espeak-ng through speech-dispatcher, warm.
+        var lead: Int64 = 100_000
+        /// The first phrase after connecting may start the service and its synthesizer (seconds): not a measure.
+        var startingUp = true
+    }
+
+    private let state = Mutex(State())
+
+    /// Microseconds to start a phrase ahead of when it should be heard.
+    var lead: Int64 { state.withLock { $0.lead } }
+
+    /// A new connection: its first phrase's latency is the service's start-up, not speech's.
+    func connected() {
+        state.withLock { $0.startingUp = true }
+    }
+
+    func said(id: Int, at instant: Int64) {
+        state.withLock { state in
+            if let begin = state.begun.removeValue(forKey: id) {
+                Self.learn(begin - instant, into: &state)
+            } else {
+                state.said[id] = instant
+            }
+        }
+    }
+
+    func begun(id: Int, at instant: Int64) {
+        state.withLock { state in
+            if let said = state.said.removeValue(forKey: id) {
+                Self.learn(instant - said, into: &state)
+            } else if state.begun.count < 64 {
+                state.begun[id] = instant
+            }
+        }
+    }
+
+    func ended(id: Int) {
+        let waiter = state.withLock { state in
+            state.said[id] = nil
+            guard let waiter = state.endWaiters.removeValue(forKey: id) else {
+                if state.ended.count < 64 { state.ended.insert(id) }
+                return nil as (@Sendable () -> Void)?
+            }
+            return waiter
+        }
+        waiter?()
+    }
+
+    /// Runs `body` once phrase `id` has ended or was cancelled (at once if it already has).
+    func whenEnded(id: Int, _ body: @escaping @Sendable () -> Void) {
+        let already = state.withLock { state in
+            guard state.ended.remove(id) == nil else { return true }
+            state.endWaiters[id] = body
+            return false
+        }
+        if already { body() }
+    }
+
+    /// A moving average, bounded so that one phrase that waited behind another cannot push the next ones far ahead.
+    private static func learn(_ latency: Int64, into state: inout State) {
+        guard !state.startingUp else {
+            state.startingUp = false
+            return
+        }
+        let bounded = min(max(latency, 20_000), 1_500_000)
+        state.lead = (state.lead * 3 + bounded) / 4
+    }
+}

@@ -1,0 +1,207 @@
+"""A private PulseAudio whose sink writes every sample to a file in real time, and what was heard in it.
+
+The pipe sink (use_system_clock_for_timing) writes 48 kHz mono s16le samples as its clock plays them, one block
+(4096 bytes, 42.7 ms here) at the start of the block's period, so sample i was played at the sink's start +
+i/48000 s. A reader thread notes the wall clock at each read; the earliest (read time - samples before the read /
+rate) is the sink's start on the wall clock, which lines up onsets with bus signals' timestamps. The server mixes a
+new sound into whole blocks, so an onset is placed to within a block. Shared by the sound tests and Benchmarks/perceived_timing.py.
+"""
+import array
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+RATE = 48000
+#: |amplitude| above this is sound; intervald's cues peak near 0.6 of full scale, speech well above this too.
+THRESHOLD = 1500
+#: A sound begins after at least this much silence.
+SILENCE_S = 0.04
+
+
+def pulseaudio_missing():
+    """Why a private PulseAudio cannot run here, or None."""
+    for tool in ("pulseaudio", "pactl"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install pulseaudio pulseaudio-utils)"
+    return None
+
+
+class PrivatePulse:
+    """A PulseAudio of its own in a 0700 runtime directory; `env` points clients (libcanberra, speech-dispatcher)
+    at it. Stop it with close(), which also stops a speech-dispatcher that clients autospawned there."""
+
+    def __init__(self, timeout=10):
+        self.dir = Path(tempfile.mkdtemp(prefix="intervald-pulse."))
+        self.runtime = self.dir / "runtime"
+        self.runtime.mkdir(mode=0o700)
+        self.home = self.dir / "home"
+        self.home.mkdir()
+        self.env = {**os.environ, "XDG_RUNTIME_DIR": str(self.runtime), "HOME": str(self.home),
+                    "PULSE_SERVER": f"unix:{self.runtime / 'pulse' / 'native'}"}
+        self.env.pop("PULSE_SINK", None)
+        self.timeout = timeout
+        self.runs = 0
+        self.server = None
+        self.start()
+
+    def start(self):
+        """Starts the server (again, after stop()) with a fresh recording."""
+        self.runs += 1
+        fifo = self.dir / f"sink{self.runs}.fifo"
+        os.mkfifo(fifo)
+        self.samples = bytearray()
+        self.reads = []  # (wall clock, bytes before the read)
+        self.lock = threading.Lock()
+        self.server = subprocess.Popen(
+            ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--log-target=stderr",
+             f"--load=module-pipe-sink sink_name=out file={fifo} format=s16le rate={RATE} channels=1 "
+             "use_system_clock_for_timing=yes",
+             "--load=module-native-protocol-unix"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.dir / "pulseaudio.log", "a"))
+        self.fifo = open(fifo, "rb", buffering=0)  # blocks until the sink opens it
+        self.reader = threading.Thread(target=self._read, args=(self.fifo, self.samples, self.reads, self.lock),
+                                       daemon=True)
+        self.reader.start()
+        deadline = time.monotonic() + self.timeout
+        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline or self.server.poll() is not None:
+                raise AssertionError(f"pulseaudio did not start: {(self.dir / 'pulseaudio.log').read_text()}")
+            time.sleep(0.05)
+        subprocess.run(["pactl", "set-default-sink", "out"], env=self.env, check=True, capture_output=True)
+
+    def stop(self):
+        """Stops the server, as a crash or a restart of the user's sound server would."""
+        if self.server is None:
+            return
+        self.server.terminate()
+        self.server.wait(timeout=10)
+        self.server = None
+        self.reader.join(timeout=5)
+        self.fifo.close()
+
+    @staticmethod
+    def _read(fifo, samples, reads, lock):
+        while True:
+            chunk = fifo.read(65536)
+            if not chunk:
+                return
+            now = time.time()
+            with lock:
+                reads.append((now, len(samples)))
+                samples += chunk
+
+    def _spawned_here(self):
+        marker = str(self.runtime).encode()
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != os.getpid():
+                try:
+                    if marker in (entry / "cmdline").read_bytes():
+                        found.append(int(entry.name))
+                except OSError:
+                    pass
+        return [pid for pid in found if self.server is None or pid != self.server.pid]
+
+    def clock(self, skip=0):
+        """What wall-clock time each recorded sample (from sample `skip` on) was played at."""
+        with self.lock:
+            return SampleClock(list(self.reads), skip)
+
+    def recorded_until(self):
+        """The wall-clock time up to which the recording reaches."""
+        with self.lock:
+            if not self.reads:
+                return 0.0
+            t, before = self.reads[-1]
+            return t + (len(self.samples) - before) / 2 / RATE
+
+    def wait_until_recorded(self, wall_time, timeout=10):
+        """Waits until the recording covers `wall_time` (a time.time() value)."""
+        deadline = time.monotonic() + timeout
+        while self.recorded_until() < wall_time:
+            if time.monotonic() > deadline:
+                raise AssertionError("the sink stopped writing samples")
+            time.sleep(0.02)
+
+    def recording(self, since=None):
+        """The samples as signed 16-bit integers (from wall time `since` on), and their SampleClock."""
+        with self.lock:
+            data = bytes(self.samples[: len(self.samples) // 2 * 2])
+        samples = array.array("h")
+        samples.frombytes(data)
+        skip = 0
+        if since is not None:
+            skip = max(self.clock().index(since), 0)
+        return samples[skip:], self.clock(skip)
+
+    def close(self):
+        """Stops the server and a speech-dispatcher that a client autospawned for this runtime directory (found by
+        its socket path on its command line, so that no other process is touched)."""
+        for pid in self._spawned_here():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class SampleClock:
+    """Maps a recorded sample's index to the wall-clock time it was played at, from the reads near it: the sink
+    writes in real time, but a server that stalls can drop time, so one origin for a whole recording would drift."""
+
+    WINDOW = 2 * RATE
+
+    def __init__(self, reads, skip=0):
+        # (first sample of the read, wall time of sample 0 as that read tells it)
+        self.points = [(before // 2, t - before / 2 / RATE) for t, before in reads]
+        self.skip = skip
+
+    def _origin(self, absolute):
+        near = [origin for first, origin in self.points if abs(first - absolute) <= self.WINDOW]
+        if not near:
+            near = [min(self.points, key=lambda p: abs(p[0] - absolute))[1]]
+        return min(near)
+
+    def time(self, index):
+        absolute = index + self.skip
+        return self._origin(absolute) + absolute / RATE
+
+    def index(self, wall_time):
+        guess = int((wall_time - min(o for _, o in self.points)) * RATE)
+        return int((wall_time - self._origin(guess)) * RATE) - self.skip
+
+
+def onsets(samples, clock, threshold=THRESHOLD, silence_s=SILENCE_S):
+    """Wall-clock times of each sound's first sample above `threshold` after at least `silence_s` of silence."""
+    found = []
+    gap = int(silence_s * RATE)
+    last_loud = -gap - 1
+    for index, value in enumerate(samples):
+        if value > threshold or value < -threshold:
+            if index - last_loud > gap:
+                found.append(index)
+            last_loud = index
+    return [clock.time(index) for index in found]
+
+
+def loud_span(samples, clock, threshold=THRESHOLD):
+    """The wall-clock times of the first and last sample above `threshold`, or None."""
+    first = next((i for i, v in enumerate(samples) if abs(v) > threshold), None)
+    if first is None:
+        return None
+    last = next(i for i in range(len(samples) - 1, first - 1, -1) if abs(samples[i]) > threshold)
+    return clock.time(first), clock.time(last)
+
+
+def frequency(samples, clock, at, length=0.03):
+    """The dominant frequency (Hz, from zero crossings) of the `length` seconds starting at wall time `at`."""
+    start = clock.index(at)
+    window = samples[max(start, 0): max(start, 0) + int(length * RATE)]
+    crossings = sum(1 for a, b in zip(window, window[1:]) if (a < 0) != (b < 0))
+    return crossings / 2 / length
