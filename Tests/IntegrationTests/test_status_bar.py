@@ -3,7 +3,8 @@
 The module block is taken verbatim from the documentation. `intervalctl` on polybar's PATH is a wrapper that runs the
 real one and copies what it prints to a log, so the test reads the lines polybar got; polybar's own log shows that it
 ran the documented command and redrew the bar; screenshots of the bar show the label's colour while a workout runs and
-the idle text after a right click on the module (the recipe's click-right: intervalctl stop). INTERVALD_STATUS_BAR_SCREENSHOT=FILE keeps a picture of both (docs/status-bar-polybar.png).
+the idle text after a right click on the module (the recipe's click-right: intervalctl stop).
+INTERVALD_STATUS_BAR_SCREENSHOT=FILE keeps a picture of both (docs/status-bar-polybar.png).
 """
 import os
 import re
