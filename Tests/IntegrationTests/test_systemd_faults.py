@@ -276,9 +276,16 @@ def test_a_state_file_from_another_boot_resumes_on_the_wall_clock(clean):
     assert [(w["plan"], w["result"]) for w in history()] == [("Across", "stopped")]
 
 
-def test_a_corrupt_state_file_is_set_aside_and_the_daemon_idles(clean):
+# Not JSON; and sound JSON whose wall-clock anchor made the resuming daemon overflow and crash at every restart.
+@pytest.mark.parametrize("contents", [
+    b'{"version": 1, "plan": \xff\x00',
+    json.dumps({"version": 1, "id": "x", "plan": "10m run", "origin": "", "boot_id": "another-boot",
+                "anchor_boot_us": 1, "anchor_wall_us": -2**63, "started_wall_us": 1, "state": "running",
+                "paused_elapsed_us": None, "notification_id": 0}).encode(),
+], ids=["garbage", "times-out-of-range"])
+def test_a_corrupt_state_file_is_set_aside_and_the_daemon_idles(clean, contents):
     STATE_DIR.mkdir(parents=True, exist_ok=True)
-    (STATE_DIR / "state.json").write_bytes(b'{"version": 1, "plan": \xff\x00')
+    (STATE_DIR / "state.json").write_bytes(contents)
     log_before = DAEMON_LOG.read_text() if DAEMON_LOG.exists() else ""
     systemctl("start", UNIT)
     assert get("State") == "idle"
