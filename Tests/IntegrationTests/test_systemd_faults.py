@@ -3,7 +3,8 @@ in namespaces of its own, its user bus, and scripts/test-desktop's Xvfb and duns
 
 The daemon is what scripts/install put into the throw-away home: the unit in $XDG_DATA_HOME/systemd/user, the
 activation file (SystemdService=intervald.service) in $XDG_DATA_HOME/dbus-1/services. A drop-in shortens the watchdog
-to 2 s, so that a hung daemon is killed quickly, and sends the daemon's stderr to a file (there is no journald here).
+to 2 s, so that a hung daemon is killed quickly, turns off core dumps, and runs the daemon with --log-level debug and
+its stderr in a file (there is no journald here).
 Every wait polls systemd, the bus or a file with a deadline.
 """
 import json
