@@ -299,14 +299,42 @@ def test_a_corrupt_state_file_is_set_aside_and_the_daemon_idles(clean, contents)
     assert get("State") == "running"
 
 
+def notification_server_pid():
+    return int(busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                      "GetConnectionUnixProcessID", "s", "org.freedesktop.Notifications").stdout.split()[1])
+
+
+def test_a_hung_notification_server_mid_workout_delays_no_cue_and_trips_no_watchdog(clean):
+    signals = clean()
+    notify_log = NotifyLog()
+    start('name "Quiet screen"\n20x(500ms run, 500ms walk)')
+    first = signals.wait_for("SegmentStarted")[0]
+    notify_log.wait_for(1)
+    pid = main_pid()
+    dunst = notification_server_pid()
+    os.kill(dunst, signal.SIGSTOP)
+    try:
+        # libnotify's calls now wait for a server that does not answer, for longer than the watchdog's 2 s.
+        signals.wait_for("SegmentStarted", count=12, timeout=15)
+    finally:
+        os.kill(dunst, signal.SIGCONT)
+    assert unit("MainPID", "NRestarts") == {"MainPID": str(pid), "NRestarts": "0"}
+    cues = signals.received("SegmentStarted")
+    assert [c["payload"]["data"][0] for c in cues] == list(range(len(cues)))
+    for index, cue in enumerate(cues):
+        late_ms = (cue["timestamp-realtime"] - first["timestamp-realtime"]) / 1000 - index * 500
+        assert late_ms < 100, f"cue {index} {late_ms:.0f} ms late"
+    # Once the server answers again the notification follows the workout.
+    shown = len(notify_log.entries())
+    wait_until(lambda: len(notify_log.entries()) > shown, 15, "the notification to catch up")
+    assert ctl("stop").returncode == 0
+
+
 def test_a_hung_notification_server_does_not_hold_up_the_shutdown(clean):
     signals = clean()
     start('name "Stuck"\n10m run')
     wait_until(lambda: displayed_notifications() == 1, 10, "the notification")
-    dunst = int(subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                "org.freedesktop.DBus", "GetConnectionUnixProcessID", "s",
-                                "org.freedesktop.Notifications"],
-                               capture_output=True, text=True, check=True).stdout.split()[1])
+    dunst = notification_server_pid()
     os.kill(dunst, signal.SIGSTOP)
     try:
         stop_began = time.monotonic()
