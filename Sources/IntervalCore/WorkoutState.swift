@@ -55,16 +55,6 @@ public struct WorkoutState: Sendable, Equatable, Codable {
         self.notificationID = notificationID
     }
 
-    /// The instants and spans (µs) a sound state holds lie in this range, about 285 years either way: sums and
-    /// differences of such values cannot overflow, whatever a damaged file says.
-    static let plausibleMicroseconds: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
-
-    /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (spec §5: set aside,
-    /// never fatal), and resuming from it would overflow.
-    public var hasPlausibleTimes: Bool {
-        [anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0].allSatisfy(Self.plausibleMicroseconds.contains)
-    }
-
     /// What a restarted daemon does with this state, given the clocks now.
     public func resumption(at now: ClockReading, planDuration: Int64) -> Resumption {
         // On the same boot the boot clock is exact; after a reboot only the wall clock connects the two.
@@ -77,6 +67,16 @@ public struct WorkoutState: Sendable, Equatable, Codable {
             return .interrupted(elapsed: planDuration, endedWall: anchorWall + planDuration)
         }
         return .resume(anchor: anchor, pausedElapsed: nil)
+    }
+
+    /// The instants and spans (µs) a sound state holds lie in this range, about 285 years either way: sums and
+    /// differences of such values cannot overflow, whatever a damaged file says.
+    static let plausibleMicroseconds: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+
+    /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (spec §5: set aside,
+    /// never fatal), and resuming from it would overflow.
+    public var hasPlausibleTimes: Bool {
+        [anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0].allSatisfy(Self.plausibleMicroseconds.contains)
     }
 }
 
