@@ -76,6 +76,16 @@ public struct WorkoutState: Sendable, Equatable, Codable {
         }
         return .resume(anchor: anchor, pausedElapsed: nil)
     }
+
+    /// The instants and spans (µs) a sound state holds lie in this range, about 285 years either way: sums and
+    /// differences of such values cannot overflow, whatever a damaged file says.
+    static let plausibleMicroseconds: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+
+    /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (spec §5: set aside,
+    /// never fatal), and resuming from it would overflow.
+    public var hasPlausibleTimes: Bool {
+        [anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0].allSatisfy(Self.plausibleMicroseconds.contains)
+    }
 }
 
 /// The clocks a workout is recorded against, read at one instant.

@@ -40,7 +40,8 @@ public struct StateStore: Sendable {
         unlink(statePath)
     }
 
-    /// The recorded workout, if any. A file that cannot be read, parsed, or is of another version is moved aside
+    /// The recorded workout, if any. A file that cannot be read, parsed, is of another version or holds times out of
+    /// range is moved aside
     /// (`state.json.corrupt-<time>`) so that the daemon starts idle and the file can still be looked at.
     public func load() -> Loaded {
         let bytes: [UInt8]
@@ -57,7 +58,9 @@ public struct StateStore: Sendable {
                 return setAside(
                     reason: "unknown version \(version) (this intervald writes \(WorkoutState.currentVersion))")
             }
-            return .state(try JSONDecoder().decode(WorkoutState.self, from: Data(bytes)))
+            let state = try JSONDecoder().decode(WorkoutState.self, from: Data(bytes))
+            guard state.hasPlausibleTimes else { return setAside(reason: "times out of range") }
+            return .state(state)
         } catch {
             return setAside(reason: "not a state file: \(error)")
         }

@@ -17,7 +17,7 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 INVALID_PLAN = "org.intervald.Timer1.Error.InvalidPlan"
 ALREADY_RUNNING = "org.intervald.Timer1.Error.AlreadyRunning"
 SEGMENT_MS = 250
-SEGMENTS = 48
+SEGMENTS = 64
 
 
 def rss_kib(pid):
@@ -66,7 +66,7 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
                                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
 
     for name in files:
-        spawn("plan", files[name], 3 if name == "oversized" else 2 if name in ("kinds", "large") else 1)
+        spawn("plan", files[name], 3 if name == "oversized" else 2 if name == "kinds" else 1)
     for _ in range(6):
         spawn("getall", 400)
     for _ in range(4):

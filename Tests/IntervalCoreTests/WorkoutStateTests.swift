@@ -41,6 +41,19 @@ import Testing
                 == .interrupted(elapsed: 600 * second, endedWall: 1_700_000_600 * second))
     }
 
+    @Test func timesBeyondCenturiesAreImplausible() {
+        #expect(recorded().hasPlausibleTimes)
+        #expect(recorded(.paused, paused: 90 * second).hasPlausibleTimes)
+        var damaged = recorded()
+        damaged.anchorWall = .min
+        #expect(!damaged.hasPlausibleTimes)
+        damaged = recorded(.paused, paused: .max)
+        #expect(!damaged.hasPlausibleTimes)
+        damaged = recorded()
+        damaged.anchorBoot = -(1 << 60)
+        #expect(!damaged.hasPlausibleTimes)
+    }
+
     @Test func aPausedWorkoutStaysPausedWhereItWas() {
         let now = ClockReading(boot: 99_999 * second, wall: 0, bootID: "boot-c")
         let resumption = recorded(.paused, paused: 95 * second).resumption(at: now, planDuration: 600 * second)

@@ -37,7 +37,14 @@ import Testing
         #expect(store.load() == .nothing)
     }
 
-    @Test(arguments: ["garbage {", #"{"version": 999, "id": "x"}"#, #"{"version": 1}"#, ""])
+    /// A sound state file, but for its wall-clock anchor: resuming from it would overflow.
+    static let outOfRange = """
+        {"version": 1, "id": "x", "plan": "10m run", "origin": "", "boot_id": "b", "anchor_boot_us": 1,
+        "anchor_wall_us": -9223372036854775808, "started_wall_us": 1, "state": "running",
+        "paused_elapsed_us": null, "notification_id": 0}
+        """
+
+    @Test(arguments: ["garbage {", #"{"version": 999, "id": "x"}"#, #"{"version": 1}"#, "", outOfRange])
     func aBadStateFileIsSetAside(contents: String) throws {
         let store = temporaryStore()
         try FileBytes.makeDirectories(store.directory)
