@@ -59,7 +59,7 @@ public enum CueSounds {
 }
 
 /// What the voice says (spec §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a countdown,
-/// "Workout done, 40 minutes" at the end. Each phrase is timed for the change it announces, so the output that
+/// "Workout done, 40 minutes" at the end, and, if asked, "Halfway, 2 minutes left" in the middle of long segments. Each phrase is timed for the change it announces, so the output that
 /// speaks can start it early by speech's own latency; a change that comes early (a skip) is said at once.
 ///
 /// Keeps which change it has already timed a phrase for; confined to the session's queue like every output.
@@ -69,8 +69,14 @@ public struct SpokenCues: Sendable {
     /// A change this close to the instant its phrase was timed for is the timed one, not an early one.
     private static let onTimeSlack: Int64 = 500_000
     private static let finishIndex: Int64 = -1
+    /// The shortest segment whose halfway point is said.
+    public static let halfwayMinimum: Int64 = 2 * 60_000_000
+    private let halfway: Bool
 
-    public init() {}
+    /// - Parameter halfway: also say the halfway point of segments of at least ``halfwayMinimum``.
+    public init(halfway: Bool = false) {
+        self.halfway = halfway
+    }
 
     public mutating func actions(for moment: WorkoutMoment) -> AudibleActions {
         switch moment.event {
@@ -81,6 +87,7 @@ public struct SpokenCues: Sendable {
                 cut = true
                 cues.append(TimedCue(Self.phrase(segment), delay: 0))
             }
+            cues += timeHalfway(segment, moment)
             cues += timeNext(after: next, plan: moment.plan, moment)
             return AudibleActions(cut: cut, cues: cues)
         case .countdown(_, _, let remaining):
@@ -92,7 +99,9 @@ public struct SpokenCues: Sendable {
             return AudibleActions(cut: false, cues: counts)
         case .resumed(let segment):
             return AudibleActions(
-                cut: false, cues: timeNext(after: moment.plan.segment(after: segment), plan: moment.plan, moment))
+                cut: false,
+                cues: timeHalfway(segment, moment)
+                    + timeNext(after: moment.plan.segment(after: segment), plan: moment.plan, moment))
         case .paused, .stopped:
             announced = nil
             return AudibleActions(cut: true, cues: [])
@@ -108,6 +117,16 @@ public struct SpokenCues: Sendable {
     private func wasTimed(_ index: Int64, _ moment: WorkoutMoment) -> Bool {
         guard let announced, announced.index == index else { return false }
         return moment.now + Self.onTimeSlack >= announced.at
+    }
+
+    /// "Halfway, 2 minutes left" in the middle of a long segment, when asked for and still ahead.
+    private func timeHalfway(_ segment: Segment, _ moment: WorkoutMoment) -> [TimedCue] {
+        guard halfway, segment.duration >= Self.halfwayMinimum, let start = moment.planStart else { return [] }
+        let delay = start + segment.start + segment.duration / 2 - moment.now
+        guard delay > 0 else { return [] }
+        return [
+            TimedCue("Halfway, \(Self.words(microseconds: segment.duration - segment.duration / 2)) left", delay: delay)
+        ]
     }
 
     /// Times the phrase of the change that ends the current segment: the next segment's, or the summary.

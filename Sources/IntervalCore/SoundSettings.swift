@@ -16,12 +16,15 @@ public struct SoundSettings: Sendable, Equatable {
     public var voiceLanguage: String?
     /// Speech rate from -100 (slowest) to 100, 0 being speech-dispatcher's default.
     public var voiceRate: Int
+    /// Also say "Halfway" in the middle of segments of at least ``SpokenCues/halfwayMinimum``.
+    public var voiceHalfway: Bool
 
     public init(
         enabled: Bool = true, sounds: [SoundCue: String] = SoundCue.defaultSounds, kindSounds: [String: String] = [:],
         restKinds: Set<String> = SoundSettings.defaultRestKinds, volume: Int = 100, voice: Bool = false,
-        voiceLanguage: String? = nil, voiceRate: Int = 0
+        voiceLanguage: String? = nil, voiceRate: Int = 0, voiceHalfway: Bool = false
     ) {
+        self.voiceHalfway = voiceHalfway
         self.enabled = enabled
         self.sounds = sounds
         self.kindSounds = kindSounds

@@ -107,10 +107,14 @@ public enum SettingsFile {
             check(
                 table,
                 known: Set(
-                    cues + ["enabled", "volume", "rest-kinds", "kinds", "voice", "voice-language", "voice-rate"]),
+                    cues + [
+                        "enabled", "volume", "rest-kinds", "kinds", "voice", "voice-language", "voice-rate",
+                        "voice-halfway",
+                    ]),
                 section: "sound")
             sound.enabled = flag(table, "enabled") ?? sound.enabled
             sound.voice = flag(table, "voice") ?? sound.voice
+            sound.voiceHalfway = flag(table, "voice-halfway") ?? sound.voiceHalfway
             if let value = table["volume"] {
                 if let volume = value.int, (1...100).contains(volume) {
                     sound.volume = volume

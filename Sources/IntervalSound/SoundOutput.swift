@@ -9,10 +9,11 @@ public final class SoundOutput: WorkoutOutput {
     private let player: CanberraPlayer?
     private let voice: SpeechVoice?
     /// Confined to the session's queue, like every output.
-    private var spoken = SpokenCues()
+    private var spoken: SpokenCues
 
     public init(settings: SoundSettings, logger: Logger) {
         self.settings = settings
+        spoken = SpokenCues(halfway: settings.voiceHalfway)
         player =
             settings.enabled
             ? CanberraPlayer(volume: settings.volume, preload: settings.allSounds, logger: logger) : nil

@@ -93,6 +93,18 @@ import Testing
             "a skip comes early: said at once")
     }
 
+    @Test func theHalfwayPointOfLongSegmentsIsSaidWhenAsked() {
+        let clock = ManualTimerSource()
+        let recorder = Recorder()
+        recorder.spoken = SpokenCues(halfway: true)
+        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [recorder])
+        #expect(throws: Never.self) { try session.start("4m run, 1m walk", origin: "", replace: false) }
+        #expect(recorder.speech[0].cues.contains(TimedCue("Halfway, 2 minutes left", delay: 2 * minute)))
+        clock.advance(by: 4 * minute)
+        #expect(!recorder.speech[1].cues.contains { $0.text.hasPrefix("Halfway") }, "a 1-minute segment is short")
+        #expect(SpokenCues.halfwayMinimum == 2 * minute)
+    }
+
     @Test func spokenLengths() {
         #expect(SpokenCues.words(microseconds: 30 * second) == "30 seconds")
         #expect(SpokenCues.words(microseconds: 90 * second) == "1 minute 30 seconds")

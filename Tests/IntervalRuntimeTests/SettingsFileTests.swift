@@ -77,6 +77,7 @@ import Testing
             voice = true
             voice-language = "de"
             voice-rate = -20
+            voice-halfway = true
             [sound.kinds]
             hill = "bell"
             """
@@ -89,7 +90,7 @@ import Testing
         #expect(sound.sound(for: .countdown) == "/home/me/pip.oga")
         #expect(sound.restKinds == ["walk", "jog"])
         #expect(sound.kindSounds == ["hill": "bell"])
-        #expect(sound.voiceLanguage == "de" && sound.voiceRate == -20)
+        #expect(sound.voiceLanguage == "de" && sound.voiceRate == -20 && sound.voiceHalfway)
         #expect(settings.notificationStyle.suppressSound == false, "no sound of its own: the server may play one")
         #expect(Settings.defaults.notificationStyle.suppressSound)
     }
