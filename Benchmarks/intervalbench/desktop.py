@@ -97,13 +97,17 @@ class Bench:
                 pass
         return [m for m in log_state["messages"] if since <= m["t"] <= until]
 
-    def wait_for_member(self, member, since, timeout, what):
-        """Waits until the monitor has seen a `member` message (e.g. the Finished signal) stamped after `since`."""
+    def wait_for_message(self, predicate, since, timeout, what, poll=0.25):
+        """Waits until the monitor has seen a message that satisfies `predicate`, stamped after `since`."""
         deadline = time.monotonic() + timeout
-        while not any(m.get("member") == member for m in self.events(self.monitor_path, since, 1 << 62)):
+        while not any(predicate(m) for m in self.events(self.monitor_path, since, 1 << 62)):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"timed out waiting for {what}")
-            time.sleep(0.25)
+            time.sleep(poll)
+
+    def wait_for_member(self, member, since, timeout, what):
+        """Waits until the monitor has seen a `member` message (e.g. the Finished signal) stamped after `since`."""
+        self.wait_for_message(lambda m: m.get("member") == member, since, timeout, what)
 
     def start_monitor(self, path, matches):
         monitor = subprocess.Popen([sys.executable, str(BENCH_DIR / "busmon.py"), "--fifo", "50", str(path), *matches],
