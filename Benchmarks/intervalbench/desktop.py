@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from .common import BENCH_DIR, OBJECT, REPO, SERVICE, log
+from .common import BENCH_DIR, OBJECT, SERVICE, daemon_settings, log
 
 # Only the timed events: a monitor busy with other messages stamps the next one late.
 MONITOR_MATCHES = ["type='signal',interface='org.intervald.Timer1',member='SegmentStarted'",
@@ -29,7 +29,7 @@ class Bench:
         self.bin = Path(config["bin_dir"])
         self.daemon = None
         self.daemon_log = open(work / "intervald.log", "a")
-        self.settings = REPO / "config" / "intervald.toml"
+        self.settings = daemon_settings(work)
         self.floor_dir = Path(config["floor_dir"]) if config.get("floor_dir") else None
         self.monitor_logs = {}
         self.cue_floor = config["cue_floor"]
