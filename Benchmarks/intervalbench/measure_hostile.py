@@ -73,7 +73,7 @@ def cue_run(bench, n, period, clients):
     bench.wait_for_message(lambda m: m.get("member") == "SegmentStarted" and m["args"][:1] == [n], t0, 30,
                            "the last measured cue", poll=0.05)
     results = []
-    for process, out in processes:
+    for process, _ in processes:
         process.send_signal(signal.SIGTERM)
     for process, out in processes:
         process.wait(timeout=30)
