@@ -21,6 +21,10 @@ MONITOR_MATCHES = ["type='signal',interface='org.intervald.Timer1',member='Segme
 
 
 class Bench:
+    """What a measurement's run(bench) gets: `p` (the parameters: common.FULL or QUICK plus the measurements' PARAMS),
+    `quick`, `work` (a scratch directory), `bin` (intervald and intervalctl), `pid` (the running daemon),
+    `monitor_path` (read with `events`), `cue_floor` and `floor_dir` (the reference programs), and the helpers below."""
+
     def __init__(self, work):
         self.work = work
         config = json.loads((work / "config.json").read_text())

@@ -1,8 +1,9 @@
 """Cue lateness under hostile callers (issue 9): the same plan of short cues twice on a fresh daemon, side by side in
 one run: once unloaded, once while clients (Benchmarks/hostile.py, one process each) flood the daemon over the bus
-with property reads, method calls that fail, oversized plan texts (refused) and valid but costly plans. The monitor
-stamps the cues as in the main lateness run. Also: what the clients got back, and the daemon's memory before, during
-and after the load."""
+with property reads, method calls that fail, oversized plan texts (refused) and valid but costly plans. The C floor
+(Benchmarks/floor/c-cue-loop.c) cues alongside intervald in both runs, at the same time: what the load costs any
+process on this machine and bus, next to what it costs intervald. The monitor stamps the cues as in the main
+lateness run. Also: what the clients got back, and the daemon's memory before, during and after the load."""
 import json
 import signal
 import subprocess
@@ -24,6 +25,8 @@ SENDS = {"properties": "`GetAll`, `Get(Elapsed)`",
                    "`Start` with wrong arguments",
          "oversized": "`Start` with 1 MiB + 1 KiB of plan text",
          "pathological": "`Start` replace=false with groups nested 32 deep, and with 2,000 distinct kinds (46 KB)"}
+EVENTS = {"signal": "intervald `SegmentStarted`", "notify": "intervald `Notify`",
+          "floor": "C floor alongside (signal)"}
 TARGET_MS = 5.0  # issue 9: max lateness under hostile callers within 5 ms of the unloaded run's
 
 
@@ -52,8 +55,9 @@ def run(bench):
 
 
 def cue_run(bench, n, period, clients):
-    """Cues 0…n−1 of hostile_plan, measured; `clients` flood from right after the Start call (cue 0, the reference,
-    goes out while the daemon handles it) until cue n, the long segment, has arrived; then the workout is stopped."""
+    """Cues 0…n−1 of hostile_plan, measured, with the C floor's n cues alongside; `clients` flood from right after the
+    Start call (cue 0, the reference, goes out while the daemon handles it) until cue n, the long segment, has
+    arrived; then the workout is stopped."""
     processes = []
     for index, (kind, window) in enumerate(clients):
         out = bench.work / f"hostile-{index}-{kind}.json"
@@ -69,7 +73,9 @@ def cue_run(bench, n, period, clients):
     for process, _ in processes:
         process.stdin.write("go\n")
         process.stdin.flush()
+    floor = subprocess.Popen([bench.cue_floor, str(n), str(int(period * 1000))])
     time.sleep(n * period)
+    floor.wait(timeout=30)
     bench.wait_for_message(lambda m: m.get("member") == "SegmentStarted" and m["args"][:1] == [n], t0, 30,
                            "the last measured cue", poll=0.05)
     results = []
@@ -81,9 +87,13 @@ def cue_run(bench, n, period, clients):
     cost = window.finish()
     t1 = time.monotonic_ns()
     bench.call("Stop")
-    signal_times, notify_times = intervald_cue_times(bench.events(bench.monitor_path, t0, t1))
+    events = bench.events(bench.monitor_path, t0, t1)
+    signal_times, notify_times = intervald_cue_times(events)
     return {"signal_times_ns": [[k, t] for k, t in signal_times if k < n],
             "notify_times_ns": [[k, t] for k, t in notify_times if k < n],
+            "floor_times_ns": [[m["args"][0], m["t"]] for m in events
+                               if m.get("interface") == "org.intervald.Bench" and m["args"]],
+            "floor_exit_status": floor.returncode,
             "machine_busy_percent": busy_percent(busy0, cpu_busy()), "steal_ms": steal_ms(busy0, cpu_busy()),
             "daemon_cpu_ms": cost["cpu_ms"], "rss_kb_max": cost["rss_kb_max"], "clients": results}
 
@@ -95,7 +105,7 @@ def summarize(raw, params):
     for run_name in ("unloaded", "loaded"):
         r = h[run_name]
         stats = {}
-        for event in ("signal", "notify"):
+        for event in EVENTS:
             s = lateness_stats(r[f"{event}_times_ns"], period_ns)
             if s:
                 s.pop("lateness_ms")
@@ -109,6 +119,10 @@ def summarize(raw, params):
     summary["daemon_alive"] = h["daemon_alive"]
     unloaded, loaded = summary["unloaded"]["signal"], summary["loaded"]["signal"]
     summary["max_difference_ms"] = round(loaded["max_ms"] - unloaded["max_ms"], 3) if unloaded and loaded else None
+    floor_unloaded, floor_loaded = summary["unloaded"]["floor"], summary["loaded"]["floor"]
+    summary["floor_max_difference_ms"] = (round(floor_loaded["max_ms"] - floor_unloaded["max_ms"], 3)
+                                          if floor_unloaded and floor_loaded else None)
+    summary["floor_exit_status"] = [h[run_name]["floor_exit_status"] for run_name in ("unloaded", "loaded")]
     return summary
 
 
@@ -124,7 +138,7 @@ def targets(s):
 def problems(s):
     found = []
     for run_name in ("unloaded", "loaded"):
-        for event in ("signal", "notify"):
+        for event in EVENTS:
             stats = s[run_name][event]
             if not stats:
                 found.append(f"hostile callers, {run_name}: no {event} cues measured")
@@ -134,15 +148,18 @@ def problems(s):
         if not client["replies"] or client["unanswered"]:
             found.append(f"hostile client {client['kind']}: {client['replies']} replies, "
                          f"{client['unanswered']} unanswered")
+    if any(s["floor_exit_status"]):
+        found.append(f"hostile callers: the C floor exited with {s['floor_exit_status']}")
     if not s["daemon_alive"]:
         found.append("hostile callers: the daemon did not survive")
     return found
 
 
 def headline(s):
-    u, lo = s["unloaded"]["signal"] or {}, s["loaded"]["signal"] or {}
+    u, lo, fl = s["unloaded"]["signal"] or {}, s["loaded"]["signal"] or {}, s["loaded"]["floor"] or {}
     return (f"hostile callers: unloaded p99 {u.get('p99_ms')} max {u.get('max_ms')} ms; "
-            f"loaded p99 {lo.get('p99_ms')} max {lo.get('max_ms')} ms, {lo.get('missed')} missed")
+            f"loaded p99 {lo.get('p99_ms')} max {lo.get('max_ms')} ms, {lo.get('missed')} missed; "
+            f"C floor alongside, loaded: max {fl.get('max_ms')} ms")
 
 
 def render(s, results):
@@ -158,14 +175,16 @@ def render(s, results):
         "clients stop and the workout is stopped). Each client sends its calls as "
         "fast as the replies come back, with a fixed number left unanswered at a time. None of them stops, pauses, "
         "skips or replaces the workout. Lateness is measured as in the section above, by the same monitor, against "
-        "cue 0 of each run. Missed = cues whose signal or `Notify` never reached the monitor.")
+        "cue 0 of each run. The C floor (`Benchmarks/floor/c-cue-loop.c`) cues alongside intervald in both runs, at the "
+        "same time, against its own cue 0: what the load costs any process on this machine and bus. Missed = cues "
+        "whose signal or `Notify` never reached the monitor.")
     add("")
     add("| run | event | p50 ms | p99 ms | max ms | min ms | drift ms | missed | CPU busy % | steal ms | "
         "daemon CPU ms |")
     add("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for run_name, label in (("unloaded", "unloaded"), ("loaded", "hostile callers")):
         r = s[run_name]
-        for event, event_label in (("signal", "`SegmentStarted`"), ("notify", "`Notify`")):
+        for event, event_label in EVENTS.items():
             st = r[event]
             if st:
                 add(f"| {label} | {event_label} | {fmt(st['p50_ms'])} | {fmt(st['p99_ms'])} | {fmt(st['max_ms'])} | "
@@ -175,8 +194,9 @@ def render(s, results):
                 add(f"| {label} | {event_label} | – | – | – | – | – | all | | | |")
     add("")
     if s["max_difference_ms"] is not None:
-        add(f"Max lateness of `SegmentStarted` under hostile callers − unloaded: **{s['max_difference_ms']:+.3f} ms** "
-            f"(target: within {TARGET_MS:g} ms).")
+        add(f"Max lateness under hostile callers − unloaded: intervald's `SegmentStarted` "
+            f"**{s['max_difference_ms']:+.3f} ms** (target: within {TARGET_MS:g} ms); the C floor alongside "
+            f"{fmt(s['floor_max_difference_ms'])} ms.")
         add("")
     add("What the clients sent and got back during the loaded run (reply time: from sending a call to reading its "
         "reply, at the client):")
