@@ -1,5 +1,6 @@
 """What every part of the benchmark shares: paths, bus names, the run's parameters, logging."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,3 +35,16 @@ def log(message):
 
 def run(argv, **kwargs):
     return subprocess.run(argv, check=True, text=True, capture_output=True, **kwargs).stdout
+
+
+def daemon_settings(work):
+    """The settings every daemon of the run gets: the shipped config/intervald.toml with `idle-exit = 0`. The run
+    keeps one daemon idle for longer than the default 120 s (between its cue run and its idle windows come the
+    baselines' runs), and an idle window must measure the idle daemon, not its exit. Written once into WORK."""
+    path = work / "intervald.toml"
+    if not path.exists():
+        shipped = (REPO / "config" / "intervald.toml").read_text()
+        settings, count = re.subn(r"^idle-exit\s*=.*$", "idle-exit = 0", shipped, flags=re.M)
+        path.write_text(settings if count else "idle-exit = 0\n" + shipped)
+    return path
+

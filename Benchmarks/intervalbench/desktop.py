@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from .common import BENCH_DIR, OBJECT, REPO, SERVICE, log
+from .common import BENCH_DIR, OBJECT, SERVICE, daemon_settings, log
 
 # Only the timed events: a monitor busy with other messages stamps the next one late.
 MONITOR_MATCHES = ["type='signal',interface='org.intervald.Timer1',member='SegmentStarted'",
@@ -21,6 +21,10 @@ MONITOR_MATCHES = ["type='signal',interface='org.intervald.Timer1',member='Segme
 
 
 class Bench:
+    """What a measurement's run(bench) gets: `p` (the parameters: common.FULL or QUICK plus the measurements' PARAMS),
+    `quick`, `work` (a scratch directory), `bin` (intervald and intervalctl), `pid` (the running daemon),
+    `monitor_path` (read with `events`), `cue_floor` and `floor_dir` (the reference programs), and the helpers below."""
+
     def __init__(self, work):
         self.work = work
         config = json.loads((work / "config.json").read_text())
@@ -29,7 +33,7 @@ class Bench:
         self.bin = Path(config["bin_dir"])
         self.daemon = None
         self.daemon_log = open(work / "intervald.log", "a")
-        self.settings = REPO / "config" / "intervald.toml"
+        self.settings = daemon_settings(work)
         self.floor_dir = Path(config["floor_dir"]) if config.get("floor_dir") else None
         self.monitor_logs = {}
         self.cue_floor = config["cue_floor"]
@@ -97,13 +101,17 @@ class Bench:
                 pass
         return [m for m in log_state["messages"] if since <= m["t"] <= until]
 
-    def wait_for_member(self, member, since, timeout, what):
-        """Waits until the monitor has seen a `member` message (e.g. the Finished signal) stamped after `since`."""
+    def wait_for_message(self, predicate, since, timeout, what, poll=0.25):
+        """Waits until the monitor has seen a message that satisfies `predicate`, stamped after `since`."""
         deadline = time.monotonic() + timeout
-        while not any(m.get("member") == member for m in self.events(self.monitor_path, since, 1 << 62)):
+        while not any(predicate(m) for m in self.events(self.monitor_path, since, 1 << 62)):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"timed out waiting for {what}")
-            time.sleep(0.25)
+            time.sleep(poll)
+
+    def wait_for_member(self, member, since, timeout, what):
+        """Waits until the monitor has seen a `member` message (e.g. the Finished signal) stamped after `since`."""
+        self.wait_for_message(lambda m: m.get("member") == member, since, timeout, what)
 
     def start_monitor(self, path, matches):
         monitor = subprocess.Popen([sys.executable, str(BENCH_DIR / "busmon.py"), "--fifo", "50", str(path), *matches],

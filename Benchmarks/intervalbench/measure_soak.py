@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from .common import OBJECT, REPO, SERVICE
+from .common import OBJECT, REPO, SERVICE, daemon_settings
 from .environment import ENTRY_POINT
 from .procstat import Window, snapshot
 
@@ -38,7 +38,7 @@ def soak_inner(work):
     p, bin_dir = config["params"], Path(config["bin_dir"])
     seconds = p["soak_seconds"]
     log_file = open(work / "intervald-soak.log", "w")
-    daemon = subprocess.Popen([str(bin_dir / "intervald"), "--config", str(REPO / "config" / "intervald.toml"),
+    daemon = subprocess.Popen([str(bin_dir / "intervald"), "--config", str(daemon_settings(work)),
                                "--log-level", "warning"], stdout=log_file, stderr=log_file)
     subprocess.run(["gdbus", "wait", "--session", "--timeout", "20", SERVICE], check=True)
     time.sleep(1)

@@ -14,8 +14,24 @@ def fmt(value, digits=2):
 
 
 def render_markdown(r, measurements):
-    m, lat, cost, client, scale = r["machine"], r["lateness"], r["cost"], r["client"], r["scale"]
-    c = lat["contenders"]
+    """docs/benchmarks.md: the fixed sections, then each measurement's own, then Benchmarks/notes.md."""
+    lines = header(r) + targets(r) + lateness(r) + cost(r) + client_and_scale(r)
+    add = lines.append
+    for measurement in measurements:
+        if hasattr(measurement, "render") and measurement.KEY in r:
+            lines.extend(measurement.render(r[measurement.KEY], r))
+            add("")
+
+    notes = BENCH_DIR / "notes.md"
+    if notes.exists():
+        add(notes.read_text().rstrip())
+        add("")
+    return "\n".join(lines)
+
+
+def header(r):
+    """The title, the command, the machine and its load."""
+    m = r["machine"]
     lines = []
     add = lines.append
     add("# Benchmarks")
@@ -59,7 +75,13 @@ def render_markdown(r, measurements):
             "ended during the run are not listed): " + ", ".join(f"{p_['comm']} {p_['cpu_percent']}" for p_ in top)
             + f"; the harness itself (scripts/bench) {r['load'].get('harness_cpu_percent_during_intervald')}.")
     add("")
+    return lines
 
+
+def targets(r):
+    """The targets table."""
+    lines = []
+    add = lines.append
     add("## Targets")
     add("")
     add("| | target | measured | |")
@@ -68,7 +90,15 @@ def render_markdown(r, measurements):
         add(f"| {t['name']} | {t['target']} | {fmt(t['value'], 3) if isinstance(t['value'], float) else t['value']} "
             f"{t['unit']} | {'met' if t['met'] else '**missed**'} |")
     add("")
+    return lines
 
+
+def lateness(r):
+    """Cue lateness and drift of intervald, the C floor and the baselines."""
+    lat, cost = r["lateness"], r["cost"]
+    c = lat["contenders"]
+    lines = []
+    add = lines.append
     add("## Cue lateness and drift")
     add("")
     add(f"One run, one bus, one monitor: intervald's plan `{lat['plan']}` ({lat['cues']} cues, "
@@ -132,7 +162,15 @@ def render_markdown(r, measurements):
             f"signals: p50 {cross['p50_ms']} ms, p99 {cross['p99_ms']} ms, max {cross['max_ms']} ms, drift "
             f"{cross['drift_ms']} ms.")
         add("")
+    return lines
 
+
+def cost(r):
+    """Wake-ups, CPU and memory."""
+    lat, cost = r["lateness"], r["cost"]
+    cpu = cost["cpu_per_cue"]
+    lines = []
+    add = lines.append
     add("## Cost")
     add("")
     add("Wake-ups = voluntary + involuntary context switches of all of the daemon's threads "
@@ -221,7 +259,15 @@ def render_markdown(r, measurements):
     else:
         add(f"Long plan: {soak.get('error', 'not run')}")
     add("")
+    return lines
 
+
+def client_and_scale(r):
+    """Client round trips, plan show and parse throughput."""
+    client, scale = r["client"], r["scale"]
+    floors = r["cost"].get("floors")
+    lines = []
+    add = lines.append
     add("## Client and scale")
     add("")
     busy_client = client.get("machine_busy_percent")
@@ -265,14 +311,4 @@ def render_markdown(r, measurements):
         f"{scale['parse_floor_ms']} ms is the process with a one-line plan → **{scale['parse_mb_per_s']} MB/s**, "
         f"{scale['parse_lines_per_s']} lines/s.")
     add("")
-
-    for measurement in measurements:
-        if hasattr(measurement, "render") and measurement.KEY in r:
-            lines.extend(measurement.render(r[measurement.KEY], r))
-            add("")
-
-    notes = BENCH_DIR / "notes.md"
-    if notes.exists():
-        add(notes.read_text().rstrip())
-        add("")
-    return "\n".join(lines)
+    return lines
