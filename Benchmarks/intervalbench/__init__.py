@@ -18,7 +18,7 @@ list of sentences`, `headline(summary) -> str`, `PARAMS = {"quick": {...}, "full
 Adding one is a new module and one line in MEASUREMENTS.
 """
 from . import (measure_client, measure_cue_baselines, measure_cue_floor, measure_cue_lateness, measure_floors,
-               measure_footprint, measure_hostile, measure_scale, measure_soak, measure_wakeups)
+               measure_footprint, measure_hostile, measure_perceived, measure_scale, measure_soak, measure_wakeups)
 
 MEASUREMENTS = [
     measure_footprint,      # RSS and mappings of a fresh daemon
@@ -31,4 +31,5 @@ MEASUREMENTS = [
     measure_client,         # intervalctl round trips, D-Bus activation
     measure_scale,          # plan show of 10^8 segments, parse throughput
     measure_hostile,        # cue lateness under hostile callers, next to an unloaded run
+    measure_perceived,      # the cue sound's onset at the audio server, next to a C libcanberra loop
 ]
