@@ -32,7 +32,8 @@ let package = Package(
         .target(
             name: "IntervalNotify",
             dependencies: [
-                "IntervalCore", "CLibNotify", "CNotifyShims", .product(name: "Logging", package: "swift-log"),
+                "IntervalCore", "IntervalRuntime", "CLibNotify", "CNotifyShims",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

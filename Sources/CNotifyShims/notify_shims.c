@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
+#include <glib-unix.h>
 #include <pthread.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 
 #include "notify_shims.h"
 
@@ -60,6 +63,78 @@ void in_main_context_post(GMainContext *main_context, in_callback callback, void
         g_source_set_static_name(source, "[intervald] in_main_context_post");
         g_source_attach(source, main_context);
         g_source_unref(source);
+}
+
+/* A one-shot deadline: its closure and the timerfd that wakes the loop. */
+typedef struct in_deadline {
+        in_callback callback;
+        void *context;
+        GDestroyNotify release;
+        int fd;
+} in_deadline;
+
+static gboolean in_deadline_dispatch(gint fd, GIOCondition condition, gpointer data) {
+        in_deadline *d = data;
+
+        (void) fd;
+        (void) condition;
+        d->callback(d->context);
+        return G_SOURCE_REMOVE;
+}
+
+static void in_deadline_free(gpointer data) {
+        in_deadline *d = data;
+
+        if (d->release)
+                d->release(d->context);
+        close(d->fd);
+        g_free(d);
+}
+
+guint in_main_context_post_at(GMainContext *main_context, gint64 deadline_us, in_callback callback, void *context,
+                              GDestroyNotify release) {
+        struct itimerspec when = { 0 };
+        in_deadline *d;
+        GSource *source;
+        guint id;
+        int fd;
+
+        fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (fd < 0) {
+                if (release)
+                        release(context);
+                return 0;
+        }
+        /* An all-zero it_value would disarm the timer: a deadline at or before the epoch of the clock is due now. */
+        if (deadline_us < 1)
+                deadline_us = 1;
+        when.it_value.tv_sec = deadline_us / G_USEC_PER_SEC;
+        when.it_value.tv_nsec = (deadline_us % G_USEC_PER_SEC) * 1000;
+        if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &when, NULL) < 0) {
+                close(fd);
+                if (release)
+                        release(context);
+                return 0;
+        }
+        d = g_new0(in_deadline, 1);
+        d->callback = callback;
+        d->context = context;
+        d->release = release;
+        d->fd = fd;
+        source = g_unix_fd_source_new(fd, G_IO_IN);
+        g_source_set_priority(source, G_PRIORITY_HIGH);
+        g_source_set_callback(source, G_SOURCE_FUNC(in_deadline_dispatch), d, in_deadline_free);
+        g_source_set_static_name(source, "[intervald] in_main_context_post_at");
+        id = g_source_attach(source, main_context);
+        g_source_unref(source);
+        return id;
+}
+
+void in_main_context_cancel(GMainContext *main_context, guint id) {
+        GSource *source = g_main_context_find_source_by_id(main_context, id);
+
+        if (source)
+                g_source_destroy(source);
 }
 
 static void in_closed_trampoline(NotifyNotification *notification, gpointer data) {

@@ -105,6 +105,17 @@ public final class GLibMainLoopThread: Sendable {
         }
     }
 
+    /// Runs `body` on the GLib thread when CLOCK_BOOTTIME reaches `deadline` (µs), to the microsecond: a timerfd wakes
+    /// the loop, where GLib's own timeouts would wake it on whole milliseconds. Call it on the GLib thread.
+    ///
+    /// - Returns: the source's id for `in_main_context_cancel`, or nil when no timer could be made (then `body` never
+    ///   runs).
+    public func invoke(at deadline: Int64, _ body: @escaping @Sendable () -> Void) -> UInt32? {
+        let id = in_main_context_post_at(
+            nil, gint64(deadline), Self.runBox, Unmanaged.passRetained(InvocationBox(body)).toOpaque(), Self.releaseBox)
+        return id == 0 ? nil : id
+    }
+
     /// Runs `body` on the GLib thread and waits for its result; runs it inline if the caller is the GLib thread.
     ///
     /// For tests and for shutdown paths: the GLib thread can be blocked by a hung notification server for as long
@@ -151,19 +162,19 @@ public final class GLibMainLoopThread: Sendable {
     }
 
     private func post(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(InvocationBox(body)).toOpaque()
-        in_main_context_post(
-            nil,
-            { context in
-                guard let context else { return }
-                Unmanaged<InvocationBox>.fromOpaque(context).takeUnretainedValue().body()
-            },
-            box,
-            { context in
-                guard let context else { return }
-                Unmanaged<InvocationBox>.fromOpaque(context).release()
-            }
-        )
+        in_main_context_post(nil, Self.runBox, Unmanaged.passRetained(InvocationBox(body)).toOpaque(), Self.releaseBox)
+    }
+
+    /// The C callback of a retained ``InvocationBox``: runs its body.
+    private static let runBox: in_callback = { context in
+        guard let context else { return }
+        Unmanaged<InvocationBox>.fromOpaque(context).takeUnretainedValue().body()
+    }
+
+    /// The destroy-notify of a retained ``InvocationBox``: releases it.
+    private static let releaseBox: GDestroyNotify = { context in
+        guard let context else { return }
+        Unmanaged<InvocationBox>.fromOpaque(context).release()
     }
 
     /// Runs `body` on a new detached POSIX thread (Foundation's `Thread` would load all of Foundation for this).

@@ -1,6 +1,7 @@
 import CLibNotify
 import CNotifyShims
 import IntervalCore
+import IntervalRuntime
 import Logging
 import Synchronization
 
@@ -24,7 +25,15 @@ public final class LibNotifyNotifier: Notifier {
         var cue: WorkoutNotification?
         /// A drain is queued on (or running on) the GLib thread.
         var drainQueued = false
+        /// Cues that ``show(_:at:)`` scheduled are numbered; those up to `cancelledCues` are no longer wanted.
+        /// Cancelling raises it at once, whatever the GLib thread is doing, so a cancelled cue never shows.
+        var lastScheduledCue: UInt64 = 0
+        var cancelledCues: UInt64 = 0
     }
+
+    /// A scheduled cue this late (µs; the machine slept through its deadline) is dropped: the workout's owner shows
+    /// what is due instead, and a stale cue must not flash up first.
+    public static let scheduledCueStaleAfter: Int64 = 1_000_000
 
     private let mainLoop: GLibMainLoopThread
     private let logger: Logger
@@ -69,6 +78,29 @@ public final class LibNotifyNotifier: Notifier {
         enqueue { $0.cue = notification }
     }
 
+    /// Shows `notification` when the boot clock reaches `deadline` (µs). The GLib thread wakes at that instant itself,
+    /// with the cue already built, so that only libnotify's send remains at the deadline (spec §6: `Notify` within
+    /// 1.5 ms of the schedule). A cue scheduled before stays scheduled: the GLib thread may not have reached its
+    /// deadline yet when the next one is scheduled. Does not block.
+    public func show(_ notification: WorkoutNotification, at deadline: ClockInstant) {
+        let number = pending.withLock { work -> UInt64 in
+            work.lastScheduledCue &+= 1
+            return work.lastScheduledCue
+        }
+        let state = self.state
+        _ = mainLoop.invoke { [weak self, mainLoop] in
+            state.value.scheduledTimers[number] = mainLoop.invoke(at: deadline) { [weak self] in
+                state.value.scheduledTimers[number] = nil
+                self?.showScheduled(notification, number: number, deadline: deadline)
+            }
+        }
+    }
+
+    /// Forgets every cue ``show(_:at:)`` scheduled that is not shown yet. Does not block.
+    public func cancelScheduled() {
+        pending.withLock { $0.cancelledCues = $0.lastScheduledCue }
+    }
+
     /// Closes the workout's notification, if one is shown; the next ``show(_:)`` starts a new one. Does not block.
     public func close() {
         enqueue {
@@ -100,6 +132,19 @@ public final class LibNotifyNotifier: Notifier {
             pending.withLock { $0 = PendingWork() }
             logger.debug("GLib main loop is not running, dropping the notification request.")
         }
+    }
+
+    /// On the GLib thread, at a scheduled cue's deadline: shows it if it is still wanted and not stale, through the
+    /// pending work, so that a close asked for earlier still comes first and an older cue waiting behind a busy
+    /// server is superseded.
+    private func showScheduled(_ notification: WorkoutNotification, number: UInt64, deadline: ClockInstant) {
+        let due = pending.withLock { work -> Bool in
+            guard number > work.cancelledCues else { return false }
+            guard BootClock.microseconds() - deadline < Self.scheduledCueStaleAfter else { return false }
+            work.cue = notification
+            return true
+        }
+        if due { drain() }
     }
 
     /// On the GLib thread: carries out the pending work until none is left.
@@ -149,6 +194,8 @@ private final class NotifierState {
     private var serverWatch: guint = 0
     /// A failure has been logged and nothing has succeeded since: stay quiet.
     private var failing = false
+    /// The timers of the cues `LibNotifyNotifier.show(_:at:)` scheduled, by the cue's number, until they fire.
+    var scheduledTimers: [UInt64: UInt32] = [:]
 
     init(
         appName: String, logger: Logger, onAction: @escaping @Sendable (NotificationAction) -> Void,
@@ -195,6 +242,8 @@ private final class NotifierState {
 
     /// Stops watching and gives up the notification without closing it (the caller closes a workout it ends).
     func dispose() {
+        for timer in scheduledTimers.values { in_main_context_cancel(nil, timer) }
+        scheduledTimers = [:]
         if serverWatch != 0 {
             g_bus_unwatch_name(serverWatch)
             serverWatch = 0

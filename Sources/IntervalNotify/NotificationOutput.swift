@@ -12,6 +12,8 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     /// Confined to `queue`, like the session.
     private weak var session: WorkoutSession?
     private var notifier: LibNotifyNotifier?
+    /// The cue handed to the GLib thread for the next change: its workout, segment and deadline.
+    private var scheduled: (workout: String, index: Int64, deadline: ClockInstant)?
     /// Hears, on `queue`, the server's id of the workout's notification whenever it changes (for the state file).
     public var onServerID: (UInt32) -> Void = { _ in }
 
@@ -47,11 +49,38 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     }
 
     public func handle(_ moment: WorkoutMoment) {
-        if let notification = WorkoutPresenter.notification(for: moment.event, plan: moment.plan, style: style) {
-            notifier?.show(notification)
-        } else {
-            notifier?.close()
+        if !isScheduledCue(moment) {
+            notifier?.cancelScheduled()
+            if let notification = WorkoutPresenter.notification(for: moment.event, plan: moment.plan, style: style) {
+                notifier?.show(notification)
+            } else {
+                notifier?.close()
+            }
         }
+        scheduleNextCue(after: moment)
+    }
+
+    /// The event is the cue ``scheduleNextCue(after:)`` handed to the GLib thread, arriving at its deadline: that
+    /// thread showed it (or is showing it) at that instant. A skip brings the same segment early, and a wake-up from
+    /// suspend late (the GLib thread drops it as stale then): both are shown here.
+    private func isScheduledCue(_ moment: WorkoutMoment) -> Bool {
+        guard case .segmentStarted(let segment, _) = moment.event, let scheduled else { return false }
+        let lateness = moment.now - scheduled.deadline
+        return scheduled.workout == moment.workout.id && scheduled.index == segment.index && lateness >= 0
+            && lateness < LibNotifyNotifier.scheduledCueStaleAfter
+    }
+
+    /// Builds the next segment's cue now and has the GLib thread show it at the change, so that at the deadline only
+    /// libnotify's send remains, with no hop from this queue (spec §6: `Notify` within 1.5 ms of the schedule).
+    private func scheduleNextCue(after moment: WorkoutMoment) {
+        scheduled = nil
+        guard moment.status.state == .running, let deadline = moment.nextChange, let current = moment.segment,
+            let next = moment.plan.segment(after: current),
+            let cue = WorkoutPresenter.notification(
+                for: .segmentStarted(next, next: moment.plan.segment(after: next)), plan: moment.plan, style: style)
+        else { return }
+        notifier?.show(cue, at: deadline)
+        scheduled = (moment.workout.id, next.index, deadline)
     }
 
     private func press(_ action: NotificationAction) {

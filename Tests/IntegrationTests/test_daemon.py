@@ -88,6 +88,24 @@ def test_start_activates_and_cues_in_order_on_time(activatable_daemon, monitor, 
     assert len({e["id"] for e in shown}) == 1
 
 
+def test_the_next_cue_prepared_ahead_gives_way_to_pause_and_skip(activatable_daemon, monitor, notify_log):
+    """Each cue's notification is handed to the GLib thread before its change; a pause or a skip before then must
+    win: no cue of the paused segment's successor appears, and a skipped-to segment is shown at once."""
+    signals = monitor()
+    start("3x(600ms run, 600ms walk)")
+    wait_until(lambda: [e["summary"] for e in notify_log.entries()] == ["Run · 600 ms"], 5, "the first cue")
+    call("Pause")
+    wait_until(lambda: notify_log.entries()[-1]["summary"] == "Paused · Run", 5, "the pause shown")
+    time.sleep(0.9)  # past the change that was prepared: nothing may show for it
+    assert [e["summary"] for e in notify_log.entries()] == ["Run · 600 ms", "Paused · Run"]
+    call("Resume")
+    call("Skip")
+    wait_until(lambda: len(signals.received("SegmentStarted")) >= 2, 5, "the skip's cue")
+    wait_until(lambda: notify_log.entries()[-1]["summary"] == "Walk · 600 ms", 5, "the skipped-to cue shown")
+    assert [e["summary"] for e in notify_log.entries()].count("Walk · 600 ms") == 1
+    call("Stop")
+
+
 def test_properties_and_their_change_signals(activatable_daemon, monitor):
     signals = monitor()
     start("name \"Props\"\n5m walk \"Warm-up\", 2x(30s run, 30s walk)", origin="/plans/props.plan")

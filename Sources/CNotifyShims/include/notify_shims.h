@@ -20,6 +20,18 @@ typedef void (*in_name_owner_callback)(void *context, const char *owner);
  * runs after the callback, or when the source is destroyed unrun. */
 void in_main_context_post(GMainContext *main_context, in_callback callback, void *context, GDestroyNotify release);
 
+/* Queues `callback(context)` to run once on the thread that runs `main_context` (NULL: the default one) when
+ * CLOCK_BOOTTIME reaches `deadline_us` (µs), at G_PRIORITY_HIGH. A timerfd wakes the loop at that microsecond;
+ * GLib's own timeouts wake on whole milliseconds. Thread-safe. `release(context)` runs after the callback, when
+ * the source is removed unrun, or at once if no timer could be made (then 0 is returned). Cancel with
+ * in_main_context_cancel(main_context, id). */
+guint in_main_context_post_at(GMainContext *main_context, gint64 deadline_us, in_callback callback, void *context,
+                              GDestroyNotify release);
+
+/* Removes the source `id` of `main_context` (NULL: the default one) if it has not run yet. Call it on the thread
+ * that runs `main_context`: elsewhere the source could run and be freed between finding and removing it. */
+void in_main_context_cancel(GMainContext *main_context, guint id);
+
 /* Connects the "closed" signal of `notification` (the server closed it: expired, dismissed, or
  * CloseNotification). `reason` is notify_notification_get_closed_reason(). `release(context)` runs
  * when the handler is disconnected or the notification finalized. Returns the handler id. */
