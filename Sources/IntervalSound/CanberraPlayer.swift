@@ -17,15 +17,14 @@ public final class CanberraPlayer: @unchecked Sendable {
     /// Every cue sound plays under this id, so that one `ca_context_cancel` cuts it.
     private static let cueID: UInt32 = 1
 
-    private let queue = DispatchQueue(label: "intervald.sound", qos: .userInteractive)
+    private let work = TimedQueue(label: "intervald.sound", qos: .userInteractive, leeway: .nanoseconds(0))
+    private var queue: DispatchQueue { work.queue }
     private let logger: Logger
     /// canberra's volume, in decibels as text.
     private let volume: String
     private let preload: [String]
     // Confined to `queue`.
     private var context: OpaquePointer?
-    private var pending: [Int: DispatchSourceTimer] = [:]
-    private var nextTimerKey = 0
     /// Sounds of intervald's theme replaced by the freedesktop theme's, when intervald's is not installed.
     private var replacements: [String: String] = [:]
     /// A failure has been logged and no sound has played since: stay quiet.
@@ -45,44 +44,24 @@ public final class CanberraPlayer: @unchecked Sendable {
     }
 
     deinit {
-        for timer in pending.values { timer.cancel() }
         if let context { ca_context_destroy(context) }
     }
 
     /// Plays `sound` (a theme event id or a file) `delay` microseconds from now. Does not block.
     public func play(_ sound: String, after delay: Int64) {
-        guard delay > 0 else {
-            queue.async { [self] in playNow(sound) }
-            return
-        }
-        let deadline = DispatchTime.now() + .microseconds(Int(delay))
-        queue.async { [self] in
-            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-            let key = nextTimerKey
-            nextTimerKey += 1
-            timer.schedule(deadline: deadline, repeating: .never, leeway: .nanoseconds(0))
-            timer.setEventHandler { [weak self] in
-                guard let self else { return }
-                pending.removeValue(forKey: key)?.cancel()
-                playNow(sound)
-            }
-            pending[key] = timer
-            timer.activate()
-        }
+        work.run(after: delay) { [weak self] in self?.playNow(sound) }
     }
 
     /// Cuts the sound playing and drops the ones timed ahead. Does not block.
     public func cut() {
-        queue.async { [self] in
-            for timer in pending.values { timer.cancel() }
-            pending = [:]
+        work.dropTimed { [self] in
             if let context { _ = ca_context_cancel(context, Self.cueID) }
         }
     }
 
     /// Waits until the work asked for before has been done.
     public func flush() {
-        queue.sync {}
+        work.flush()
     }
 
     /// Plays `sound` and waits until it has finished (for `intervalctl test-sound`); false if it could not play.

@@ -16,14 +16,13 @@ import Synchronization
 /// each phrase is started early by the latency measured on the phrases before it (speech-dispatcher's "begin"
 /// events), so that its first word lands on the change. No speech service is logged once; the next phrase tries again.
 public final class SpeechVoice: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "intervald.voice", qos: .userInitiated)
+    private let work = TimedQueue(label: "intervald.voice", qos: .userInitiated, leeway: .milliseconds(1))
+    private var queue: DispatchQueue { work.queue }
     private let logger: Logger
     private let language: String?
     private let rate: Int
     // Confined to `queue`.
     private var connection: UnsafeMutablePointer<SPDConnection>?
-    private var pending: [Int: DispatchSourceTimer] = [:]
-    private var nextTimerKey = 0
     private var failing = false
 
     public init(language: String?, rate: Int, logger: Logger) {
@@ -37,46 +36,25 @@ public final class SpeechVoice: @unchecked Sendable {
     }
 
     deinit {
-        for timer in pending.values { timer.cancel() }
         if let connection { spd_close(connection) }
     }
 
     /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
     /// start). Does not block.
     public func say(_ text: String, at delay: Int64) {
-        let start = delay - SpeechLatency.shared.lead
-        guard start > 0 else {
-            queue.async { [self] in speak(text) }
-            return
-        }
-        let deadline = DispatchTime.now() + .microseconds(Int(start))
-        queue.async { [self] in
-            let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-            let key = nextTimerKey
-            nextTimerKey += 1
-            timer.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(1))
-            timer.setEventHandler { [weak self] in
-                guard let self else { return }
-                pending.removeValue(forKey: key)?.cancel()
-                speak(text)
-            }
-            pending[key] = timer
-            timer.activate()
-        }
+        work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in _ = self?.speak(text) }
     }
 
     /// Silences what is being said and drops what was timed ahead. Does not block.
     public func cut() {
-        queue.async { [self] in
-            for timer in pending.values { timer.cancel() }
-            pending = [:]
+        work.dropTimed { [self] in
             if let connection { _ = spd_cancel(connection) }
         }
     }
 
     /// Waits until the work asked for before has been done.
     public func flush() {
-        queue.sync {}
+        work.flush()
     }
 
     /// Says `text` now and waits until it has been said (for `intervalctl test-sound`), at most `timeout` seconds;
