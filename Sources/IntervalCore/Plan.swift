@@ -12,7 +12,10 @@ public enum PlanLimits {
     public static let maximumNesting = 32
     public static let maximumRepeatCount = 100_000
     public static let maximumDuration: Int64 = 7 * Micros.day
+    /// Steps, `for` bounds and the countdown (spec §5).
     public static let minimumStepDuration: Int64 = Micros.millisecond
+    /// `SegmentIndex` and `SegmentCount` are `u` on the bus: a plan with more segments is refused, never clamped.
+    public static let maximumSegmentCount = Int64(UInt32.max)
 }
 
 /// One `DURATION KIND ["Label"] [@ PACE]` line of a plan.
@@ -134,6 +137,7 @@ public final class PlanGroup: Sendable {
             fullIterations = Int64(count)
             tailDuration = 0
         case .forDuration(let limit):
+            guard limit >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
             guard limit <= PlanLimits.maximumDuration else { throw .tooLong }
             fullIterations = limit / pass.duration
             tailDuration = limit % pass.duration
@@ -150,6 +154,9 @@ public final class PlanGroup: Sendable {
         if tailDuration > 0 { Self.add(children, starts: starts, until: tailDuration, to: &total) }
         totalSummary = total.summary
         guard totalSummary.duration <= PlanLimits.maximumDuration else { throw .tooLong }
+        // A distance bound met within a microsecond of the start would be a block shorter than a step may be.
+        guard totalSummary.duration >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
+        guard totalSummary.segmentCount <= PlanLimits.maximumSegmentCount else { throw .tooManySegments }
     }
 
     /// What the first `time` microseconds of the whole block hold.
@@ -258,6 +265,8 @@ enum PlanLimitError: Error, Equatable {
     case repeatCountTooSmall
     case repeatCountTooLarge(Int)
     case distanceNeedsPaces
+    case boundTooShort
+    case tooManySegments
 
     var message: String {
         switch self {
@@ -267,6 +276,9 @@ enum PlanLimitError: Error, Equatable {
         case .repeatCountTooLarge(let count):
             "repeat count \(count) is larger than the limit of \(PlanLimits.maximumRepeatCount)"
         case .distanceNeedsPaces: "'for' with a distance needs a pace ('@ 5:30/km') on every step inside"
+        case .boundTooShort: "a 'for' block must last at least 1 ms"
+        case .tooManySegments:
+            "the plan has more than \(PlanLimits.maximumSegmentCount) segments, the limit (a segment's index is a 32-bit number on the bus)"
         }
     }
 }

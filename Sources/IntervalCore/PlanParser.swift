@@ -42,7 +42,8 @@ private struct Parser {
             throw error(at: position, "the plan has no steps (expected a step such as '30s run')")
         }
         let root = try makeGroup(.once, items, offsets, at: 0, countAt: 0)
-        return Plan(name: name ?? defaultName, countdown: countdown, root: root)
+        // A name from a file name may hold control characters, which the `name` directive refuses: escape them.
+        return Plan(name: name ?? defaultName.terminalEscaped, countdown: countdown, root: root)
     }
 
     /// Items up to `closing` (or the end of the text at the top level), with where each starts.
@@ -265,12 +266,19 @@ private struct Parser {
         return Step(kind: kind, label: label, duration: duration, pace: pace)
     }
 
-    /// `"…"` with `\"` and `\\` escapes, on one line.
+    /// `"…"` with `\"` and `\\` escapes, on one line, without control characters: labels and names are shown on
+    /// terminals and in notifications.
     mutating func parseString(what: String) throws(PlanDiagnostic) -> String {
         let opening = position
         position += 1
         var bytes: [UInt8] = []
         while let byte = peek(), byte != UInt8(ascii: "\n") {
+            if let control = controlCharacter(at: position) {
+                throw error(
+                    at: position,
+                    "control character U+\(hex(control.value, digits: 4)) in a \(what) (\(what)s are shown on terminals and in notifications)"
+                )
+            }
             position += 1
             if byte == UInt8(ascii: "\"") {
                 guard !bytes.isEmpty else { throw error(at: opening, "empty \(what)") }
@@ -481,6 +489,16 @@ private struct Parser {
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(byte) || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "-")
         }
+    }
+
+    /// The character at `offset` if it could steer a terminal (a C0 or C1 control, DEL, a line or paragraph separator,
+    /// a bidirectional override): ASCII controls by their byte, the others by their UTF-8 lead byte (0xC2 or 0xE2).
+    func controlCharacter(at offset: Int) -> Unicode.Scalar? {
+        let byte = text[offset]
+        if byte < 0x20 || byte == 0x7F { return Unicode.Scalar(byte) }
+        guard byte == 0xC2 || byte == 0xE2 else { return nil }
+        let scalar = String(decoding: text[offset..<min(offset + 3, text.count)], as: UTF8.self).unicodeScalars.first
+        return scalar.flatMap { $0.steersTerminal ? $0 : nil }
     }
 
     func scanDigits(from start: Int) -> Int {
