@@ -87,3 +87,16 @@ let package = Package(
             name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
     ]
 )
+
+// libFuzzer targets (Fuzz/, docs/fuzzing.md): only when scripts/fuzz builds them with `-sanitize=fuzzer,address` in a
+// scratch path of their own; libFuzzer supplies `main`, so an ordinary build could not link them.
+if Context.environment["INTERVALD_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
+        .executableTarget(
+            name: "PlanParserFuzzer", dependencies: ["FuzzDriver", "IntervalCore"], path: "Fuzz/PlanParserFuzzer"),
+        .executableTarget(
+            name: "SettingsFuzzer", dependencies: ["FuzzDriver", "IntervalCore", "IntervalSettings"],
+            path: "Fuzz/SettingsFuzzer"),
+    ]
+}

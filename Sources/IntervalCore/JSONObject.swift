@@ -35,13 +35,11 @@ struct JSONObject {
             case "\t": quoted += "\\t"
             case "\u{08}": quoted += "\\b"
             case "\u{0C}": quoted += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:
                 quoted.unicodeScalars.append(scalar)
             }
         }
-        return quoted + "\""
+        // The other controls, separators and bidirectional overrides as \uXXXX: valid JSON, and safe on a terminal.
+        return (quoted + "\"").jsonTerminalEscaped
     }
 }

@@ -12,7 +12,10 @@ public enum PlanLimits {
     public static let maximumNesting = 32
     public static let maximumRepeatCount = 100_000
     public static let maximumDuration: Int64 = 7 * Micros.day
+    /// Steps, `for` bounds and the countdown (spec §5).
     public static let minimumStepDuration: Int64 = Micros.millisecond
+    /// `SegmentIndex` and `SegmentCount` are `u` on the bus: a plan with more segments is refused, never clamped.
+    public static let maximumSegmentCount = Int64(UInt32.max)
 }
 
 /// One `DURATION KIND ["Label"] [@ PACE]` line of a plan.
@@ -105,15 +108,18 @@ public final class PlanGroup: Sendable {
         self.children = children
         var starts: [Int64] = []
         var firstSegments: [Int64] = []
-        var pass = PlanSummary.empty
+        var passBuilder = PlanSummary.Builder()
         starts.reserveCapacity(children.count)
         firstSegments.reserveCapacity(children.count)
         for child in children {
-            starts.append(pass.duration)
-            firstSegments.append(pass.segmentCount)
-            pass += child
-            guard pass.duration <= PlanLimits.maximumDuration else { throw .tooLongAt(child: starts.count - 1) }
+            starts.append(passBuilder.duration)
+            firstSegments.append(passBuilder.segmentCount)
+            passBuilder.add(child)
+            guard passBuilder.duration <= PlanLimits.maximumDuration else {
+                throw .tooLongAt(child: starts.count - 1)
+            }
         }
+        let pass = passBuilder.summary
         childStarts = starts
         childFirstSegments = firstSegments
         iterationSummary = pass
@@ -131,6 +137,7 @@ public final class PlanGroup: Sendable {
             fullIterations = Int64(count)
             tailDuration = 0
         case .forDuration(let limit):
+            guard limit >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
             guard limit <= PlanLimits.maximumDuration else { throw .tooLong }
             fullIterations = limit / pass.duration
             tailDuration = limit % pass.duration
@@ -142,9 +149,14 @@ public final class PlanGroup: Sendable {
             fullIterations = Int64(wholePasses)
             tailDuration = remainder > 1e-6 ? min(Self.time(toCover: remainder, in: children), pass.duration) : 0
         }
-        let tail = tailDuration > 0 ? Self.summary(of: children, starts: starts, until: tailDuration) : .empty
-        totalSummary = pass * fullIterations + tail
+        var total = PlanSummary.Builder()
+        total.add(pass, times: fullIterations)
+        if tailDuration > 0 { Self.add(children, starts: starts, until: tailDuration, to: &total) }
+        totalSummary = total.summary
         guard totalSummary.duration <= PlanLimits.maximumDuration else { throw .tooLong }
+        // A distance bound met within a microsecond of the start would be a block shorter than a step may be.
+        guard totalSummary.duration >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
+        guard totalSummary.segmentCount <= PlanLimits.maximumSegmentCount else { throw .tooManySegments }
     }
 
     /// What the first `time` microseconds of the whole block hold.
@@ -152,16 +164,24 @@ public final class PlanGroup: Sendable {
         if time >= totalDuration { return totalSummary }
         if time <= 0 { return .empty }
         let passes = time / iterationDuration
-        let rest = time - passes * iterationDuration
-        return iterationSummary * passes + Self.summary(of: children, starts: childStarts, until: rest)
+        var result = PlanSummary.Builder()
+        result.add(iterationSummary, times: passes)
+        Self.add(children, starts: childStarts, until: time - passes * iterationDuration, to: &result)
+        return result.summary
     }
 
-    private static func summary(of children: [PlanNode], starts: [Int64], until time: Int64) -> PlanSummary {
-        var result = PlanSummary.empty
+    /// Adds what the first `time` microseconds of one pass of `children` hold: the children before the cut whole,
+    /// the one it falls in partly.
+    private static func add(
+        _ children: [PlanNode], starts: [Int64], until time: Int64, to result: inout PlanSummary.Builder
+    ) {
         for (child, start) in zip(children, starts) where start < time {
-            result = result + child.summary(until: time - start)
+            if time - start >= child.duration {
+                result.add(child)
+            } else {
+                result.add(child.summary(until: time - start))
+            }
         }
-        return result
     }
 
     /// Microseconds into one pass of `children` at which `metres` are covered. Every step has a pace.
@@ -245,6 +265,8 @@ enum PlanLimitError: Error, Equatable {
     case repeatCountTooSmall
     case repeatCountTooLarge(Int)
     case distanceNeedsPaces
+    case boundTooShort
+    case tooManySegments
 
     var message: String {
         switch self {
@@ -254,6 +276,9 @@ enum PlanLimitError: Error, Equatable {
         case .repeatCountTooLarge(let count):
             "repeat count \(count) is larger than the limit of \(PlanLimits.maximumRepeatCount)"
         case .distanceNeedsPaces: "'for' with a distance needs a pace ('@ 5:30/km') on every step inside"
+        case .boundTooShort: "a 'for' block must last at least 1 ms"
+        case .tooManySegments:
+            "the plan has more than \(PlanLimits.maximumSegmentCount) segments, the limit (a segment's index is a 32-bit number on the bus)"
         }
     }
 }
@@ -266,6 +291,9 @@ struct PlanSummary: Sendable, Equatable {
     var distance: Double?
     /// Microseconds per kind, in order of first appearance.
     var kindDurations: [KindDuration]
+    /// How many kind entries were looked up or copied to build this summary and the summaries it was built from:
+    /// the parser's work on kinds, which the tests hold to O(steps × nesting depth). Not part of equality.
+    var kindWork: Int64 = 0
 
     struct KindDuration: Sendable, Equatable {
         var kind: String
@@ -290,49 +318,56 @@ struct PlanSummary: Sendable, Equatable {
         kindDurations = played > 0 ? [KindDuration(kind: step.kind, duration: played)] : []
     }
 
-    static func + (lhs: PlanSummary, rhs: PlanSummary) -> PlanSummary {
-        var sum = lhs
-        sum.add(rhs.duration, segments: rhs.segmentCount, distance: rhs.distance, kinds: rhs.kindDurations)
-        return sum
+    static func == (lhs: PlanSummary, rhs: PlanSummary) -> Bool {
+        lhs.duration == rhs.duration && lhs.segmentCount == rhs.segmentCount && lhs.distance == rhs.distance
+            && lhs.kindDurations == rhs.kindDurations
     }
 
-    /// Adds a whole item in place; a step is added without building its summary (the parser's hot path).
-    static func += (lhs: inout PlanSummary, item: PlanNode) {
-        switch item {
-        case .step(let step):
-            lhs.add(step.duration, segments: 1, distance: step.pace?.distance(in: step.duration), kind: step.kind)
-        case .group(let group):
-            let total = group.totalSummary
-            lhs.add(total.duration, segments: total.segmentCount, distance: total.distance, kinds: total.kindDurations)
+    /// Sums stretches of plan in place. Kinds are found through a hash index, so that adding a summary costs
+    /// O(its kinds), never O(kinds so far): a plan may have as many distinct kinds as steps, and a linear search
+    /// (or copying the totals at every addition) made parsing quadratic in them.
+    struct Builder {
+        private(set) var summary = PlanSummary.empty
+        private var kindSlots: [String: Int] = [:]
+
+        var duration: Int64 { summary.duration }
+        var segmentCount: Int64 { summary.segmentCount }
+
+        /// Adds a whole item; a step is added without building its summary (the parser's hot path).
+        mutating func add(_ item: PlanNode) {
+            switch item {
+            case .step(let step):
+                addTotals(step.duration, segments: 1, distance: step.pace?.distance(in: step.duration))
+                addTime(step.duration, to: step.kind)
+            case .group(let group):
+                add(group.totalSummary)
+            }
         }
-    }
 
-    private mutating func add(_ time: Int64, segments: Int64, distance more: Double?, kinds: [KindDuration]) {
-        add(time, segments: segments, distance: more, kind: nil)
-        for entry in kinds { addTime(entry.duration, to: entry.kind) }
-    }
-
-    private mutating func add(_ time: Int64, segments: Int64, distance more: Double?, kind: String?) {
-        duration += time
-        segmentCount += segments
-        distance = if let distance, let more { distance + more } else { nil }
-        if let kind { addTime(time, to: kind) }
-    }
-
-    private mutating func addTime(_ time: Int64, to kind: String) {
-        if let index = kindDurations.firstIndex(where: { $0.kind == kind }) {
-            kindDurations[index].duration += time
-        } else {
-            kindDurations.append(KindDuration(kind: kind, duration: time))
+        /// Adds `times` copies of `other`.
+        mutating func add(_ other: PlanSummary, times: Int64 = 1) {
+            guard times > 0 else { return }
+            addTotals(
+                other.duration * times, segments: other.segmentCount * times,
+                distance: other.distance.map { $0 * Double(times) })
+            summary.kindWork += other.kindWork
+            for entry in other.kindDurations { addTime(entry.duration * times, to: entry.kind) }
         }
-    }
 
-    static func * (lhs: PlanSummary, count: Int64) -> PlanSummary {
-        guard count > 0 else { return .empty }
-        return PlanSummary(
-            duration: lhs.duration * count, segmentCount: lhs.segmentCount * count,
-            distance: lhs.distance.map { $0 * Double(count) },
-            kindDurations: lhs.kindDurations.map { KindDuration(kind: $0.kind, duration: $0.duration * count) }
-        )
+        private mutating func addTotals(_ time: Int64, segments: Int64, distance more: Double?) {
+            summary.duration += time
+            summary.segmentCount += segments
+            summary.distance = if let distance = summary.distance, let more { distance + more } else { nil }
+        }
+
+        private mutating func addTime(_ time: Int64, to kind: String) {
+            summary.kindWork += 1
+            if let slot = kindSlots[kind] {
+                summary.kindDurations[slot].duration += time
+            } else {
+                kindSlots[kind] = summary.kindDurations.count
+                summary.kindDurations.append(KindDuration(kind: kind, duration: time))
+            }
+        }
     }
 }

@@ -42,7 +42,8 @@ private struct Parser {
             throw error(at: position, "the plan has no steps (expected a step such as '30s run')")
         }
         let root = try makeGroup(.once, items, offsets, at: 0, countAt: 0)
-        return Plan(name: name ?? defaultName, countdown: countdown, root: root)
+        // A name from a file name may hold control characters, which the `name` directive refuses: escape them.
+        return Plan(name: name ?? defaultName.terminalEscaped, countdown: countdown, root: root)
     }
 
     /// Items up to `closing` (or the end of the text at the top level), with where each starts.
@@ -265,15 +266,18 @@ private struct Parser {
         return Step(kind: kind, label: label, duration: duration, pace: pace)
     }
 
-    /// `"…"` with `\"` and `\\` escapes, on one line.
+    /// `"…"` with `\"` and `\\` escapes, on one line, without control characters: labels and names are shown on
+    /// terminals and in notifications.
     mutating func parseString(what: String) throws(PlanDiagnostic) -> String {
         let opening = position
         position += 1
         var bytes: [UInt8] = []
         while let byte = peek(), byte != UInt8(ascii: "\n") {
-            if isControl(at: position) {
-                // A label reaches terminals, status bars and hooks: an escape sequence in it would act there.
-                throw error(at: position, "a \(what) must not contain \(describeToken(at: position))")
+            if let control = controlCharacter(at: position) {
+                throw error(
+                    at: position,
+                    "control character U+\(hex(control.value, digits: 4)) in a \(what) (\(what)s are shown on terminals and in notifications)"
+                )
             }
             position += 1
             if byte == UInt8(ascii: "\"") {
@@ -470,13 +474,6 @@ private struct Parser {
         position + ahead < text.count ? text[position + ahead] : nil
     }
 
-    /// A C0 control (tab included), DEL, or a C1 control (U+0080...U+009F, UTF-8 `C2 80`...`C2 9F`) starts at `offset`.
-    func isControl(at offset: Int) -> Bool {
-        let byte = text[offset]
-        if byte < 0x20 || byte == 0x7F { return true }
-        return byte == 0xC2 && offset + 1 < text.count && (0x80...0x9F).contains(text[offset + 1])
-    }
-
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
@@ -492,6 +489,16 @@ private struct Parser {
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(byte) || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: "-")
         }
+    }
+
+    /// The character at `offset` if it could steer a terminal (a C0 or C1 control, DEL, a line or paragraph separator,
+    /// a bidirectional override): ASCII controls by their byte, the others by their UTF-8 lead byte (0xC2 or 0xE2).
+    func controlCharacter(at offset: Int) -> Unicode.Scalar? {
+        let byte = text[offset]
+        if byte < 0x20 || byte == 0x7F { return Unicode.Scalar(byte) }
+        guard byte == 0xC2 || byte == 0xE2 else { return nil }
+        let scalar = String(decoding: text[offset..<min(offset + 3, text.count)], as: UTF8.self).unicodeScalars.first
+        return scalar.flatMap { $0.steersTerminal ? $0 : nil }
     }
 
     func scanDigits(from start: Int) -> Int {

@@ -30,7 +30,8 @@ public final class WorkoutSession {
     public var isActive: Bool { (scheduler?.state ?? .idle) != .idle }
 
     /// Parses plan text a caller sent, with the limits of spec §5: at most ``maximumPlanTextBytes``, refused before
-    /// parsing; at most 2^32 − 1 segments, so that `SegmentIndex` and `SegmentCount` are never clamped.
+    /// parsing; the parser refuses the rest, among them plans of more than 2^32 − 1 segments
+    /// (``PlanLimits/maximumSegmentCount``), so that `SegmentIndex` and `SegmentCount` fit their `u`.
     public static func parse(_ text: String, origin: String) throws(TimerCommandError) -> Plan {
         try checkSize(bytes: text.utf8.count, origin: origin)
         let origin = origin.isEmpty ? "<inline>" : origin
@@ -42,11 +43,6 @@ public final class WorkoutSession {
                     ? PlanLocator.inlineName(for: text) : PlanLocator.planName(forPath: origin))
         } catch {
             throw TimerCommandError(.invalidPlan, error.description)
-        }
-        guard plan.segmentCount <= Int64(UInt32.max) else {
-            throw TimerCommandError(
-                .invalidPlan,
-                "\(origin): error: the plan has \(plan.segmentCount) segments; the limit is \(UInt32.max)")
         }
         return plan
     }
@@ -135,6 +131,7 @@ public final class WorkoutSession {
         let plan = scheduler.plan
         return TimerStatus(
             state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
+            // Exact: every plan has at most PlanLimits.maximumSegmentCount (UInt32.max) segments.
             segmentIndex: UInt32(clamping: segment.index), segmentCount: UInt32(clamping: plan.segmentCount),
             segmentKind: segment.kind, segmentLabel: segment.label, segmentDuration: UInt64(segment.duration),
             nextLabel: plan.segment(after: segment)?.label ?? "",

@@ -13,9 +13,11 @@ enum Console {
         case failed(errno: Int32)
     }
 
-    /// Writes `text` and a newline to stdout; a failure to write there has no better place to be reported.
+    /// Writes `text` and a newline to stdout; a failure to write there has no better place to be reported. Names and
+    /// labels in it may come from anyone who started a plan: what could steer the terminal is escaped (JSON text
+    /// stays valid, see ``Swift/String/jsonTerminalEscaped``).
     static func print(_ text: String) {
-        try? write(text + "\n", to: STDOUT_FILENO)
+        try? write(text.terminalEscapedKeepingLines + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `text` to stdout as it is.
@@ -23,9 +25,10 @@ enum Console {
         try? write(text, to: STDOUT_FILENO)
     }
 
-    /// Writes `text` to stderr as it is.
+    /// Writes `text` to stderr, escaped as ``print(_:)`` does (diagnostics quote plan text; the daemon's refusals
+    /// name the running plan).
     static func error(_ text: String) {
-        try? write(text, to: STDERR_FILENO)
+        try? write(text.terminalEscapedKeepingLines, to: STDERR_FILENO)
     }
 
     /// Writes all of `text`, through interrupted and partial writes and a full non-blocking pipe.

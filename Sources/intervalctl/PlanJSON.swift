@@ -109,5 +109,6 @@ func stableJSON(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.keyEncodingStrategy = .convertToSnakeCase
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    // JSONEncoder escapes only C0 controls; C1 controls and bidirectional overrides would reach the terminal.
+    return String(decoding: try encoder.encode(value), as: UTF8.self).jsonTerminalEscaped
 }

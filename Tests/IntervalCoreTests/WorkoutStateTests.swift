@@ -130,3 +130,26 @@ import Testing
         #expect("a\u{202E}b\u{9B}".terminalEscaped == "a\\u{202E}b\\u{9B}")
     }
 }
+
+@Suite struct OutputEscapingTests {
+    @Test func linesKeepTheirBreaksAndTabs() {
+        #expect("a\tb\nc\u{1B}[2J\r".terminalEscapedKeepingLines == "a\tb\nc\\u{1B}[2J\\u{D}")
+    }
+
+    @Test func jsonStaysValidAndSafe() {
+        let json = "{\n  \"label\": \"a\u{9B}b\u{202E}c\u{7F}\"\n}"
+        #expect(json.jsonTerminalEscaped == "{\n  \"label\": \"a\\u009bb\\u202ec\\u007f\"\n}")
+    }
+
+    @Test func statusJSONAndWaybarEscapeWhatCouldSteerATerminal() {
+        var status = TimerStatus.idle
+        status.state = .running
+        status.planName = "Plan\u{9B}31m"
+        status.segmentLabel = "Run\u{1B}]0;x\u{7}"
+        status.segmentKind = "run"
+        for style in [StatusOutput.Style.text, .json, .waybar] {
+            let line = StatusOutput(style: style).render(status)
+            #expect(!line.unicodeScalars.contains { $0.steersTerminal }, "\(style)")
+        }
+    }
+}
