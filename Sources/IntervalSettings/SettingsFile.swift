@@ -18,6 +18,14 @@ public enum SettingsFile {
     }
 
     public static func parse(_ text: String, path: String) -> (Settings, [String]) {
+        if let (line, column) = keylessTableHeader(in: text) {
+            return (
+                .defaults,
+                [
+                    "\(path):\(line):\(column): expected a key in the table header (ASCII letters, digits, '-' and '_', or a quoted key); using the default settings."
+                ]
+            )
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -33,6 +41,30 @@ public enum SettingsFile {
         }
         var reader = Reader(table: table, text: text, path: path)
         return (reader.settings(), reader.problems)
+    }
+
+    /// Where a line opens a table header (`[…]` or `[[…]]`) without a key after the bracket: toml++ (under TOMLKit
+    /// 0.6.0) fails an assertion there, which aborts the process, instead of reporting the error, when the next
+    /// character is neither an ASCII letter, digit, '-', '_' nor a quote (a line break, `#`, a non-ASCII character, an
+    /// invalid byte read from the file as U+FFFD). Found by Fuzz/SettingsFuzzer. Lines inside multi-line strings and
+    /// arrays are not told apart: `[]` or `[{…}]` at the start of a line of a multi-line array is refused too, which
+    /// no intervald setting needs.
+    static func keylessTableHeader(in text: String) -> (line: Int, column: Int)? {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop(while: isBlank)
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            rest = rest.drop(while: isBlank)
+            let startsKey = rest.unicodeScalars.first.map { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "-_\"'".unicodeScalars.contains(scalar))
+            }
+            if startsKey != true { return (index + 1, line[..<rest.startIndex].count + 1) }
+        }
+        return nil
     }
 
     private struct Reader {

@@ -58,6 +58,20 @@ import Testing
             ])
     }
 
+    /// Found by the settings fuzzer (Fuzz/SettingsFuzzer): toml++ fails an assertion, which aborts the daemon, on a
+    /// table header whose key starts with a line break, `#` or a non-ASCII character (an invalid byte read from the
+    /// file becomes U+FFFD).
+    @Test(arguments: [
+        "[\u{FFFD}]\n", "[a\u{FFFD}]\ncountdown = false\n", "[[é]]\n", "[x.\u{8C}]\n", "[\nintg]\n", "[", "[#\na]",
+        "[\r\na]", "[[\na]]",
+    ])
+    func tableHeadersWithoutAKeyAreReportedNotFatal(text: String) {
+        let (settings, problems) = SettingsFile.parse(text, path: "broken.toml")
+        #expect(settings == .defaults)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("broken.toml:1:") == true)
+    }
+
     @Test func aMissingFileIsNotAProblem() {
         let (settings, problems) = SettingsFile.load(path: "/nonexistent/intervald.toml")
         #expect(settings == .defaults)
