@@ -15,6 +15,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("INTERVALD_BIN_DIR", REPO / ".build" / "debug"))
+# Binaries built with a sanitizer (scripts/test-sanitized) run several times slower: bounds on how soon something
+# happens are multiplied by this.
+SLOWDOWN = float(os.environ.get("INTERVALD_TEST_SLOWDOWN", "1"))
 SERVICE = "org.intervald.Timer1"
 PATH = "/org/intervald/Timer1"
 

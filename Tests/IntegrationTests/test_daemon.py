@@ -305,3 +305,22 @@ def test_waking_from_suspend_is_heard_from_logind(tmp_path, monitor):
         system_bus.terminate()
         system_bus.wait(timeout=5)
 
+
+
+def test_a_settings_file_that_trips_the_toml_parser_is_reported_not_fatal(tmp_path):
+    """`a = [}` made toml++ fail an assertion and abort the daemon at start-up (found by the settings fuzzer)."""
+    config = tmp_path / "intervald.toml"
+    config.write_text("a = [}\n")
+    daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(config)],
+                              env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        wait_until(lambda: name_owner_pid() == daemon.pid or daemon.poll() is not None, 10, "the daemon on the bus")
+        assert daemon.poll() is None, daemon.stderr.read()
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=10) == 0
+        log = daemon.stderr.read()
+        assert "Ignoring a problem in the settings." in log and f"{config}:1:6:" in log, log
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
