@@ -1,19 +1,15 @@
-import Dispatch
 import IntervalCore
-import Logging
 
 /// Appends one record to `history.jsonl` (spec §5) when a workout finishes or is stopped. The append (with its
 /// `fsync`) happens on `writer`, off the queue that times cues.
 public final class HistoryOutput: WorkoutOutput {
     private let store: StateStore
-    private let writer: DispatchQueue
-    private let logger: Logger
+    private let writer: RecordWriter
 
-    /// - Parameter writer: the serial queue that writes `store`'s files (shared with ``StateOutput``).
-    public init(store: StateStore, writer: DispatchQueue, logger: Logger) {
+    /// - Parameter writer: writes `store`'s files (shared with ``StateOutput``).
+    public init(store: StateStore, writer: RecordWriter) {
         self.store = store
         self.writer = writer
-        self.logger = logger
     }
 
     public func handle(_ moment: WorkoutMoment) {
@@ -40,12 +36,8 @@ public final class HistoryOutput: WorkoutOutput {
     }
 
     private func append(_ record: HistoryRecord) {
-        writer.async { [store, logger] in
-            do {
-                try store.append(record)
-            } catch {
-                logger.warning("Failed to append to the workout history, ignoring.", metadata: ["error": "\(error)"])
-            }
+        writer.write(failure: "Failed to append to the workout history, ignoring.") { [store] in
+            try store.append(record)
         }
     }
 }

@@ -1,34 +1,29 @@
-import Dispatch
 import IntervalCore
-import Logging
 
 /// Keeps `state.json` (spec §5) true to the running workout, as an output of the daemon's session: written at the
 /// start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known; never
 /// at an ordinary cue. Removed when the workout ends.
 ///
-/// The writes (each with two `fsync`s) happen on `writer`, a serial queue of their own, in the order of the events:
-/// a slow disk never holds the queue that times cues.
+/// The writes (each with two `fsync`s) happen on `writer`, in the order of the events, off the queue that times cues.
 public final class StateOutput: WorkoutOutput {
     private let store: StateStore
     private let bootID: String
-    private let writer: DispatchQueue
-    private let logger: Logger
+    private let writer: RecordWriter
     /// What was written last, or nil when no workout is recorded.
     private var written: WorkoutState?
     private var notificationID: UInt32 = 0
 
-    /// - Parameter writer: the serial queue that writes `store`'s files (shared with ``HistoryOutput``).
-    public init(store: StateStore, bootID: String, writer: DispatchQueue, logger: Logger) {
+    /// - Parameter writer: writes `store`'s files (shared with ``HistoryOutput``).
+    public init(store: StateStore, bootID: String, writer: RecordWriter) {
         self.store = store
         self.bootID = bootID
         self.writer = writer
-        self.logger = logger
     }
 
     public func handle(_ moment: WorkoutMoment) {
         switch moment.event {
         case .finished, .stopped:
-            writer.async { [store] in store.removeState() }
+            writer.write(failure: "Failed to remove the workout's state, ignoring.") { [store] in store.removeState() }
             written = nil
             notificationID = 0
         case .segmentStarted, .paused, .resumed:
@@ -63,12 +58,6 @@ public final class StateOutput: WorkoutOutput {
 
     private func save(_ state: WorkoutState) {
         written = state
-        writer.async { [store, logger] in
-            do {
-                try store.save(state)
-            } catch {
-                logger.warning("Failed to record the workout's state, ignoring.", metadata: ["error": "\(error)"])
-            }
-        }
+        writer.write(failure: "Failed to record the workout's state, ignoring.") { [store] in try store.save(state) }
     }
 }

@@ -25,7 +25,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let settings: Settings
     private let store: StateStore
     /// Writes the state file and the history, in the order of events, off `queue` (each write `fsync`s).
-    private let recordWriter = DispatchQueue(label: "intervald.records", qos: .utility)
+    private let recordWriter: RecordWriter
     private let systemd = SystemdNotifier()
     // Confined to `queue` once `start` has run.
     private let session: WorkoutSession
@@ -40,6 +40,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         self.logger = logger
         self.settings = settings
         store = StateStore(directory: paths.stateDirectory)
+        recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         session.defaultCountdown = settings.defaultCountdown
     }
@@ -57,9 +58,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             self.server = server
             let notification = NotificationOutput(
                 style: settings.notificationStyle, session: session, queue: queue, logger: logger)
-            let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter, logger: logger)
+            let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
-            let history = HistoryOutput(store: store, writer: recordWriter, logger: logger)
+            let history = HistoryOutput(store: store, writer: recordWriter)
             let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
             session.outputs = [
                 BusAnnouncer(server: server, logger: logger),
@@ -125,7 +126,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         session.stop(.user)
         // The reply waits for the history record, so that `intervalctl stop; intervalctl history` lists the workout.
         // Nothing is due once stopped: waiting here delays no cue.
-        recordWriter.sync {}
+        recordWriter.drain()
     }
 
     func pause() throws(TimerCommandError) {
@@ -150,7 +151,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// as interrupted when its time has passed. Either way its notification is taken over, never left behind.
     private func resumeRecordedWorkout() {
         // Before the first call is served, what start-up recorded is on disk.
-        defer { recordWriter.sync {} }
+        defer { recordWriter.drain() }
         let recorded: WorkoutState
         switch store.load() {
         case .nothing:
@@ -187,7 +188,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 metadata: ["plan": "\(plan.name)"])
             history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
             // After the history record, on the same queue: a crash in between leaves the workout to record again.
-            recordWriter.async { [store] in store.removeState() }
+            recordWriter.write(failure: "Failed to remove the workout's state, ignoring.") { [store] in
+                store.removeState()
+            }
             notification?.closeAdopted()
         }
     }
@@ -234,7 +237,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         server?.close()
         server = nil
         // The last state and history records reach the disk before the process exits.
-        recordWriter.sync {}
+        recordWriter.drain()
     }
 }
 
