@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// intervald: licensed under the Apache License, Version 2.0 (LICENSE; NOTICE names what it builds in).
 import PackageDescription
 
 let package = Package(
@@ -12,8 +13,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // Settings are TOML (spec §4a); TOMLKit wraps toml++, a complete TOML 1.0 parser with located errors.
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure logic: the plan language, lazy expansion, estimates, the scheduler. No C modules.
@@ -22,9 +21,12 @@ let package = Package(
         // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
         .target(
             name: "IntervalRuntime", dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log")]),
-        // The daemon's settings file; apart, so that only intervald loads TOMLKit (and the Foundation it brings).
-        .target(
-            name: "IntervalSettings", dependencies: ["IntervalCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // Settings are TOML (spec §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML 1.0 parser with
+        // located errors), compiled header-only into a small C++ target that turns its assertions off itself, so that no
+        // build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift a C API.
+        .target(name: "CTOMLReader"),
+        // The daemon's settings file.
+        .target(name: "IntervalSettings", dependencies: ["IntervalCore", "IntervalRuntime", "CTOMLReader"]),
 
         // libnotify adapter.
         .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
@@ -85,7 +87,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // libFuzzer targets (Fuzz/, docs/fuzzing.md): only when scripts/fuzz builds them with `-sanitize=fuzzer,address` in a

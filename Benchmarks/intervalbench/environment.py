@@ -25,9 +25,9 @@ def build_binaries(bin_dir, scratch_path):
         log(f"building a release in {scratch_path} …")
         t0 = time.monotonic()
         subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch_path,
-                        "--product", "intervald", "-Xcxx", "-DNDEBUG"], cwd=REPO, check=True)
+                        "--product", "intervald"], cwd=REPO, check=True)
         subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch_path,
-                        "--product", "intervalctl", "-Xcxx", "-DNDEBUG"], cwd=REPO, check=True)
+                        "--product", "intervalctl"], cwd=REPO, check=True)
         bin_dir = Path(run(["swift", "build", "-c", "release", "--scratch-path", scratch_path, "--show-bin-path"],
                            cwd=REPO).strip())
         build = {"configuration": "release", "bin_dir": str(bin_dir), "build_seconds": round(time.monotonic() - t0, 1)}

@@ -1,75 +1,45 @@
-import FoundationEssentials
 import IntervalCore
-import TOMLKit
+import IntervalRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads `intervald.toml` (spec §4a). A broken file is reported with its line and the defaults are used; a bad value
 /// is reported with its key and line, and that one setting keeps its default.
 public enum SettingsFile {
     /// The settings in `path` and the problems found; a missing file gives the defaults and no problem.
     public static func load(path: String) -> (Settings, [String]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return (
-                .defaults,
-                FileManager.default.fileExists(atPath: path)
-                    ? ["\(path): cannot be read; using the default settings."] : []
-            )
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: maximumBytes)
+        } catch {
+            if error.errno == ENOENT { return (.defaults, []) }
+            return (.defaults, ["\(error); using the default settings."])
         }
-        return parse(String(decoding: data, as: UTF8.self), path: path)
+        return parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
+
+    /// Far more than any settings file needs; a larger file is refused rather than read.
+    static let maximumBytes = 1 << 20
 
     public static func parse(_ text: String, path: String) -> (Settings, [String]) {
-        if let (line, column) = keylessTableHeader(in: text) {
-            return (
-                .defaults,
-                [
-                    "\(path):\(line):\(column): expected a key in the table header (ASCII letters, digits, '-' and '_', or a quoted key); using the default settings."
-                ]
-            )
-        }
         let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
+        switch TOMLDocument.parse(Array(text.utf8)) {
+        case .success(let root):
+            table = root
+        case .failure(let error):
             return (
                 .defaults,
-                [
-                    "\(path):\(error.source.begin.line):\(error.source.begin.column): \(error.description); using the default settings."
-                ]
+                ["\(path):\(error.line):\(error.column): \(error.description); using the default settings."]
             )
-        } catch {
-            return (.defaults, ["\(path): \(error); using the default settings."])
         }
-        var reader = Reader(table: table, text: text, path: path)
+        var reader = Reader(table: table, path: path)
         return (reader.settings(), reader.problems)
-    }
-
-    /// Where a line opens a table header (`[…]` or `[[…]]`) without a key after the bracket: toml++ (under TOMLKit
-    /// 0.6.0) fails an assertion there, which aborts the process, instead of reporting the error, when the next
-    /// character is neither an ASCII letter, digit, '-', '_' nor a quote (a line break, `#`, a non-ASCII character, an
-    /// invalid byte read from the file as U+FFFD). Found by Fuzz/SettingsFuzzer. Lines inside multi-line strings and
-    /// arrays are not told apart: `[]` or `[{…}]` at the start of a line of a multi-line array is refused too, which
-    /// no intervald setting needs.
-    static func keylessTableHeader(in text: String) -> (line: Int, column: Int)? {
-        let isBlank = { (character: Character) in character == " " || character == "\t" }
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop(while: isBlank)
-            guard rest.first == "[" else { continue }
-            rest = rest.dropFirst()
-            if rest.first == "[" { rest = rest.dropFirst() }
-            rest = rest.drop(while: isBlank)
-            let startsKey = rest.unicodeScalars.first.map { scalar in
-                scalar.isASCII
-                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                        || "-_\"'".unicodeScalars.contains(scalar))
-            }
-            if startsKey != true { return (index + 1, line[..<rest.startIndex].count + 1) }
-        }
-        return nil
     }
 
     private struct Reader {
         let table: TOMLTable
-        let text: String
         let path: String
         var problems: [String] = []
 
@@ -80,22 +50,25 @@ public enum SettingsFile {
                 if let seconds = value.int, seconds >= 0, seconds <= 86_400 * 365 {
                     settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
                 } else {
-                    report("idle-exit", "expected a whole number of seconds, 0 for never")
+                    report("idle-exit", value, "expected a whole number of seconds, 0 for never")
                 }
             }
             if let notifications = section("notifications") {
                 check(notifications, known: ["sound", "urgency", "buttons"], section: "notifications")
-                switch notifications["sound"] {
-                case nil: break
-                case let value? where value.bool == false: settings.style.soundName = nil
-                case let value? where value.string?.isEmpty == false: settings.style.soundName = value.string
-                default: report("sound", "expected a sound name such as \"bell\", or false")
+                if let value = notifications["sound"] {
+                    if value.bool == false {
+                        settings.style.soundName = nil
+                    } else if let name = value.string, !name.isEmpty {
+                        settings.style.soundName = name
+                    } else {
+                        report("sound", value, "expected a sound name such as \"bell\", or false")
+                    }
                 }
                 if let value = notifications["urgency"] {
                     if let urgency = value.string.flatMap(NotificationUrgency.init(rawValue:)) {
                         settings.style.urgency = urgency
                     } else {
-                        report("urgency", "expected \"low\", \"normal\" or \"critical\"")
+                        report("urgency", value, "expected \"low\", \"normal\" or \"critical\"")
                     }
                 }
                 if let value = notifications["buttons"] {
@@ -104,7 +77,7 @@ public enum SettingsFile {
                     if actions.count == names.count, !actions.contains(.resume) {
                         settings.style.extraButtons = actions.filter { $0 != .stop }
                     } else {
-                        report("buttons", "expected a list of \"stop\", \"pause\" and \"skip\"")
+                        report("buttons", value, "expected a list of \"stop\", \"pause\" and \"skip\"")
                     }
                 }
             }
@@ -116,7 +89,7 @@ public enum SettingsFile {
                     } else if let text = value.string, let countdown = Self.duration(text) {
                         settings.defaultCountdown = countdown
                     } else {
-                        report("countdown", "expected a duration such as \"3s\", or false")
+                        report("countdown", value, "expected a duration such as \"3s\", or false")
                     }
                 }
             }
@@ -151,7 +124,7 @@ public enum SettingsFile {
                 if let volume = value.int, (1...100).contains(volume) {
                     sound.volume = volume
                 } else {
-                    report("volume", "expected a percentage from 1 to 100")
+                    report("volume", value, "expected a percentage from 1 to 100")
                 }
             }
             for cue in SoundCue.allCases {
@@ -162,7 +135,7 @@ public enum SettingsFile {
                 if let kinds, kinds.count == value.array?.count {
                     sound.restKinds = Set(kinds)
                 } else {
-                    report("rest-kinds", "expected a list of kinds such as [\"walk\", \"rest\"]")
+                    report("rest-kinds", value, "expected a list of kinds such as [\"walk\", \"rest\"]")
                 }
             }
             if let value = table["kinds"] {
@@ -171,21 +144,21 @@ public enum SettingsFile {
                         if let name = soundName(kinds, kind) { sound.kindSounds[kind] = name }
                     }
                 } else {
-                    report("kinds", "expected a [sound.kinds] table of kind = \"sound\"")
+                    report("kinds", value, "expected a [sound.kinds] table of kind = \"sound\"")
                 }
             }
             if let value = table["voice-language"] {
                 if let language = value.string, !language.isEmpty, language.allSatisfy({ $0.isLetter || $0 == "-" }) {
                     sound.voiceLanguage = language
                 } else {
-                    report("voice-language", "expected a language tag such as \"en\" or \"de\"")
+                    report("voice-language", value, "expected a language tag such as \"en\" or \"de\"")
                 }
             }
             if let value = table["voice-rate"] {
                 if let rate = value.int, (-100...100).contains(rate) {
                     sound.voiceRate = rate
                 } else {
-                    report("voice-rate", "expected a whole number from -100 (slowest) to 100")
+                    report("voice-rate", value, "expected a whole number from -100 (slowest) to 100")
                 }
             }
             return sound
@@ -194,7 +167,7 @@ public enum SettingsFile {
         mutating func flag(_ table: TOMLTable, _ key: String) -> Bool? {
             guard let value = table[key] else { return nil }
             guard let flag = value.bool else {
-                report(key, "expected true or false")
+                report(key, value, "expected true or false")
                 return nil
             }
             return flag
@@ -204,7 +177,8 @@ public enum SettingsFile {
         mutating func soundName(_ table: TOMLTable, _ key: String) -> String? {
             guard let value = table[key] else { return nil }
             guard let name = value.string, !name.isEmpty, !name.contains(where: \.isNewline) else {
-                report(key, "expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\"")
+                report(
+                    key, value, "expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\"")
                 return nil
             }
             return name
@@ -219,7 +193,7 @@ public enum SettingsFile {
         mutating func section(_ name: String) -> TOMLTable? {
             guard let value = table[name] else { return nil }
             guard let section = value.table else {
-                report(name, "expected a [\(name)] table")
+                report(name, value, "expected a [\(name)] table")
                 return nil
             }
             return section
@@ -229,7 +203,7 @@ public enum SettingsFile {
             guard let value = hooks[key] else { return nil }
             let argv = value.array.map { array in array.compactMap { $0.string } }
             guard let argv, !argv.isEmpty, argv.count == value.array?.count, !(argv.first?.isEmpty ?? true) else {
-                report(key, "expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]")
+                report(key, value, "expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]")
                 return nil
             }
             return argv
@@ -238,25 +212,12 @@ public enum SettingsFile {
         mutating func check(_ table: TOMLTable, known: Set<String>, section: String?) {
             for key in table.keys where !known.contains(key) {
                 let name = section.map { "[\($0)] \(key)" } ?? key
-                problems.append("\(path):\(line(of: key)): unknown setting '\(name)', ignoring it.")
+                problems.append("\(path):\(table[key]?.line ?? 1): unknown setting '\(name)', ignoring it.")
             }
         }
 
-        mutating func report(_ key: String, _ expectation: String) {
-            problems.append("\(path):\(line(of: key)): \(key): \(expectation); using the default.")
-        }
-
-        /// The line where `key` is set, found by its text; the parser keeps no positions for values.
-        func line(of key: String) -> Int {
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-                if trimmed.hasPrefix(key) || trimmed.hasPrefix("\"\(key)\"") || trimmed.hasPrefix("[\(key)]") {
-                    let rest = trimmed.dropFirst(trimmed.hasPrefix("\"") ? key.count + 2 : key.count)
-                        .drop(while: { $0 == " " || $0 == "\t" })
-                    if rest.first == "=" || trimmed.hasPrefix("[") { return index + 1 }
-                }
-            }
-            return 1
+        mutating func report(_ key: String, _ value: TOMLValue, _ expectation: String) {
+            problems.append("\(path):\(value.line): \(key): \(expectation); using the default.")
         }
     }
 }
