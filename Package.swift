@@ -19,8 +19,11 @@ let package = Package(
         .target(name: "IntervalCore"),
 
         // Dispatch timers on the boot clock, signals: what the daemon and `intervalctl run` share at run time.
+        // Signals caught through a pipe from the first line of `main`, and a process exit that only one thread takes.
+        .target(name: "CRuntimeShims"),
         .target(
-            name: "IntervalRuntime", dependencies: ["IntervalCore", .product(name: "Logging", package: "swift-log")]),
+            name: "IntervalRuntime",
+            dependencies: ["IntervalCore", "CRuntimeShims", .product(name: "Logging", package: "swift-log")]),
         // Settings are TOML (spec §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML 1.0 parser with
         // located errors), compiled header-only into a small C++ target that turns its assertions off itself, so that no
         // build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift a C API.

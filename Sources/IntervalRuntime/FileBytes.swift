@@ -55,6 +55,14 @@ public enum FileBytes {
         syncDirectory(of: path)
     }
 
+    /// Removes `path` durably (the directory is synced after `unlink`); a file that is already gone is not an error.
+    public static func remove(_ path: String) throws(FileError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw FileError(operation: "remove", path: path, errno: errno)
+        }
+        syncDirectory(of: path)
+    }
+
     /// Appends `bytes` with one `write(2)` on an `O_APPEND` descriptor, so that concurrent readers see whole lines
     /// (a torn last line only if the machine stops mid-write), then `fsync`.
     public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {

@@ -1,3 +1,4 @@
+import CRuntimeShims
 import Dispatch
 
 #if canImport(Glibc)
@@ -6,25 +7,54 @@ import Dispatch
 
 /// Delivers POSIX signals as events on a queue instead of in an async-signal handler.
 ///
-/// The signals' default actions are turned off while the watcher lives; "Dispatch sources retain their event handlers
-/// until they are cancelled", so it cancels them in `deinit`.
+/// Start-up order is part of the contract (systemd's daemons block their signals first thing in `main`): `catching`
+/// runs before anything else exists, so a SIGTERM that arrives while the daemon is still setting up, or the instant
+/// its bus name appears, waits in a pipe instead of killing it; `watch` later delivers what waited and what comes.
 public final class SignalWatcher: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private let pipe: Int32
+    private var source: DispatchSourceRead?
 
-    /// Calls `handler` on `queue` with the signal number each time one of `signals` arrives.
-    public init(_ signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
-            source.activate()
-            sources.append(source)
+    private init(pipe: Int32) {
+        self.pipe = pipe
+    }
+
+    /// Catches `signals` from now on; call once per process, first thing in `main`.
+    public static func catching(_ signals: [Int32]) throws(FileError) -> SignalWatcher {
+        let result = signals.withUnsafeBufferPointer { ir_signal_pipe_open($0.baseAddress, $0.count) }
+        guard result >= 0 else { throw FileError(operation: "catch", path: "the shutdown signals", errno: -result) }
+        return SignalWatcher(pipe: result)
+    }
+
+    /// Calls `handler` on `queue` with the signal number for each signal caught, those that arrived before first.
+    public func watch(on queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
+        source?.cancel()
+        let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: queue)
+        source.setEventHandler { [pipe] in
+            var numbers = [UInt8](repeating: 0, count: 16)
+            while true {
+                let count = numbers.withUnsafeMutableBytes { read(pipe, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                for number in numbers[..<count] { handler(Int32(number)) }
+            }
         }
+        source.activate()
+        self.source = source
+    }
+
+    /// Stops delivering; signals are still caught (and dropped), never given their default action again. The pipe
+    /// stays open: its handler writes to it for the rest of the process.
+    public func stopWatching() {
+        source?.cancel()
+        source = nil
     }
 
     deinit {
-        for source in sources {
-            source.cancel()
-        }
+        source?.cancel()
     }
+}
+
+/// `exit(status)` for the first caller only; a later caller, on any thread, waits for the process to end. The daemon
+/// can reach an exit from its queue, a watchdog timer and the GLib thread's shutdown at once.
+public func exitOnce(_ status: Int32) -> Never {
+    ir_exit_once(status)
 }

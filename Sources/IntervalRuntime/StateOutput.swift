@@ -23,7 +23,9 @@ public final class StateOutput: WorkoutOutput {
     public func handle(_ moment: WorkoutMoment) {
         switch moment.event {
         case .finished, .stopped:
-            writer.write(failure: "Failed to remove the workout's state, ignoring.") { [store] in store.removeState() }
+            writer.write(failure: "Failed to remove the workout's state; the next start may resume it.") { [store] in
+                try store.removeState()
+            }
             written = nil
             notificationID = 0
         case .segmentStarted, .paused, .resumed:

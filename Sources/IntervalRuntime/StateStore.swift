@@ -35,9 +35,10 @@ public struct StateStore: Sendable {
         try FileBytes.replace(statePath, with: Self.encode(state))
     }
 
-    /// Forgets the running workout.
-    public func removeState() {
-        unlink(statePath)
+    /// Forgets the running workout. A failure is thrown, not ignored: a state file left behind would resume a
+    /// finished workout at the next start.
+    public func removeState() throws(FileError) {
+        try FileBytes.remove(statePath)
     }
 
     /// The recorded workout, if any. A file that cannot be read, parsed, is of another version or holds times out of

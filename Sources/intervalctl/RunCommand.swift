@@ -29,12 +29,14 @@ struct RunCommand: ParsableCommand {
     var voice = false
 
     func run() throws {
+        // First: Ctrl-C or SIGTERM from here on ends the workout cleanly, however early it comes.
+        let signals = try SignalWatcher.catching([SIGINT, SIGTERM])
         let plan = try input.load().plan
         let logger = Logger(label: "intervalctl")
         let sound = SoundSettings(enabled: !silent, voice: voice)
         let style = CueStyle(soundName: nil, extraButtons: [.pause, .skip]).playingSoundItself(!silent)
         let workout = EmbeddedWorkout(
-            plan: plan, style: style, sound: sound, notifications: !noNotifications, logger: logger)
+            plan: plan, style: style, sound: sound, notifications: !noNotifications, signals: signals, logger: logger)
         Console.print(workout.runToEnd())
     }
 }
@@ -49,12 +51,16 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private let session: WorkoutSession
     private let progress: TerminalProgress
     private let sound: SoundOutput
-    private var signals: SignalWatcher?
+    private let signals: SignalWatcher
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
 
-    init(plan: Plan, style: CueStyle, sound: SoundSettings, notifications: Bool, logger: Logger) {
+    /// - Parameter signals: SIGINT and SIGTERM, caught since the command began.
+    init(
+        plan: Plan, style: CueStyle, sound: SoundSettings, notifications: Bool, signals: SignalWatcher, logger: Logger
+    ) {
         self.plan = plan
+        self.signals = signals
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
         var outputs: [any WorkoutOutput] = []
@@ -79,7 +85,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     }
 
     private func begin() {
-        signals = SignalWatcher([SIGINT, SIGTERM], queue: queue) { [weak self] number in
+        signals.watch(on: queue) { [weak self] number in
             self?.session.stop(number == SIGINT ? .user : .shutdown)
         }
         if progress.interactive {
@@ -107,7 +113,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private func end(_ sentence: String) {
         refresh?.cancel()
         refresh = nil
-        signals = nil
+        signals.stopWatching()
         progress.finish()
         outcome = sentence
         done.signal()

@@ -33,11 +33,14 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var notification: NotificationOutput?
     private var history: HistoryOutput?
     private var idleExit: IdleExit?
-    private var signals: SignalWatcher?
+    private let signals: SignalWatcher
+    private var shuttingDown = false
     private var sleepWatcher: SleepWatcher?
 
-    init(logger: Logger, settings: Settings, paths: XDGPaths) {
+    /// - Parameter signals: SIGTERM, SIGINT and SIGHUP, caught since the first line of `main`.
+    init(logger: Logger, settings: Settings, paths: XDGPaths, signals: SignalWatcher) {
         self.logger = logger
+        self.signals = signals
         self.settings = settings
         store = StateStore(directory: paths.stateDirectory)
         recordWriter = RecordWriter(logger: logger)
@@ -53,7 +56,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         try queue.sync {
             let server = try TimerBusServer.open(queue: queue, delegate: self, logger: logger) { [weak self] error in
                 self?.logger.error("Lost the session bus, exiting.", metadata: ["error": "\(error)"])
-                exit(1)
+                exitOnce(1)
             }
             self.server = server
             let notification = NotificationOutput(
@@ -76,7 +79,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             self.notification = notification
             self.history = history
             self.idleExit = idleExit
-            signals = SignalWatcher([SIGTERM, SIGINT, SIGHUP], queue: queue) { [weak self] _ in self?.shutDown() }
+            // A signal that came during set-up has waited in the watcher; it is handled once this block is done.
+            signals.watch(on: queue) { [weak self] _ in self?.shutDown() }
             sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
                 self?.session.resynchronize()
             }
@@ -169,8 +173,12 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         do {
             plan = try WorkoutSession.parse(recorded.plan, origin: recorded.origin)
         } catch {
-            logger.error("Failed to parse the recorded workout's plan, set it aside.", metadata: ["error": "\(error)"])
-            store.removeState()
+            logger.error("Failed to parse the recorded workout's plan, removing it.", metadata: ["error": "\(error)"])
+            do {
+                try store.removeState()
+            } catch {
+                logger.error("Failed to remove the workout's state.", metadata: ["error": "\(error)"])
+            }
             notification?.closeAdopted()
             return
         }
@@ -188,8 +196,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 metadata: ["plan": "\(plan.name)"])
             history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
             // After the history record, on the same queue: a crash in between leaves the workout to record again.
-            recordWriter.write(failure: "Failed to remove the workout's state, ignoring.") { [store] in
-                store.removeState()
+            recordWriter.write(failure: "Failed to remove the workout's state; the next start may resume it.") {
+                [store] in try store.removeState()
             }
             notification?.closeAdopted()
         }
@@ -211,16 +219,18 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         logger.info("Idle, exiting.")
         notifySystemd { try systemd.stopping() }
         leave()
-        exit(0)
+        exitOnce(0)
     }
 
     /// SIGTERM, SIGINT or SIGHUP: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
     private func shutDown() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
         logger.info("Shutting down.")
         // Bounded whatever hangs: releasing the name waits for the bus daemon, and closing the notification for its
         // server (up to 25 s each), so the process exits two seconds from now regardless.
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
-            exit(0)
+            exitOnce(0)
         }
         notifySystemd { try systemd.stopping() }
         session.stop(.shutdown)
@@ -228,7 +238,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         // Off the queue, so the GLib thread can finish closing the notification while nothing else runs.
         DispatchQueue.global().async {
             GLibMainLoopThread.shutdownShared()
-            exit(0)
+            exitOnce(0)
         }
     }
 

@@ -2,8 +2,13 @@ import ArgumentParser
 import Dispatch
 import FoundationEssentials
 import IntervalCore
+import IntervalRuntime
 import IntervalSettings
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @main
 struct Intervald: ParsableCommand {
@@ -25,6 +30,8 @@ struct Intervald: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func run() throws {
+        // First, before any thread, queue or bus name exists: a SIGTERM from here on takes the clean shutdown path.
+        let signals = try SignalWatcher.catching([SIGTERM, SIGINT, SIGHUP])
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -37,7 +44,7 @@ struct Intervald: ParsableCommand {
         for problem in problems {
             logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"])
         }
-        let daemon = Daemon(logger: logger, settings: settings, paths: paths)
+        let daemon = Daemon(logger: logger, settings: settings, paths: paths, signals: signals)
         do {
             try daemon.start()
         } catch {

@@ -33,8 +33,12 @@ import Testing
         try store.save(paused)
         #expect(store.load() == .state(paused))
         #expect(access(store.statePath + ".new", F_OK) != 0)
-        store.removeState()
+        try store.removeState()
         #expect(store.load() == .nothing)
+        // Already gone is not a failure; a state file that cannot be removed is.
+        try store.removeState()
+        try FileBytes.makeDirectories(store.statePath)
+        #expect(throws: FileError.self) { try store.removeState() }
     }
 
     /// A sound state file, but for its wall-clock anchor: resuming from it would overflow.

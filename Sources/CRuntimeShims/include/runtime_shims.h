@@ -1,0 +1,17 @@
+#ifndef INTERVALD_RUNTIME_SHIMS_H
+#define INTERVALD_RUNTIME_SHIMS_H
+
+#include <stddef.h>
+
+/// Catches `signals` from now on with a handler that writes each signal's number, as one byte, into a pipe, and
+/// returns the pipe's read end (non-blocking, close-on-exec), or -errno. Called first thing in `main`, before any
+/// thread or bus name exists, it leaves no window in which a signal takes its default action; what arrives before
+/// anyone reads the pipe waits in it. A handler, unlike SIG_IGN or a blocked mask, is reset by exec, so children
+/// (hooks, an autospawned speech-dispatcher or PulseAudio) get the default actions. Call once per process.
+int ir_signal_pipe_open(const int *signals, size_t count);
+
+/// `exit(status)` for the first caller only; any later caller, on whatever thread, waits for the process to end.
+/// Two threads in exit() at once would run the atexit handlers and destructors twice, concurrently.
+__attribute__((noreturn)) void ir_exit_once(int status);
+
+#endif

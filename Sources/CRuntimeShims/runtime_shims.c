@@ -1,0 +1,42 @@
+#define _GNU_SOURCE
+#include "runtime_shims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int signal_pipe_write_end = -1;
+
+static void write_signal_number(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    // A full pipe (65,536 unread signals) drops this one: the watcher has plenty to act on already.
+    ssize_t ignored = write(signal_pipe_write_end, &byte, 1);
+    (void)ignored;
+    errno = saved;
+}
+
+int ir_signal_pipe_open(const int *signals, size_t count) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) return -errno;
+    signal_pipe_write_end = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = write_signal_number;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < count; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) return -errno;
+    }
+    return ends[0];
+}
+
+void ir_exit_once(int status) {
+    static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&exiting);
+    exit(status);
+}
