@@ -326,30 +326,49 @@ def test_a_settings_file_that_trips_the_toml_parser_is_reported_not_fatal(tmp_pa
             daemon.kill()
 
 
+# Reads a daemon's pid per line; sends it SIGTERM as soon as its name is on the bus (a tight loop on one connection:
+# the signal follows the name by well under a millisecond), then says so; says again when the name is released.
+NAME_WATCHER = """
+import dbus, os, signal, sys, time
+has_owner = dbus.SessionBus().get_object("org.freedesktop.DBus", "/org/freedesktop/DBus").get_dbus_method(
+    "NameHasOwner", "org.freedesktop.DBus")
+print("ready", flush=True)
+for line in sys.stdin:
+    deadline = time.monotonic() + float(sys.argv[1])
+    while not has_owner("org.intervald.Timer1") and time.monotonic() < deadline:
+        pass
+    os.kill(int(line), signal.SIGTERM)
+    print("sent", flush=True)
+    while has_owner("org.intervald.Timer1") and time.monotonic() < deadline + 10:
+        time.sleep(0.001)
+    print("released", flush=True)
+"""
+
+
 def test_sigterm_the_instant_the_name_appears_always_takes_the_clean_path(tmp_path):
     """The daemon owned its name before it handled SIGTERM, so a stop right then killed it by the signal (or, with
     the signal ignored but not yet watched, hung it). Signals are now caught first thing in main: a hundred starts,
     each sent SIGTERM as soon as a client sees the name, all end with exit 0 through the shutdown path."""
-    import dbus
-
-    bus = dbus.SessionBus()
-    has_owner = bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus").get_dbus_method(
-        "NameHasOwner", "org.freedesktop.DBus")
+    watcher = subprocess.Popen(["/usr/bin/python3", "-c", NAME_WATCHER, str(10 * SLOWDOWN)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
-    for attempt in range(100):
-        daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(tmp_path / "none.toml")], env=env,
-                                  stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 10 * SLOWDOWN
-            # A tight loop on one connection: the signal follows the name by well under a millisecond.
-            while not has_owner(SERVICE):
-                assert daemon.poll() is None and time.monotonic() < deadline, f"attempt {attempt}: never on the bus"
-            daemon.send_signal(signal.SIGTERM)
-            code = daemon.wait(timeout=10 * SLOWDOWN)
-            log = daemon.stderr.read()
-            assert code == 0 and "Shutting down." in log, f"attempt {attempt}: exit {code}\n{log}"
-            wait_until(lambda: not has_owner(SERVICE), 10 * SLOWDOWN, "the name to be released")
-        finally:
-            if daemon.poll() is None:
-                daemon.kill()
-                daemon.wait()
+    try:
+        assert watcher.stdout.readline() == "ready\n"
+        for attempt in range(100):
+            daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(tmp_path / "none.toml")], env=env,
+                                      stderr=subprocess.PIPE, text=True)
+            try:
+                watcher.stdin.write(f"{daemon.pid}\n")
+                watcher.stdin.flush()
+                assert watcher.stdout.readline() == "sent\n"
+                code = daemon.wait(timeout=10 * SLOWDOWN)
+                log = daemon.stderr.read()
+                assert code == 0 and "Shutting down." in log, f"attempt {attempt}: exit {code}\n{log}"
+                assert watcher.stdout.readline() == "released\n"
+            finally:
+                if daemon.poll() is None:
+                    daemon.kill()
+                    daemon.wait()
+    finally:
+        watcher.kill()
+        watcher.wait()
