@@ -134,6 +134,19 @@ public final class Scheduler {
         advance(to: current.end)
     }
 
+    /// Starts the current segment again from its beginning, with a fresh cue (MPRIS `Previous`, spec §8); a paused
+    /// workout stays paused, at the segment's start. The schedule moves back by what was played of the segment.
+    public func restartSegment() throws(TimerCommandError) {
+        guard state != .idle, let current else { throw TimerCommandError.notRunning }
+        if state == .paused {
+            pausedElapsed = current.start
+        } else {
+            startInstant = timer.now - current.start
+        }
+        enter(current, at: current.start)
+        arm()
+    }
+
     /// Stops the plan; nothing happens when it is not running.
     public func stop(_ reason: StopReason) {
         guard state != .idle else { return }

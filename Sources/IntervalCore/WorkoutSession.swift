@@ -116,6 +116,24 @@ public final class WorkoutSession {
     /// A notification button was pressed: the one place where buttons map to operations.
     public func perform(_ action: NotificationAction) throws(TimerCommandError) { try active().perform(action) }
 
+    /// A media control (MPRIS, spec §8): the one place where they map to operations. None fails: a control that does
+    /// not apply to the workout's state (Play while running, anything while idle) does nothing.
+    public func perform(_ control: MediaPlayer.Control) {
+        guard let scheduler else { return }
+        // Each operation is called only in a state it accepts, so none throws.
+        switch (control, scheduler.state) {
+        case (_, .idle), (.play, .running), (.pause, .paused): break
+        case (.play, .paused), (.playPause, .paused): try? scheduler.resume()
+        case (.pause, .running), (.playPause, .running): try? scheduler.pause()
+        case (.next, _): try? scheduler.skip()
+        case (.previous, _): try? scheduler.restartSegment()
+        case (.stop, _): scheduler.stop(.user)
+        }
+    }
+
+    /// Starts the current segment again (see ``Scheduler/restartSegment()``).
+    public func restartSegment() throws(TimerCommandError) { try active().restartSegment() }
+
     public func pause() throws(TimerCommandError) { try active().pause() }
     public func resume() throws(TimerCommandError) { try active().resume() }
     public func skip() throws(TimerCommandError) { try active().skip() }

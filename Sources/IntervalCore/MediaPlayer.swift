@@ -1,0 +1,181 @@
+/// The workout as an MPRIS media player (spec §8): its names, its controls and what it shows, defined once so that
+/// the bus adapter, its C vtable and the tests read the same table.
+public enum MediaPlayer {
+    /// The well-known name the daemon owns while a workout exists.
+    public static let service = "org.mpris.MediaPlayer2.intervald"
+    public static let objectPath = "/org/mpris/MediaPlayer2"
+    public static let rootInterface = "org.mpris.MediaPlayer2"
+    public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    /// `Seeked(x Position)` on the player interface.
+    public static let seekedSignal = "Seeked"
+    public static let identity = "Interval timer"
+    /// Each segment's `mpris:trackid`: an object path of ours, never under `/org/mpris`.
+    public static let trackPathPrefix = BusNames.objectPath + "/Segment/"
+
+    /// The name of a second player in one session (`intervalctl run`), as the MPRIS convention spells it.
+    public static func instanceService(pid: Int32) -> String { "\(service).instance\(pid)" }
+
+    /// The track id of segment `index`.
+    public static func trackID(segmentIndex index: Int64) -> String { "\(trackPathPrefix)\(index)" }
+
+    /// What a media control does to the workout. None fails because of the workout's state: headsets and KDE send
+    /// Play and Pause blindly, so Play while running and Pause while paused (or anything while idle) do nothing.
+    public enum Control: Sendable, Equatable, CaseIterable {
+        case play, pause, playPause, next, previous, stop
+    }
+}
+
+/// What the player shows of the workout at one instant (spec §8): the playback status and the current segment as a
+/// track.
+public struct MediaPlayerSnapshot: Sendable, Equatable {
+    public enum PlaybackStatus: String, Sendable {
+        case playing = "Playing"
+        case paused = "Paused"
+        case stopped = "Stopped"
+    }
+
+    public var playbackStatus: PlaybackStatus
+    /// `mpris:trackid`, an object path; empty when nothing plays (no metadata then).
+    public var trackID: String
+    /// `xesam:title`: the cue text ("Run · 30 s").
+    public var title: String
+    /// `xesam:artist`: the plan's name, as a list (GNOME and KDE want a string list).
+    public var artist: [String]
+    /// `xesam:album`: where in the plan ("Round 3 of 8").
+    public var album: String
+    /// `mpris:length`: the segment's duration, µs.
+    public var length: Int64
+    /// `Position`: µs into the segment.
+    public var position: Int64
+
+    public static let stopped = MediaPlayerSnapshot(
+        playbackStatus: .stopped, trackID: "", title: "", artist: [], album: "", length: 0, position: 0)
+
+    /// The player's view of `status`, with `segment` the one playing (nil when nothing does).
+    public init(status: TimerStatus, segment: Segment?, plan: Plan?) {
+        guard status.state != .idle, let segment, let plan else {
+            self = .stopped
+            return
+        }
+        let album = WorkoutPresenter.position(segment, in: plan)
+        self.init(
+            playbackStatus: status.state == .paused ? .paused : .playing,
+            trackID: MediaPlayer.trackID(segmentIndex: segment.index), title: WorkoutPresenter.headline(segment),
+            artist: [plan.name], album: album.prefix(1).uppercased() + album.dropFirst(),
+            length: segment.duration,
+            position: Int64(clamping: status.segmentDuration) - Int64(clamping: status.segmentRemaining))
+    }
+
+    public init(
+        playbackStatus: PlaybackStatus, trackID: String, title: String, artist: [String], album: String, length: Int64,
+        position: Int64
+    ) {
+        self.playbackStatus = playbackStatus
+        self.trackID = trackID
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.length = length
+        self.position = position
+    }
+}
+
+/// The properties of the two MPRIS interfaces (spec §8), with their D-Bus types: the getters, `PropertiesChanged`
+/// and the check against the C vtable all come from this table.
+public enum MediaPlayerProperty: String, Sendable, CaseIterable {
+    // org.mpris.MediaPlayer2
+    case canQuit = "CanQuit"
+    case canRaise = "CanRaise"
+    case hasTrackList = "HasTrackList"
+    case identity = "Identity"
+    case desktopEntry = "DesktopEntry"
+    case supportedUriSchemes = "SupportedUriSchemes"
+    case supportedMimeTypes = "SupportedMimeTypes"
+    // org.mpris.MediaPlayer2.Player
+    case playbackStatus = "PlaybackStatus"
+    case metadata = "Metadata"
+    case position = "Position"
+    case rate = "Rate"
+    case minimumRate = "MinimumRate"
+    case maximumRate = "MaximumRate"
+    case volume = "Volume"
+    case canControl = "CanControl"
+    case canPlay = "CanPlay"
+    case canPause = "CanPause"
+    case canGoNext = "CanGoNext"
+    case canGoPrevious = "CanGoPrevious"
+    case canSeek = "CanSeek"
+
+    /// A property's value, typed as D-Bus sends it.
+    public enum Value: Sendable, Equatable {
+        case boolean(Bool)
+        case string(String)
+        case strings([String])
+        case double(Double)
+        case int64(Int64)
+        /// `a{sv}`: `mpris:trackid` (o), `xesam:title` (s), `xesam:artist` (as), `xesam:album` (s),
+        /// `mpris:length` (x), `mpris:artUrl` (s, when the icon is installed); empty when nothing plays.
+        case metadata(MediaPlayerSnapshot, artURL: String?)
+    }
+
+    /// How a change is announced: never (constants), with `PropertiesChanged`, or not at all (`Position`, a
+    /// read-time value that `Seeked` announces when it jumps).
+    public enum Change: Sendable {
+        case constant, emitsChange, readTime
+    }
+
+    public var interface: String {
+        switch self {
+        case .canQuit, .canRaise, .hasTrackList, .identity, .desktopEntry, .supportedUriSchemes, .supportedMimeTypes:
+            MediaPlayer.rootInterface
+        case .playbackStatus, .metadata, .position, .rate, .minimumRate, .maximumRate, .volume, .canControl,
+            .canPlay, .canPause, .canGoNext, .canGoPrevious, .canSeek:
+            MediaPlayer.playerInterface
+        }
+    }
+
+    /// The D-Bus signature.
+    public var signature: String {
+        switch self {
+        case .canQuit, .canRaise, .hasTrackList, .canControl, .canPlay, .canPause, .canGoNext, .canGoPrevious,
+            .canSeek:
+            "b"
+        case .identity, .desktopEntry, .playbackStatus: "s"
+        case .supportedUriSchemes, .supportedMimeTypes: "as"
+        case .metadata: "a{sv}"
+        case .position: "x"
+        case .rate, .minimumRate, .maximumRate, .volume: "d"
+        }
+    }
+
+    public var change: Change {
+        switch self {
+        case .playbackStatus, .metadata: .emitsChange
+        case .position: .readTime
+        case .canQuit, .canRaise, .hasTrackList, .identity, .desktopEntry, .supportedUriSchemes, .supportedMimeTypes,
+            .rate, .minimumRate, .maximumRate, .volume, .canControl, .canPlay, .canPause, .canGoNext, .canGoPrevious,
+            .canSeek:
+            .constant
+        }
+    }
+
+    /// The value in `snapshot`; `artURL` is the icon's file URI, if installed.
+    public func value(of snapshot: MediaPlayerSnapshot, artURL: String?) -> Value {
+        switch self {
+        // GNOME shows a player only while CanPlay; KDE honours the Can* only with CanControl.
+        case .canControl, .canPlay, .canPause, .canGoNext, .canGoPrevious: .boolean(true)
+        case .canQuit, .canRaise, .hasTrackList, .canSeek: .boolean(false)
+        case .identity: .string(MediaPlayer.identity)
+        case .desktopEntry: .string(DesktopIdentity.desktopEntry)
+        case .supportedUriSchemes, .supportedMimeTypes: .strings([])
+        case .playbackStatus: .string(snapshot.playbackStatus.rawValue)
+        case .metadata: .metadata(snapshot, artURL: artURL)
+        case .position: .int64(snapshot.position)
+        case .rate, .minimumRate, .maximumRate, .volume: .double(1.0)
+        }
+    }
+
+    public static func named(_ name: String, interface: String) -> MediaPlayerProperty? {
+        MediaPlayerProperty(rawValue: name).flatMap { $0.interface == interface ? $0 : nil }
+    }
+}
