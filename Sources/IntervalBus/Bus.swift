@@ -71,6 +71,18 @@ public final class Bus {
         try sdCall("sd_bus_release_name") { sd_bus_release_name(pointer, name) }
     }
 
+    /// Requests a well-known name without waiting for the answer, which sd-bus handles (a failure is logged at its
+    /// debug level). The corresponding C function is `sd_bus_request_name_async`.
+    public func requestNameAsync(_ name: String) throws(BusError) {
+        try sdCall("sd_bus_request_name_async") { sd_bus_request_name_async(pointer, nil, name, 0, nil, nil) }
+    }
+
+    /// Releases a well-known name without waiting for the answer. The corresponding C function is
+    /// `sd_bus_release_name_async`.
+    public func releaseNameAsync(_ name: String) throws(BusError) {
+        try sdCall("sd_bus_release_name_async") { sd_bus_release_name_async(pointer, nil, name, nil, nil) }
+    }
+
     /// A new method call message. The corresponding C function is `sd_bus_message_new_method_call`.
     public func newMethodCall(
         destination: String?, path: String, interface: String?, member: String

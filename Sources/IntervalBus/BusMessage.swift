@@ -86,6 +86,45 @@ public final class BusMessage {
         try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeUInt64, &value) }
     }
 
+    /// Appends an `x`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: Int64) throws(BusError) {
+        var value = value
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeInt64, &value) }
+    }
+
+    /// Appends a `d`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: Double) throws(BusError) {
+        var value = value
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeDouble, &value) }
+    }
+
+    /// Appends an object path (`o`); an invalid path fails with `EINVAL`. The corresponding C function is
+    /// `sd_bus_message_append_basic`.
+    public func append(objectPath: String) throws(BusError) {
+        try sdCall("sd_bus_message_append_basic") {
+            objectPath.withCString { sd_bus_message_append_basic(pointer, typeObjectPath, $0) }
+        }
+    }
+
+    /// Appends an `as`.
+    public func append(_ values: [String]) throws(BusError) {
+        try openContainer("a", contents: "s")
+        for value in values { try append(value) }
+        try closeContainer()
+    }
+
+    /// Opens a container (`a`, `v`, `r`, `e`) of `contents`. The corresponding C function is
+    /// `sd_bus_message_open_container`.
+    public func openContainer(_ type: Character, contents: String) throws(BusError) {
+        let code = try cType(type)
+        try sdCall("sd_bus_message_open_container") { sd_bus_message_open_container(pointer, code, contents) }
+    }
+
+    /// Closes the container opened last. The corresponding C function is `sd_bus_message_close_container`.
+    public func closeContainer() throws(BusError) {
+        try sdCall("sd_bus_message_close_container") { sd_bus_message_close_container(pointer) }
+    }
+
     /// Appends a `b` (sent as a 32-bit integer). The corresponding C function is `sd_bus_message_append_basic`.
     public func append(_ value: Bool) throws(BusError) {
         var value: Int32 = value ? 1 : 0
@@ -178,6 +217,9 @@ private let typeString = CChar(UInt8(ascii: "s"))
 private let typeUInt32 = CChar(UInt8(ascii: "u"))
 private let typeUInt64 = CChar(UInt8(ascii: "t"))
 private let typeBoolean = CChar(UInt8(ascii: "b"))
+private let typeInt64 = CChar(UInt8(ascii: "x"))
+private let typeDouble = CChar(UInt8(ascii: "d"))
+private let typeObjectPath = CChar(UInt8(ascii: "o"))
 
 private func cType(_ type: Character) throws(BusError) -> CChar {
     guard let ascii = type.asciiValue else { throw BusError(errno: EINVAL, function: "sd_bus_message type") }

@@ -48,8 +48,8 @@ public protocol TimerBusDelegate: AnyObject {
 public final class TimerBusServer: @unchecked Sendable {
     /// The serial queue that owns the connection.
     public let queue: DispatchQueue
-    private let bus: Bus
-    private let driver: BusDispatchDriver
+    let bus: Bus
+    let driver: BusDispatchDriver
     private let logger: Logger
     private var objectSlot: BusSlot?
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import IntervalBus
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
@@ -64,6 +65,12 @@ final class EmbeddedWorkout: @unchecked Sendable {
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
         var outputs: [any WorkoutOutput] = []
+        // Media keys and headset buttons work without the daemon too, beside it (spec §8); no session bus, no player.
+        do {
+            outputs.append(try MediaPlayerOutput.openOwnConnection(queue: queue, session: session, logger: logger))
+        } catch {
+            logger.debug("No media player: the session bus is out of reach.", metadata: ["error": "\(error)"])
+        }
         if notifications {
             outputs.append(NotificationOutput(style: style, session: session, queue: queue, logger: logger))
         }

@@ -64,9 +64,18 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
             let history = HistoryOutput(store: store, writer: recordWriter)
+            // On the same connection and queue; a failure costs the media controls, never the workout.
+            let mediaPlayer: MediaPlayerOutput?
+            do {
+                mediaPlayer = try MediaPlayerOutput(server: server, session: session, logger: logger)
+            } catch {
+                logger.warning("Failed to export the media player, ignoring.", metadata: ["error": "\(error)"])
+                mediaPlayer = nil
+            }
             let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
-            session.outputs = [
+            let outputs: [(any WorkoutOutput)?] = [
                 BusAnnouncer(server: server, logger: logger),
+                mediaPlayer,
                 SoundOutput(settings: settings.sound, logger: logger),
                 notification,
                 state,
@@ -76,6 +85,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 idleExit,
                 WorkoutLog(logger: logger),
             ]
+            session.outputs = outputs.compactMap { $0 }
             self.notification = notification
             self.history = history
             self.idleExit = idleExit

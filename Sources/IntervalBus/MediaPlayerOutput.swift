@@ -1,0 +1,278 @@
+import CBusShims
+import CSystemd
+import Dispatch
+import IntervalCore
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The workout as an MPRIS player (spec §8), so that headset buttons, media keys and the desktop's media controls
+/// pause, skip and restart it: `org.mpris.MediaPlayer2` and `.Player` at `/org/mpris/MediaPlayer2`, the name owned
+/// while a workout exists and released when it ends, so that no idle player lingers in the desktop's controls.
+///
+/// An output of the session, after the bus signals: at each change it announces `PlaybackStatus` and `Metadata` with
+/// `PropertiesChanged`, and `Seeked` when the position jumps (a resume, `Previous`). Its methods call
+/// ``WorkoutSession/perform(_:)-(MediaPlayer.Control)``. Everything runs on the connection's queue: the daemon's (one connection for
+/// both objects) or `intervalctl run`'s.
+public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
+    private let bus: Bus
+    private let service: String
+    private let logger: Logger
+    /// Sends what was queued outside of sd-bus's own processing.
+    private let flush: () -> Void
+    private let exported: ExportedPlayer
+    private var slots: [BusSlot] = []
+    /// A connection of its own (`intervalctl run`), served for as long as the player lives.
+    private var ownDriver: BusDispatchDriver?
+    private var ownsName = false
+    /// What `PropertiesChanged` last said.
+    private var announced = MediaPlayerSnapshot.stopped
+
+    /// The player on the daemon's connection, under ``MediaPlayer/service``. Call on the server's queue.
+    public convenience init(server: TimerBusServer, session: WorkoutSession, logger: Logger) throws(BusError) {
+        try self.init(
+            bus: server.bus, service: MediaPlayer.service, session: session, logger: logger,
+            flush: { [weak driver = server.driver] in driver?.updateInterest() })
+    }
+
+    /// The player of a foreground workout on a session-bus connection of its own, under
+    /// ``MediaPlayer/instanceService(pid:)``, served on `queue`. Call on `queue`.
+    public static func openOwnConnection(
+        queue: DispatchQueue, session: WorkoutSession, logger: Logger
+    ) throws(BusError) -> MediaPlayerOutput {
+        let bus = try Bus.openUser(description: "intervalctl")
+        let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger) { error in
+            logger.info("Lost the session bus; the media player is gone.", metadata: ["error": "\(error)"])
+        }
+        let player = try MediaPlayerOutput(
+            bus: bus, service: MediaPlayer.instanceService(pid: getpid()), session: session, logger: logger,
+            flush: { [weak driver] in driver?.updateInterest() })
+        try driver.start()
+        player.ownDriver = driver
+        return player
+    }
+
+    private init(
+        bus: Bus, service: String, session: WorkoutSession, logger: Logger, flush: @escaping () -> Void
+    ) throws(BusError) {
+        self.bus = bus
+        self.service = service
+        self.logger = logger
+        self.flush = flush
+        exported = ExportedPlayer(session: session, artURL: Self.installedIconURL(), logger: logger)
+        slots = try exportPlayer(exported, on: bus)
+    }
+
+    deinit {
+        ownDriver?.stop()
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        let snapshot = MediaPlayerSnapshot(
+            status: moment.status, segment: moment.status.state == .idle ? nil : moment.segment, plan: moment.plan)
+        let previous = announced
+        announced = snapshot
+        do {
+            switch moment.event {
+            case .countdown:
+                return
+            case .segmentStarted, .paused, .resumed:
+                if !ownsName {
+                    try bus.requestNameAsync(service)
+                    ownsName = true
+                }
+            case .finished, .stopped:
+                break
+            }
+            var changed: [String] = []
+            if snapshot.playbackStatus != previous.playbackStatus { changed.append("PlaybackStatus") }
+            if !snapshot.isSameTrack(as: previous) { changed.append("Metadata") }
+            if !changed.isEmpty {
+                try bus.emitPropertiesChanged(
+                    path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface, names: changed)
+            }
+            if let position = Self.jump(moment.event, to: snapshot, from: previous) {
+                let signal = try bus.newSignal(
+                    path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface,
+                    member: MediaPlayer.seekedSignal)
+                try signal.append(position)
+                try bus.send(signal)
+            }
+            if snapshot.playbackStatus == .stopped, ownsName {
+                try bus.releaseNameAsync(service)
+                ownsName = false
+            }
+        } catch {
+            logger.warning("Failed to update the media player, ignoring.", metadata: ["error": "\(error)"])
+        }
+        flush()
+    }
+
+    /// Where the position jumped to, for `Seeked`: a resume continues where the pause left it; `Previous` (the same
+    /// segment cued again) moves it back to the segment's start. A new segment's metadata says where it starts.
+    private static func jump(
+        _ event: SchedulerEvent, to snapshot: MediaPlayerSnapshot, from previous: MediaPlayerSnapshot
+    ) -> Int64? {
+        switch event {
+        case .resumed: snapshot.position
+        case .segmentStarted: snapshot.isSameTrack(as: previous) ? 0 : nil
+        case .paused, .countdown, .finished, .stopped: nil
+        }
+    }
+
+    /// `mpris:artUrl`: the installed icon, as a file URI, found next to this executable's install
+    /// (`PREFIX/bin/…` → `PREFIX/share/icons/hicolor/scalable/apps/org.intervald.Timer1.svg`); nil when it is not
+    /// there (a build-tree binary).
+    static func installedIconURL() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
+            .joined(separator: "/")
+        let icon = "\(prefix)/share/icons/hicolor/scalable/apps/\(DesktopIdentity.iconName).svg"
+        guard access(icon, R_OK) == 0 else { return nil }
+        return "file://" + icon.utf8.map(Self.uriEscaped).joined()
+    }
+
+    private static func uriEscaped(_ byte: UInt8) -> String {
+        let safe =
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || "/-._~".utf8.contains(byte)
+        guard !safe else { return String(UnicodeScalar(byte)) }
+        let hex = Array("0123456789ABCDEF".utf8)
+        return "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+    }
+}
+
+extension MediaPlayerSnapshot {
+    /// The same track shown the same way (everything but the position and the status).
+    func isSameTrack(as other: MediaPlayerSnapshot) -> Bool {
+        trackID == other.trackID && title == other.title && artist == other.artist && album == other.album
+            && length == other.length
+    }
+}
+
+// MARK: - The vtables' callbacks
+
+/// What the C vtables' userdata points to; retained by the object and released in its destroy callback.
+private final class ExportedPlayer {
+    weak var session: WorkoutSession?
+    let artURL: String?
+    let logger: Logger
+
+    init(session: WorkoutSession, artURL: String?, logger: Logger) {
+        self.session = session
+        self.artURL = artURL
+        self.logger = logger
+    }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> ExportedPlayer? {
+        context.map { Unmanaged<ExportedPlayer>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The player now; `Position` is read at this instant.
+    var snapshot: MediaPlayerSnapshot {
+        guard let session else { return .stopped }
+        return MediaPlayerSnapshot(
+            status: session.status, segment: session.scheduler?.current, plan: session.scheduler?.plan)
+    }
+}
+
+private func exportPlayer(_ exported: ExportedPlayer, on bus: Bus) throws(BusError) -> [BusSlot] {
+    var handlers = ib_player_handlers(
+        control: { context, control, _ in
+            guard let exported = ExportedPlayer.from(context), let session = exported.session else { return 0 }
+            let controls: [ib_player_control: MediaPlayer.Control] = [
+                IB_PLAYER_PLAY: .play, IB_PLAYER_PAUSE: .pause, IB_PLAYER_PLAY_PAUSE: .playPause,
+                IB_PLAYER_NEXT: .next, IB_PLAYER_PREVIOUS: .previous, IB_PLAYER_STOP: .stop,
+            ]
+            guard let mapped = controls[control] else { return -EINVAL }
+            exported.logger.debug("Media control.", metadata: ["control": "\(mapped)"])
+            session.perform(mapped)
+            return 0
+        },
+        get_property: { context, interface, property, reply, error in
+            guard let exported = ExportedPlayer.from(context), let reply, let interface, let property else {
+                return -EINVAL
+            }
+            guard
+                let known = MediaPlayerProperty.named(String(cString: property), interface: String(cString: interface))
+            else {
+                return sd_bus_error_set(error, "org.freedesktop.DBus.Error.UnknownProperty", "Unknown property.")
+            }
+            do throws(BusError) {
+                try BusMessage(borrowing: reply).append(known.value(of: exported.snapshot, artURL: exported.artURL))
+                return 1
+            } catch let failure {
+                return -failure.errno
+            }
+        },
+        release: { context in
+            guard let context else { return }
+            Unmanaged<ExportedPlayer>.fromOpaque(context).release()
+        }
+    )
+    let context = Unmanaged.passRetained(exported).toOpaque()
+    var root: OpaquePointer?
+    var player: OpaquePointer?
+    do throws(BusError) {
+        try sdCall("sd_bus_add_object_vtable") {
+            ib_player_add_object(bus.pointer, &root, &player, MediaPlayer.objectPath, &handlers, context)
+        }
+    } catch {
+        // ib_player_add_object does not call release on failure.
+        Unmanaged<ExportedPlayer>.fromOpaque(context).release()
+        throw error
+    }
+    return [
+        try BusSlot(owningResult: root, function: "sd_bus_add_object_vtable"),
+        try BusSlot(owningResult: player, function: "sd_bus_add_object_vtable"),
+    ]
+}
+
+extension BusMessage {
+    /// Appends an MPRIS property's value as its signature in ``MediaPlayerProperty`` says.
+    func append(_ value: MediaPlayerProperty.Value) throws(BusError) {
+        switch value {
+        case .boolean(let flag): try append(flag)
+        case .string(let text): try append(text)
+        case .strings(let texts): try append(texts)
+        case .double(let number): try append(number)
+        case .int64(let number): try append(number)
+        case .metadata(let snapshot, let artURL): try appendMetadata(snapshot, artURL: artURL)
+        }
+    }
+
+    /// `a{sv}` with each field typed as MPRIS clients insist (BlueZ refuses a player whose `mpris:length` is not an
+    /// int64; KDE wants `mpris:trackid` as an object path; GNOME wants `xesam:artist` as a string list).
+    private func appendMetadata(_ snapshot: MediaPlayerSnapshot, artURL: String?) throws(BusError) {
+        try openContainer("a", contents: "{sv}")
+        if !snapshot.trackID.isEmpty {
+            try entry("mpris:trackid", "o") { message throws(BusError) in
+                try message.append(objectPath: snapshot.trackID)
+            }
+            try entry("xesam:title", "s") { message throws(BusError) in try message.append(snapshot.title) }
+            try entry("xesam:artist", "as") { message throws(BusError) in try message.append(snapshot.artist) }
+            try entry("xesam:album", "s") { message throws(BusError) in try message.append(snapshot.album) }
+            try entry("mpris:length", "x") { message throws(BusError) in try message.append(snapshot.length) }
+            if let artURL {
+                try entry("mpris:artUrl", "s") { message throws(BusError) in try message.append(artURL) }
+            }
+        }
+        try closeContainer()
+    }
+
+    private func entry(
+        _ key: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
+    ) throws(BusError) {
+        try openContainer("e", contents: "sv")
+        try append(key)
+        try openContainer("v", contents: signature)
+        try value(self)
+        try closeContainer()
+        try closeContainer()
+    }
+}
