@@ -6,6 +6,10 @@ each reply. Runs under Debian's python3 (python3-dbus), whatever interpreter run
                                           without replace (AlreadyRunning), Get, Introspect, Peer.Ping, an unknown
                                           method
     hostile_client.py plan FILE [COUNT]   Start(the text of FILE, "", false), COUNT times
+    hostile_client.py media COUNT         calls to the MPRIS player that must not disturb a running workout:
+                                          GetAll of both interfaces, SetPosition with a stale track id, Seek,
+                                          OpenUri with garbage, Raise, and Seek and SetPosition with wrong types
+    hostile_client.py controls COUNT      a misbehaving media client: PlayPause and Next, alternately, COUNT times
 
 Prints one JSON object: {"calls": N, "max_ms": {"Method": slowest reply in ms, ...}, "errors": {"error.Name": count}}.
 """
@@ -17,6 +21,10 @@ import dbus
 
 SERVICE = "org.intervald.Timer1"
 PATH = "/org/intervald/Timer1"
+PLAYER = "org.mpris.MediaPlayer2.intervald"
+PLAYER_PATH = "/org/mpris/MediaPlayer2"
+ROOT_INTERFACE = "org.mpris.MediaPlayer2"
+PLAYER_INTERFACE = "org.mpris.MediaPlayer2.Player"
 # Far above any bound the test asserts: a reply this late counts as an error of its own.
 TIMEOUT_S = 20
 
@@ -43,6 +51,30 @@ def main():
             text = file.read()
         count = int(sys.argv[3]) if len(sys.argv) > 3 else 1
         calls = [("Start", lambda: timer.Start(text, "", False, dbus_interface=SERVICE, timeout=TIMEOUT_S))] * count
+    elif mode in ("media", "controls"):
+        player = bus.get_object(PLAYER, PLAYER_PATH, introspect=False)
+        player_properties = dbus.Interface(player, "org.freedesktop.DBus.Properties")
+
+        def raw(member, signature, *args):
+            # Bypasses python-dbus's own argument checks, so that the daemon sees the wrong types.
+            return lambda: bus.call_blocking(PLAYER, PLAYER_PATH, PLAYER_INTERFACE, member, signature, args,
+                                             timeout=TIMEOUT_S)
+
+        if mode == "media":
+            mix = [
+                ("GetAll", lambda: player_properties.GetAll(PLAYER_INTERFACE, timeout=TIMEOUT_S)),
+                ("GetAllRoot", lambda: player_properties.GetAll(ROOT_INTERFACE, timeout=TIMEOUT_S)),
+                ("SetPosition", raw("SetPosition", "ox", dbus.ObjectPath("/org/intervald/Timer1/Segment/999999"),
+                                    dbus.Int64(5_000_000))),
+                ("Seek", raw("Seek", "x", dbus.Int64(-(1 << 62)))),
+                ("OpenUri", raw("OpenUri", "s", "\u202e file:///etc/passwd \x01" * 200)),
+                ("Raise", lambda: player.Raise(dbus_interface=ROOT_INTERFACE, timeout=TIMEOUT_S)),
+                ("SeekWrongType", raw("Seek", "s", "five seconds")),
+                ("SetPositionWrongType", raw("SetPosition", "sx", "not a path", dbus.Int64(0))),
+            ]
+        else:
+            mix = [("PlayPause", raw("PlayPause", "")), ("Next", raw("Next", ""))]
+        calls = [mix[i % len(mix)] for i in range(int(argument))]
     else:
         raise SystemExit(f"unknown mode {mode}")
 

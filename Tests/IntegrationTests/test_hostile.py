@@ -71,6 +71,8 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
         spawn("getall", 400)
     for _ in range(4):
         spawn("calls", 300)
+    for _ in range(2):
+        spawn("media", 400)
 
     results = {}
     for args, process in clients:
@@ -91,6 +93,10 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
         for method, slowest in result["max_ms"].items():
             assert slowest < (15000 if method == "Start" else 2000), result
     assert sum(result["errors"].get(ALREADY_RUNNING, 0) for _, result in results["calls"]) == 4 * 300 // 5
+    # The MPRIS player answers every call; only the wrongly typed ones with an error (one in four of the mix).
+    for args, result in results["media"]:
+        assert result["errors"] == {"org.freedesktop.DBus.Error.InvalidArgs": 400 * 2 // 8}, result
+        assert max(result["max_ms"].values()) < 2000, result
 
     # Every cue arrived, in order, none of them seconds late.
     finished = signals.wait_for("Finished", timeout=SEGMENTS * SEGMENT_MS / 1000 + 15)
@@ -106,3 +112,30 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
     busctl("get-property", "org.intervald.Timer1", "/org/intervald/Timer1", "org.intervald.Timer1", "State")
     wait_until(lambda: rss_kib(pid) < baseline + 24 * 1024, 10,
                f"RSS back near {baseline} KiB (peak {peak} KiB)")
+
+
+def test_a_misbehaving_media_client_leaves_the_workout_consistent(activatable_daemon, monitor):
+    """A flood of PlayPause and Next (a stuck headset button, a broken script): every call is answered, the workout
+    pauses, resumes and skips consistently, and the player's status says what the timer's does."""
+    signals = monitor()
+    call("Start", "ssb", "name \"Many\"\n500x(10s run, 10s walk)", "", "false")
+    signals.wait_for("SegmentStarted")
+    pid = name_owner_pid()
+    flood = subprocess.run([DEBIAN_PYTHON, str(CLIENT), "controls", "301"], capture_output=True, text=True,
+                           timeout=60)
+    assert flood.returncode == 0, flood.stderr
+    result = json.loads(flood.stdout)
+    assert result["errors"] == {} and max(result["max_ms"].values()) < 2000, result
+    # 151 PlayPause (an odd number: paused at the end) and 150 Next, each skipping one segment.
+    state = busctl("get-property", "org.intervald.Timer1", "/org/intervald/Timer1", "org.intervald.Timer1",
+                   "State").stdout.split()[1]
+    index = int(busctl("get-property", "org.intervald.Timer1", "/org/intervald/Timer1", "org.intervald.Timer1",
+                       "SegmentIndex").stdout.split()[1])
+    assert (state, index) == ('"paused"', 150)
+    status = busctl("get-property", "org.mpris.MediaPlayer2.intervald", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player", "PlaybackStatus").stdout.split()[1]
+    assert status == '"Paused"'
+    cues = [c["payload"]["data"][0] for c in signals.wait_for("SegmentStarted", count=151)]
+    assert cues == list(range(151)), "one cue per segment, in order"
+    assert name_owner_pid() == pid
+    call("Stop")
