@@ -17,6 +17,7 @@ from .common import BENCH_DIR, OBJECT, SERVICE, daemon_settings, log
 MONITOR_MATCHES = ["type='signal',interface='org.intervald.Timer1',member='SegmentStarted'",
                    "type='signal',interface='org.intervald.Timer1',member='Finished'",
                    "type='method_call',interface='org.freedesktop.Notifications',member='Notify'",
+                   "type='signal',path='/org/mpris/MediaPlayer2',member='PropertiesChanged'",
                    "type='signal',interface='org.intervald.Bench',member='SegmentStarted'"]
 
 

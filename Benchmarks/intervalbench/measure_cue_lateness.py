@@ -25,6 +25,12 @@ def warm_up(bench):
     time.sleep(1)
 
 
+def mpris_change_times(events):
+    """Monitor times of the MPRIS player's PropertiesChanged signals (spec §8: Metadata and PlaybackStatus, sent after
+    SegmentStarted at each cue)."""
+    return [m["t"] for m in events if m.get("member") == "PropertiesChanged" and m.get("path") == "/org/mpris/MediaPlayer2"]
+
+
 def intervald_cue_times(events):
     """[index, monitor time] of intervald's SegmentStarted signals and of its Notify calls among the monitor's events."""
     signals = [m for m in events if m.get("member") == "SegmentStarted" and m.get("interface") == "org.intervald.Timer1"]
@@ -58,7 +64,8 @@ def run(bench):
         finally:
             busctl_monitor.send_signal(signal.SIGTERM)
             busctl_monitor.wait(timeout=10)
-    signal_times, notify_times = intervald_cue_times(bench.events(bench.monitor_path, t0, t1))
+    events = bench.events(bench.monitor_path, t0, t1)
+    signal_times, notify_times = intervald_cue_times(events)
     return {
         "lateness": {"cues": n, "period_ms": period * 1000, "plan": plan, "intervald": {
             "machine_busy_percent": busy_percent(busy0, cpu_busy()),
@@ -68,6 +75,7 @@ def run(bench):
                                          / ((t1 - t0) / 1e9), 2),
             "signal_times_ns": signal_times,
             "notify_times_ns": notify_times,
+            "mpris_change_times_ns": mpris_change_times(events),
             "cost": cost,
         }},
         "busctl_cross_check": busctl_cross_check(busctl_path, n),

@@ -137,6 +137,12 @@ def lateness(r):
         add(f"intervald's `SegmentStarted` → its `Notify` of the same cue (the hop to the GLib thread and libnotify): "
             f"p50 {hop['p50_ms']} ms, p99 {hop['p99_ms']} ms, max {hop['max_ms']} ms.")
         add("")
+    player = lat.get("intervald_signal_to_mpris_change")
+    if player:
+        add(f"intervald's `SegmentStarted` → the MPRIS player's `PropertiesChanged` (`Metadata`, `PlaybackStatus`) of "
+            f"the same cue, {player['cues']} cues (spec §8, target p99 ≤ 1 ms): p50 {player['p50_ms']} ms, "
+            f"p99 {player['p99_ms']} ms, max {player['max_ms']} ms.")
+        add("")
     add("How many times later the baselines are (baseline ÷ intervald; like with like: `Notify` ÷ `Notify`; and "
         "`Notify` ÷ intervald's `SegmentStarted`). Only the tail is compared: intervald's p50 and drift are within a "
         "fraction of a millisecond of zero, where a ratio says nothing.")

@@ -80,6 +80,18 @@ def summarize(raw, *, measurements, params, quick, command, build, started, fini
     hop_stats = {"p50_ms": round(percentile(hop, 50), 3), "p99_ms": round(percentile(hop, 99), 3),
                  "max_ms": round(max(hop), 3)} if hop else None
 
+    # The MPRIS player's PropertiesChanged after each SegmentStarted (spec §8): the first one before the next cue.
+    changes = sorted(lat["intervald"].get("mpris_change_times_ns", []))
+    cue_times = sorted(t for _, t in lat["intervald"]["signal_times_ns"])
+    mpris_delay = []
+    for i, t in enumerate(cue_times):
+        following = next((c for c in changes if c >= t), None)
+        if following is not None and (i + 1 == len(cue_times) or following < cue_times[i + 1]):
+            mpris_delay.append((following - t) / 1e6)
+    mpris_stats = {"cues": len(mpris_delay), "p50_ms": round(percentile(mpris_delay, 50), 3),
+                   "p99_ms": round(percentile(mpris_delay, 99), 3),
+                   "max_ms": round(max(mpris_delay), 3)} if mpris_delay else None
+
     def ratio(a, b, key):
         if not a or not b or not a[key]:
             return None
@@ -175,7 +187,8 @@ def summarize(raw, *, measurements, params, quick, command, build, started, fini
         "params": params,
         "lateness": {"cues": n, "period_ms": lat["period_ms"], "plan": lat["plan"], "contenders": contenders,
                      "intervald_notify_vs_schedule": vs_schedule,
-                     "intervald_signal_to_notify": hop_stats, "ratios": ratios,
+                     "intervald_signal_to_notify": hop_stats, "intervald_signal_to_mpris_change": mpris_stats,
+                     "ratios": ratios,
                      "busctl_monitor_cross_check": cross,
                      "baseline_exit_status": {"shell": lat["shell"]["exit_status"],
                                               "python": lat["python"]["exit_status"]}},

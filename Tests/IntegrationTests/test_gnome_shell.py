@@ -1,0 +1,106 @@
+"""GNOME Shell itself, headless, as the desktop that shows and drives the workout's MPRIS player (spec §8; platform
+notes "GNOME Shell and MPRIS in tests"): its media section lists the player with the cue as the title and the plan
+as the artist, and the Shell's own player object pauses and skips the workout. On a private session bus of its own
+(the Shell brings its own notification server), with a stand-in system bus for its login-manager code."""
+import json
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import BIN, SLOWDOWN, wait_until
+
+pytestmark = pytest.mark.skipif(shutil.which("gnome-shell") is None, reason="needs gnome-shell (scripts/setup-deps)")
+
+MEDIA_SECTION = "Main.panel.statusArea.dateMenu._messageList._mediaSection"
+PLAYER = "org.mpris.MediaPlayer2.intervald"
+
+
+class Shell:
+    """A headless GNOME Shell on a private session bus, with `eval` of JavaScript in it (--unsafe-mode)."""
+
+    def __init__(self, tmp_path):
+        runtime = tmp_path / "runtime"
+        runtime.mkdir(mode=0o700)
+        self.processes = []
+        self.env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(tmp_path / "home"),
+                    "GSETTINGS_BACKEND": "keyfile", "XDG_STATE_HOME": str(tmp_path / "state"),
+                    "XDG_CONFIG_HOME": str(tmp_path / "config")}
+        self.env.pop("DISPLAY", None)
+        (tmp_path / "home").mkdir()
+        for bus, variable in (("system", "DBUS_SYSTEM_BUS_ADDRESS"), ("session", "DBUS_SESSION_BUS_ADDRESS")):
+            daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address",
+                                       f"--address=unix:path={tmp_path / bus}.sock"],
+                                      stdout=subprocess.PIPE, text=True, env=self.env)
+            self.processes.append(daemon)
+            self.env[variable] = daemon.stdout.readline().strip()
+        self.spawn(["gnome-shell", "--headless", "--unsafe-mode", "--wayland", "--no-x11", "--virtual-monitor",
+                    "1280x800"], tmp_path / "shell.log")
+        wait_until(lambda: self.eval("1 + 1") == 2, 60 * SLOWDOWN, "GNOME Shell's Eval")
+
+    def spawn(self, argv, log):
+        process = subprocess.Popen(argv, env=self.env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process
+
+    def eval(self, script):
+        """The value of `script` in the Shell (Eval answers it as JSON), or None while it cannot answer."""
+        result = subprocess.run(["busctl", "--user", "--json=short", "call", "org.gnome.Shell", "/org/gnome/Shell",
+                                 "org.gnome.Shell", "Eval", "s", script],
+                                capture_output=True, text=True, env=self.env, timeout=10)
+        if result.returncode != 0:
+            return None
+        ok, value = json.loads(result.stdout)["data"]
+        return json.loads(value) if ok and value else None
+
+    def ctl(self, *args):
+        return subprocess.run([str(BIN / "intervalctl"), *args], capture_output=True, text=True, env=self.env,
+                              timeout=30)
+
+    def close(self):
+        for process in reversed(self.processes):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture
+def shell(tmp_path):
+    shell = Shell(tmp_path)
+    yield shell
+    shell.close()
+
+
+def player_view(shell):
+    return shell.eval(f"(p => p && [p.trackTitle, p.trackArtists, p.status, p._visible])"
+                      f"({MEDIA_SECTION}._players.get('{PLAYER}'))")
+
+
+def test_gnome_shell_lists_the_workout_and_its_controls_pause_and_skip(shell, tmp_path):
+    daemon = shell.spawn([str(BIN / "intervald"), "--config", str(tmp_path / "none.toml")], tmp_path / "intervald.log")
+    wait_until(lambda: shell.ctl("status").returncode == 0, 10 * SLOWDOWN, "intervald on the Shell's bus")
+    assert shell.ctl("start", "-e", 'name "Tabata"\n8x(20s work, 10s rest)').returncode == 0
+    view = wait_until(lambda: (player_view(shell) or [None, None, None, False])[3] and player_view(shell),
+                      10 * SLOWDOWN, "the Shell's media section to show the player")
+    assert view == ["Work · 20 s", ["Tabata"], "Playing", True]
+    assert shell.eval(f"{MEDIA_SECTION}._messages.length") == 1
+
+    shell.eval(f"{MEDIA_SECTION}._players.get('{PLAYER}').playPause()")
+    wait_until(lambda: shell.ctl("status", "--json").stdout and
+               json.loads(shell.ctl("status", "--json").stdout)["state"] == "paused", 5 * SLOWDOWN, "a pause")
+    wait_until(lambda: (player_view(shell) or [None] * 3)[2] == "Paused", 5 * SLOWDOWN, "the Shell to show it")
+
+    shell.eval(f"{MEDIA_SECTION}._players.get('{PLAYER}').next()")
+    wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["segment_index"] == 1, 5 * SLOWDOWN,
+               "a skip")
+    wait_until(lambda: (player_view(shell) or [None])[0] == "Rest · 10 s", 5 * SLOWDOWN, "the Shell's new title")
+
+    assert shell.ctl("stop").returncode == 0
+    wait_until(lambda: shell.eval(f"{MEDIA_SECTION}._messages.length") == 0, 5 * SLOWDOWN,
+               "the player to leave the Shell's media section")
+    daemon.terminate()
+    assert daemon.wait(timeout=10) == 0
