@@ -19,7 +19,8 @@ extension TimerBusTests {
             for interface in [MediaPlayer.rootInterface, MediaPlayer.playerInterface] {
                 let expected = MediaPlayerProperty.allCases.filter { $0.interface == interface }.map {
                     IntrospectedProperty(
-                        name: $0.rawValue, type: $0.signature, access: "read", emitsChangedSignal: $0.change != .readTime)
+                        name: $0.rawValue, type: $0.signature, access: "read",
+                        emitsChangedSignal: $0.change != .readTime)
                 }
                 #expect(IntrospectedProperty.parse(xml, interface: interface) == expected, "\(interface)")
             }
