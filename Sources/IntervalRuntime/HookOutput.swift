@@ -4,11 +4,11 @@ import IntervalCore
 /// start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
 public final class HookOutput: WorkoutOutput {
     private let hooks: Settings.Hooks
-    private let runner: HookRunner
+    private let runner: any HookLaunching
     /// The segment playing, for the `on-stop` hook's variables.
     private var current: Segment?
 
-    public init(hooks: Settings.Hooks, runner: HookRunner) {
+    public init(hooks: Settings.Hooks, runner: any HookLaunching) {
         self.hooks = hooks
         self.runner = runner
     }

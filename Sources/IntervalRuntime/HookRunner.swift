@@ -7,11 +7,17 @@ import Synchronization
     import Glibc
 #endif
 
+/// What ``HookOutput`` starts hooks with: ``HookRunner``, or a test's recorder.
+public protocol HookLaunching {
+    @discardableResult
+    func run(_ argv: [String], for event: HookEvent) -> pid_t?
+}
+
 /// Runs hook commands (spec §4a) directly with `posix_spawnp`: argv, no shell, `INTERVALD_*` added to the
 /// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged. At
 /// most `limit` hooks run at once (spec §5): a hook that would exceed it is skipped with a log line, so a slow hook
 /// program cannot pile up processes cue after cue.
-public struct HookRunner: Sendable {
+public struct HookRunner: HookLaunching, Sendable {
     private let logger: Logger
     private let limit: Int
     private let running = SharedCount()

@@ -6,7 +6,7 @@ import IntervalCore
 ///
 /// The writes (each with two `fsync`s) happen on `writer`, in the order of the events, off the queue that times cues.
 public final class StateOutput: WorkoutOutput {
-    private let store: StateStore
+    private let store: any WorkoutStateRecording
     private let bootID: String
     private let writer: RecordWriter
     /// What was written last, or nil when no workout is recorded.
@@ -14,7 +14,7 @@ public final class StateOutput: WorkoutOutput {
     private var notificationID: UInt32 = 0
 
     /// - Parameter writer: writes `store`'s files (shared with ``HistoryOutput``).
-    public init(store: StateStore, bootID: String, writer: RecordWriter) {
+    public init(store: any WorkoutStateRecording, bootID: String, writer: RecordWriter) {
         self.store = store
         self.bootID = bootID
         self.writer = writer

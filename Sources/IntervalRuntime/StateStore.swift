@@ -5,9 +5,15 @@ import IntervalCore
     import Glibc
 #endif
 
+/// Where ``StateOutput`` records the running workout: ``StateStore`` (the state file), or a test's recorder.
+public protocol WorkoutStateRecording: Sendable {
+    func save(_ state: WorkoutState) throws(FileError)
+    func removeState() throws(FileError)
+}
+
 /// The daemon's durable records in `$XDG_STATE_HOME/intervald` (spec §5): `state.json`, the running workout, and
 /// `history.jsonl`, one line per ended workout.
-public struct StateStore: Sendable {
+public struct StateStore: WorkoutStateRecording, Sendable {
     /// What `load()` found.
     public enum Loaded: Sendable, Equatable {
         case nothing

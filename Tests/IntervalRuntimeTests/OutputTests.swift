@@ -1,0 +1,175 @@
+import IntervalCore
+import Logging
+import Synchronization
+import Testing
+
+@testable import IntervalRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The runtime's outputs, each driven by a real ``WorkoutSession`` on the virtual clock, with a recorder where the
+/// output meets the outside world (the state file, hook processes, the log). Their wiring into the daemon is proved
+/// by the desktop-level tests; their rules are proved here, in milliseconds.
+@Suite struct OutputTests {
+    /// A session on a manual clock that feeds `output`.
+    static func session(_ output: any WorkoutOutput) -> (WorkoutSession, ManualTimerSource) {
+        let clock = ManualTimerSource(now: 1_000_000)
+        let session = WorkoutSession(
+            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [output])
+        return (session, clock)
+    }
+
+    final class StateRecorder: WorkoutStateRecording, @unchecked Sendable {
+        private let log = Mutex<[String]>([])
+        var entries: [String] { log.withLock { $0 } }
+
+        func save(_ state: WorkoutState) throws(FileError) {
+            let entry = "save \(state.state.rawValue) anchor=\(state.anchorBoot) paused=\(state.pausedElapsed ?? -1) "
+                + "notification=\(state.notificationID)"
+            log.withLock { $0.append(entry) }
+        }
+
+        func removeState() throws(FileError) {
+            log.withLock { $0.append("remove") }
+        }
+    }
+
+    @Test func theStateFileIsWrittenOnlyWhenTheScheduleChanges() throws {
+        let recorder = StateRecorder()
+        let writer = RecordWriter(logger: Logger(label: "test"))
+        let output = StateOutput(store: recorder, bootID: "boot", writer: writer)
+        let (session, clock) = Self.session(output)
+        try session.start("4x(10s run, 10s walk)", origin: "", replace: false)
+        clock.advance(by: 25_000_000)  // two ordinary cues
+        try session.pause()
+        clock.advance(by: 3_000_000)
+        try session.resume()
+        output.notificationShown(id: 7)
+        output.notificationShown(id: 7)  // the same id again: nothing to write
+        try session.skip()
+        try session.restartSegment()
+        clock.advance(by: 200_000_000)  // to the finish
+        writer.drain()
+        #expect(
+            recorder.entries == [
+                "save running anchor=1000000 paused=-1 notification=0",
+                "save paused anchor=1000000 paused=25000000 notification=0",
+                "save running anchor=4000000 paused=-1 notification=0",
+                "save running anchor=4000000 paused=-1 notification=7",
+                "save running anchor=-1000000 paused=-1 notification=7",
+                "remove",
+            ])
+    }
+
+    @Test func aStoppedWorkoutIsForgottenAndTheNextStartsAfresh() throws {
+        let recorder = StateRecorder()
+        let writer = RecordWriter(logger: Logger(label: "test"))
+        let output = StateOutput(store: recorder, bootID: "boot", writer: writer)
+        let (session, _) = Self.session(output)
+        try session.start("1m run", origin: "", replace: false)
+        output.notificationShown(id: 3)
+        session.stop(.user)
+        try session.start("1m walk", origin: "", replace: false)
+        writer.drain()
+        #expect(recorder.entries.count == 4)
+        #expect(recorder.entries[2] == "remove")
+        #expect(recorder.entries[3].hasSuffix("notification=0"), "a new workout has no notification yet")
+    }
+
+    @Test func eachWorkoutEndsAsOneHistoryRecord() throws {
+        var template = Array("/tmp/intervald-history-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let store = StateStore(directory: directory)
+        let writer = RecordWriter(logger: Logger(label: "test"))
+        let history = HistoryOutput(store: store, writer: writer)
+        let (session, clock) = Self.session(history)
+        try session.start("name \"A\"\n2x(10s run, 10s walk)", origin: "", replace: false)
+        clock.advance(by: 15_000_000)
+        #expect(try store.history().records.isEmpty, "nothing is recorded while the workout runs")
+        session.stop(.notification)
+        try session.start("name \"B\"\n5s run", origin: "", replace: false)
+        clock.advance(by: 5_000_000)
+        let plan = try PlanParser.parse("1m walk", origin: "x.plan", defaultName: "C")
+        history.recordInterrupted(
+            WorkoutIdentity(id: "c", text: "1m walk", origin: "x.plan", startedWall: 0), plan: plan,
+            elapsed: 20_000_000, endedWall: 60_000_000)
+        writer.drain()
+        let records = try store.history().records
+        #expect(records.map(\.plan) == ["A", "B", "C"])
+        #expect(records.map(\.result) == [.stopped, .finished, .interrupted])
+        #expect(records.map(\.reason) == ["notification", nil, nil])
+        #expect(records.map(\.doneDuration) == [15_000_000, 5_000_000, 20_000_000])
+    }
+
+    final class HookRecorder: HookLaunching {
+        var runs: [(argv: [String], event: HookEvent)] = []
+
+        func run(_ argv: [String], for event: HookEvent) -> pid_t? {
+            runs.append((argv, event))
+            return 1
+        }
+    }
+
+    @Test func hooksRunAtEachCueAndAtTheEndWithTheirSegment() throws {
+        let recorder = HookRecorder()
+        var hooks = Settings.Hooks()
+        hooks.onCue = ["say", "{label}"]
+        hooks.onStop = ["stopped"]
+        hooks.onFinish = ["done"]
+        let (session, clock) = Self.session(HookOutput(hooks: hooks, runner: recorder))
+        try session.start("countdown 2s\n2x(10s run, 10s walk)", origin: "", replace: false)
+        clock.advance(by: 12_000_000)  // the run's pre-cue, then the walk
+        try session.pause()
+        try session.resume()
+        session.stop(.user)
+        #expect(recorder.runs.map(\.argv) == [["say", "{label}"], ["say", "{label}"], ["stopped"]])
+        #expect(recorder.runs.map(\.event.kind) == [.cue, .cue, .stop])
+        #expect(recorder.runs.map { $0.event.segment?.kind } == ["run", "walk", "walk"])
+        #expect(recorder.runs[0].event.next?.kind == "walk")
+        #expect(recorder.runs[2].event.reason == .user)
+        try session.start("1s run", origin: "", replace: false)
+        clock.advance(by: 1_000_000)
+        #expect(recorder.runs.suffix(2).map(\.argv) == [["say", "{label}"], ["done"]])
+        #expect(recorder.runs.last?.event.segment == nil)
+    }
+
+    final class LogRecorder: LogHandler, @unchecked Sendable {
+        let lines = Mutex<[String]>([])
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
+            let fields = (metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.withLock { $0.append(([message.description] + fields).joined(separator: " ")) }
+        }
+    }
+
+    @Test func theLogSaysOnceWhenAWorkoutStartsAndHowItEnds() throws {
+        let recorder = LogRecorder()
+        let logger = Logger(label: "test") { _ in recorder }
+        let (session, clock) = Self.session(WorkoutLog(logger: logger))
+        try session.start("name \"Drill\"\n3x(10s run)", origin: "", replace: false)
+        try session.restartSegment()
+        clock.advance(by: 15_000_000)
+        session.stop(.shutdown)
+        try session.start("name \"Short\"\n1s run", origin: "", replace: false)
+        clock.advance(by: 1_000_000)
+        #expect(
+            recorder.lines.withLock { $0 } == [
+                "Started a workout. duration=0:30 plan=Drill",
+                "Stopped a workout. plan=Drill reason=shutdown",
+                "Started a workout. duration=0:01 plan=Short",
+                "Finished a workout. plan=Short",
+            ])
+    }
+}
