@@ -1,15 +1,23 @@
 import IntervalCore
 import Logging
 
+/// What ``BusAnnouncer`` emits through: ``TimerBusServer``, or a test's recorder.
+public protocol TimerSignalEmitting: AnyObject {
+    func emitSegmentStarted(index: UInt32, kind: String, label: String, duration: UInt64) throws(BusError)
+    func emitFinished(planName: String) throws(BusError)
+    func emitStopped(_ reason: StopReason) throws(BusError)
+    func emitPropertiesChanged(_ names: [String]) throws(BusError)
+}
+
 /// The daemon's first output: the timer's signals (spec §3), `SegmentStarted` at the cue instant, `Finished` and
 /// `Stopped`, then `PropertiesChanged` for every property whose value the event changed.
 public final class BusAnnouncer: WorkoutOutput {
-    private let server: TimerBusServer
+    private let server: any TimerSignalEmitting
     private let logger: Logger
     /// The property values last announced with `PropertiesChanged`.
     private var announced = TimerStatus.idle
 
-    public init(server: TimerBusServer, logger: Logger) {
+    public init(server: any TimerSignalEmitting, logger: Logger) {
         self.server = server
         self.logger = logger
     }

@@ -70,37 +70,29 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     }
 
     public func handle(_ moment: WorkoutMoment) {
+        if case .countdown = moment.event { return }
         let snapshot = MediaPlayerSnapshot(
             status: moment.status, segment: moment.status.state == .idle ? nil : moment.segment, plan: moment.plan)
-        let previous = announced
+        let update = MediaPlayerUpdate(for: moment.event, snapshot: snapshot, previous: announced, ownsName: ownsName)
         announced = snapshot
         do {
-            switch moment.event {
-            case .countdown:
-                return
-            case .segmentStarted, .paused, .resumed:
-                if !ownsName {
-                    try bus.requestNameAsync(service)
-                    ownsName = true
-                }
-            case .finished, .stopped:
-                break
+            if update.requestName {
+                try bus.requestNameAsync(service)
+                ownsName = true
             }
-            var changed: [String] = []
-            if snapshot.playbackStatus != previous.playbackStatus { changed.append("PlaybackStatus") }
-            if !snapshot.isSameTrack(as: previous) { changed.append("Metadata") }
-            if !changed.isEmpty {
+            if !update.changed.isEmpty {
                 try bus.emitPropertiesChanged(
-                    path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface, names: changed)
+                    path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface,
+                    names: update.changed.map(\.rawValue))
             }
-            if let position = Self.jump(moment.event, to: snapshot, from: previous) {
+            if let position = update.seekedTo {
                 let signal = try bus.newSignal(
                     path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface,
                     member: MediaPlayer.seekedSignal)
                 try signal.append(position)
                 try bus.send(signal)
             }
-            if snapshot.playbackStatus == .stopped, ownsName {
+            if update.releaseName {
                 try bus.releaseNameAsync(service)
                 ownsName = false
             }
@@ -108,18 +100,6 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
             logger.warning("Failed to update the media player, ignoring.", metadata: ["error": "\(error)"])
         }
         flush()
-    }
-
-    /// Where the position jumped to, for `Seeked`: a resume continues where the pause left it; `Previous` (the same
-    /// segment cued again) moves it back to the segment's start. A new segment's metadata says where it starts.
-    private static func jump(
-        _ event: SchedulerEvent, to snapshot: MediaPlayerSnapshot, from previous: MediaPlayerSnapshot
-    ) -> Int64? {
-        switch event {
-        case .resumed: snapshot.position
-        case .segmentStarted: snapshot.isSameTrack(as: previous) ? 0 : nil
-        case .paused, .countdown, .finished, .stopped: nil
-        }
     }
 
     /// `mpris:artUrl`: the installed icon, as a file URI, found next to this executable's install
@@ -144,14 +124,6 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
         guard !safe else { return String(UnicodeScalar(byte)) }
         let hex = Array("0123456789ABCDEF".utf8)
         return "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-    }
-}
-
-extension MediaPlayerSnapshot {
-    /// The same track shown the same way (everything but the position and the status).
-    func isSameTrack(as other: MediaPlayerSnapshot) -> Bool {
-        trackID == other.trackID && title == other.title && artist == other.artist && album == other.album
-            && length == other.length
     }
 }
 

@@ -5,7 +5,7 @@ import CSystemd
 /// Every method returns `true` if the message was sent, `false` if there is no `$NOTIFY_SOCKET` (not run
 /// by systemd with `Type=notify`), and throws ``BusError`` naming `sd_notify` if sending failed.
 /// Thread-safe: `sd_notify` keeps no state.
-public struct SystemdNotifier: Sendable {
+public struct SystemdNotifier: WatchdogNotifying, Sendable {
     public init() {}
 
     /// `READY=1`: start-up is finished (the bus name is owned).

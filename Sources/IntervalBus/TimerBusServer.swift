@@ -45,7 +45,7 @@ public protocol TimerBusDelegate: AnyObject {
 /// `onDisconnect` runs, only on `queue`, and every method of this object must be called on `queue` too
 /// (sd-bus is not thread-safe; this is checked with `dispatchPrecondition`). The emit methods may be called
 /// from within the delegate's methods. Dropping the last reference closes the connection on `queue`.
-public final class TimerBusServer: @unchecked Sendable {
+public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     /// The serial queue that owns the connection.
     public let queue: DispatchQueue
     let bus: Bus

@@ -80,6 +80,53 @@ public struct MediaPlayerSnapshot: Sendable, Equatable {
     }
 }
 
+/// What the player announces at one event of the workout (spec §8), decided from the snapshots before and after it.
+public struct MediaPlayerUpdate: Sendable, Equatable {
+    /// Own the player's name now: a workout exists.
+    public var requestName = false
+    /// The properties to announce with `PropertiesChanged`, in this order.
+    public var changed: [MediaPlayerProperty] = []
+    /// `Seeked(x)` with this position: a resume, or `Previous` (the same segment cued again, from its start).
+    public var seekedTo: Int64?
+    /// Release the name: the workout ended.
+    public var releaseName = false
+
+    public init(
+        requestName: Bool = false, changed: [MediaPlayerProperty] = [], seekedTo: Int64? = nil,
+        releaseName: Bool = false
+    ) {
+        self.requestName = requestName
+        self.changed = changed
+        self.seekedTo = seekedTo
+        self.releaseName = releaseName
+    }
+
+    /// The update for `event`, which turned `previous` into `snapshot`; `ownsName` says whether the name is owned.
+    public init(
+        for event: SchedulerEvent, snapshot: MediaPlayerSnapshot, previous: MediaPlayerSnapshot, ownsName: Bool
+    ) {
+        let active = snapshot.playbackStatus != .stopped
+        requestName = active && !ownsName
+        releaseName = !active && ownsName
+        if snapshot.playbackStatus != previous.playbackStatus { changed.append(.playbackStatus) }
+        if !snapshot.isSameTrack(as: previous) { changed.append(.metadata) }
+        switch event {
+        case .resumed: seekedTo = snapshot.position
+        // A new segment's metadata says where it starts; the same one cued again moved back to its start.
+        case .segmentStarted: seekedTo = snapshot.isSameTrack(as: previous) ? 0 : nil
+        case .countdown, .paused, .finished, .stopped: seekedTo = nil
+        }
+    }
+}
+
+extension MediaPlayerSnapshot {
+    /// The same track shown the same way (everything but the position and the status).
+    public func isSameTrack(as other: MediaPlayerSnapshot) -> Bool {
+        trackID == other.trackID && title == other.title && artist == other.artist && album == other.album
+            && length == other.length
+    }
+}
+
 /// The properties of the two MPRIS interfaces (spec §8), with their D-Bus types: the getters, `PropertiesChanged`
 /// and the check against the C vtable all come from this table.
 public enum MediaPlayerProperty: String, Sendable, CaseIterable {

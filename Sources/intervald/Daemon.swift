@@ -72,7 +72,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 logger.warning("Failed to export the media player, ignoring.", metadata: ["error": "\(error)"])
                 mediaPlayer = nil
             }
-            let idleExit = IdleExit(delay: settings.idleExit, queue: queue) { [weak self] in self?.exitIdle() }
+            let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
+                [weak self] in self?.exitIdle()
+            }
             let outputs: [(any WorkoutOutput)?] = [
                 BusAnnouncer(server: server, logger: logger),
                 mediaPlayer,

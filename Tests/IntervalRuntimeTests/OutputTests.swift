@@ -26,7 +26,8 @@ import Testing
         var entries: [String] { log.withLock { $0 } }
 
         func save(_ state: WorkoutState) throws(FileError) {
-            let entry = "save \(state.state.rawValue) anchor=\(state.anchorBoot) paused=\(state.pausedElapsed ?? -1) "
+            let entry =
+                "save \(state.state.rawValue) anchor=\(state.anchorBoot) paused=\(state.pausedElapsed ?? -1) "
                 + "notification=\(state.notificationID)"
             log.withLock { $0.append(entry) }
         }
@@ -171,5 +172,40 @@ import Testing
                 "Started a workout. duration=0:01 plan=Short",
                 "Finished a workout. plan=Short",
             ])
+    }
+}
+
+/// IdleExit on the virtual clock: armed while idle, re-armed after a finish or a stop, disarmed while a workout runs
+/// or a Start is being parsed.
+@Suite struct IdleExitTests {
+    @Test func theDaemonExitsOnlyAfterTheDelayWithNothingToDo() throws {
+        let exitClock = ManualTimerSource()
+        var exits = 0
+        let idleExit = IdleExit(delay: 120_000_000, timer: exitClock) { exits += 1 }
+        let (session, clock) = OutputTests.session(idleExit)
+        idleExit.rearm()  // start-up with nothing to resume
+        #expect(exitClock.deadline == 120_000_000)
+        exitClock.advance(by: 60_000_000)
+        idleExit.startPending(true)  // a Start is being parsed
+        #expect(exitClock.deadline == nil)
+        try session.start("10s run", origin: "", replace: false)
+        idleExit.startPending(false)
+        #expect(exitClock.deadline == nil, "a workout runs")
+        exitClock.advance(by: 600_000_000)
+        clock.advance(by: 10_000_000)  // it finishes
+        #expect(exitClock.deadline == exitClock.now + 120_000_000, "re-armed after the finish")
+        try session.start("10s run", origin: "", replace: false)
+        session.stop(.user)
+        #expect(exitClock.deadline == exitClock.now + 120_000_000, "re-armed after a stop")
+        #expect(exits == 0)
+        exitClock.advance(by: 120_000_000)
+        #expect(exits == 1)
+    }
+
+    @Test func zeroMeansNever() {
+        let exitClock = ManualTimerSource()
+        let idleExit = IdleExit(delay: nil, timer: exitClock) {}
+        idleExit.rearm()
+        #expect(exitClock.deadline == nil)
     }
 }

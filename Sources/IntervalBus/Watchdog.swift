@@ -1,16 +1,25 @@
 import Dispatch
-import IntervalBus
 import IntervalCore
 import Logging
+
+/// What the ``Watchdog`` talks to: systemd (``SystemdNotifier``), or a test's recorder.
+public protocol WatchdogNotifying: Sendable {
+    /// The unit's `WatchdogSec=`, or nil when the watchdog is off.
+    func watchdogInterval() throws(BusError) -> Duration?
+    /// `WATCHDOG=1`.
+    func watchdog() throws(BusError) -> Bool
+    /// Any `sd_notify` state, e.g. `WATCHDOG_USEC=…`.
+    func notify(_ state: String) throws(BusError) -> Bool
+}
 
 /// Pets systemd's watchdog from the daemon's queue, the one that would hang, at half its interval.
 ///
 /// An idle daemon must not wake up periodically (spec §6), so while no workout runs it asks systemd for a long
 /// interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval. As an
 /// output of the daemon's session it learns from every event whether a workout is active.
-final class Watchdog: WorkoutOutput {
+public final class Watchdog: WorkoutOutput {
     private static let idleInterval: Duration = .seconds(86_400)
-    private let systemd: SystemdNotifier
+    private let systemd: any WatchdogNotifying
     private let logger: Logger
     private let interval: Duration?
     private let timer: DispatchSourceTimer
@@ -22,7 +31,7 @@ final class Watchdog: WorkoutOutput {
         }
     }
 
-    init(queue: DispatchQueue, systemd: SystemdNotifier, logger: Logger) {
+    public init(queue: DispatchQueue, systemd: any WatchdogNotifying, logger: Logger) {
         self.systemd = systemd
         self.logger = logger
         timer = DispatchSource.makeTimerSource(queue: queue)
@@ -44,7 +53,7 @@ final class Watchdog: WorkoutOutput {
         if let interval { configure(active: false, interval: interval) }
     }
 
-    func handle(_ moment: WorkoutMoment) {
+    public func handle(_ moment: WorkoutMoment) {
         workoutActive = moment.status.state != .idle
     }
 

@@ -1,45 +1,44 @@
-import Dispatch
 import IntervalCore
 
 /// Ends an idle daemon (spec §5 `idle-exit`): armed whenever no workout runs and no Start is being parsed,
 /// disarmed by activity. D-Bus activation brings the daemon back for the next call.
-final class IdleExit: WorkoutOutput {
-    private let timer: DispatchSourceTimer
+public final class IdleExit: WorkoutOutput {
+    private let timer: any TimerSource
     private let delay: Int64?
+    private let onExpiry: () -> Void
     private var idle = true
     /// Start calls whose plans are being parsed off the queue.
     private var pendingStarts = 0
 
-    /// `onExpiry` runs on `queue` when the daemon has been idle for `delay` µs (nil: never).
-    init(delay: Int64?, queue: DispatchQueue, onExpiry: @escaping () -> Void) {
+    /// `onExpiry` runs on `timer`'s queue when the daemon has been idle for `delay` µs (nil: never). While armed, the
+    /// timer is the daemon's one wake-up; disarmed, it makes none.
+    public init(delay: Int64?, timer: any TimerSource, onExpiry: @escaping () -> Void) {
         self.delay = delay
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler(handler: onExpiry)
-        timer.schedule(deadline: .distantFuture)
-        timer.activate()
+        self.timer = timer
+        self.onExpiry = onExpiry
     }
 
     deinit {
-        timer.cancel()
+        timer.disarm()
     }
 
-    func handle(_ moment: WorkoutMoment) {
+    public func handle(_ moment: WorkoutMoment) {
         idle = moment.status.state == .idle
         rearm()
     }
 
     /// A Start call arrived (`true`) or was answered (`false`).
-    func startPending(_ pending: Bool) {
+    public func startPending(_ pending: Bool) {
         pendingStarts += pending ? 1 : -1
         rearm()
     }
 
     /// Arms the timer if the daemon is idle now (at start-up, when nothing was resumed).
-    func rearm() {
+    public func rearm() {
         guard let delay, idle, pendingStarts == 0 else {
-            timer.schedule(deadline: .distantFuture)
+            timer.disarm()
             return
         }
-        timer.schedule(deadline: .now() + .microseconds(Int(clamping: delay)), leeway: .seconds(1))
+        timer.arm(at: timer.now + delay) { [weak self] in self?.onExpiry() }
     }
 }
