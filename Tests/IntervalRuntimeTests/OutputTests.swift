@@ -146,12 +146,9 @@ import Testing
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            let fields = (metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            lines.withLock { $0.append(([message.description] + fields).joined(separator: " ")) }
+        func log(event: LogEvent) {
+            let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.withLock { $0.append(([event.message.description] + fields).joined(separator: " ")) }
         }
     }
 
