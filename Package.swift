@@ -90,6 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
+        .testTarget(name: "IntervalSoundTests", dependencies: ["IntervalSound", "IntervalCore"]),
+        .testTarget(name: "IntervalNotifyTests", dependencies: ["IntervalNotify", "IntervalCore"]),
+        .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore"]),
     ],
     cxxLanguageStandard: .cxx17
 )

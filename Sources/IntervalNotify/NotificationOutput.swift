@@ -2,6 +2,18 @@ import Dispatch
 import IntervalCore
 import Logging
 
+/// What ``NotificationOutput`` shows the workout through: ``LibNotifyNotifier``, or a test's recorder.
+protocol CueNotifying: Notifier {
+    /// Shows `notification` at `deadline` on the session's clock, sent from the notifier's own thread.
+    func show(_ notification: WorkoutNotification, at deadline: ClockInstant)
+    /// Drops what `show(_:at:)` prepared and has not sent yet.
+    func cancelScheduled()
+    /// Takes over the notification `id` that an earlier process left on screen.
+    func adopt(serverID id: UInt32)
+}
+
+extension LibNotifyNotifier: CueNotifying {}
+
 /// The workout's one notification (spec §4) as an output of a ``WorkoutSession``: every event shows what it means,
 /// a stop closes it, and a button pressed on it is performed on the session's queue. The daemon and
 /// `intervalctl run` both use it, so buttons map to operations in this one place.
@@ -11,7 +23,7 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     private let logger: Logger
     /// Confined to `queue`, like the session.
     private weak var session: WorkoutSession?
-    private var notifier: LibNotifyNotifier?
+    private var notifier: (any CueNotifying)?
     /// The cue handed to the GLib thread for the next change: its workout, segment and deadline.
     private var scheduled: (workout: String, index: Int64, deadline: ClockInstant)?
     /// Hears, on `queue`, the server's id of the workout's notification whenever it changes (for the state file).
@@ -20,18 +32,31 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     /// - Parameters:
     ///   - session: the session whose outputs this joins; button presses are performed on it, on `queue`.
     ///   - queue: the session's serial queue.
-    public init(style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger) {
+    public convenience init(style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger) {
+        self.init(style: style, session: session, queue: queue, logger: logger) { onAction, onServerID in
+            LibNotifyNotifier(appName: "intervald", logger: logger, onAction: onAction, onServerID: onServerID)
+        }
+    }
+
+    /// With the notifier `makeNotifier` returns, given the callbacks for its buttons and its server ids (libnotify's,
+    /// or a test's recorder).
+    init(
+        style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger,
+        makeNotifier: (
+            _ onAction: @escaping @Sendable (NotificationAction) -> Void,
+            _ onServerID: @escaping @Sendable (UInt32) -> Void
+        ) -> any CueNotifying
+    ) {
         self.style = style
         self.session = session
         self.queue = queue
         self.logger = logger
-        notifier = LibNotifyNotifier(
-            appName: "intervald", logger: logger,
-            onAction: { [weak self] action in
+        notifier = makeNotifier(
+            { [weak self] action in
                 guard let output = self else { return }
                 output.queue.async { output.press(action) }
             },
-            onServerID: { [weak self] id in
+            { [weak self] id in
                 guard let output = self else { return }
                 output.queue.async { output.onServerID(id) }
             })

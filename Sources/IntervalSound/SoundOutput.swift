@@ -1,25 +1,48 @@
 import IntervalCore
 import Logging
 
+/// What ``SoundOutput`` plays cues through: libcanberra's sounds (``CanberraPlayer``), the voice (``SpeechVoice``),
+/// or a test's recorder. Each works on a queue of its own and never blocks the caller.
+protocol CuePlaying: AnyObject {
+    /// Plays a sound (a theme event id or a file), or says a phrase, `delay` µs from now.
+    func play(_ text: String, after delay: Int64)
+    /// Cuts what plays and what is waiting to.
+    func cut()
+    /// Waits until what was asked for has started.
+    func flush()
+}
+
+extension CanberraPlayer: CuePlaying {}
+
+extension SpeechVoice: CuePlaying {
+    func play(_ text: String, after delay: Int64) { say(text, at: delay) }
+}
+
 /// The workout's sounds (spec §4b) as an output of a ``WorkoutSession``: the segment's sound at each change,
 /// countdown pips, the finish sound, and, when asked, the voice. `handle` only hands the work over: playing and
 /// speaking happen on threads of their own.
 public final class SoundOutput: WorkoutOutput {
     private let settings: SoundSettings
-    private let player: CanberraPlayer?
-    private let voice: SpeechVoice?
+    private let player: (any CuePlaying)?
+    private let voice: (any CuePlaying)?
     /// Confined to the session's queue, like every output.
     private var spoken: SpokenCues
 
-    public init(settings: SoundSettings, logger: Logger) {
+    public convenience init(settings: SoundSettings, logger: Logger) {
+        self.init(
+            settings: settings,
+            player: settings.enabled
+                ? CanberraPlayer(volume: settings.volume, preload: settings.allSounds, logger: logger) : nil,
+            voice: settings.voice
+                ? SpeechVoice(language: settings.voiceLanguage, rate: settings.voiceRate, logger: logger) : nil)
+    }
+
+    /// With `player` and `voice` in place of libcanberra and speech-dispatcher (nil: off).
+    init(settings: SoundSettings, player: (any CuePlaying)?, voice: (any CuePlaying)?) {
         self.settings = settings
         spoken = SpokenCues(halfway: settings.voiceHalfway)
-        player =
-            settings.enabled
-            ? CanberraPlayer(volume: settings.volume, preload: settings.allSounds, logger: logger) : nil
-        voice =
-            settings.voice
-            ? SpeechVoice(language: settings.voiceLanguage, rate: settings.voiceRate, logger: logger) : nil
+        self.player = player
+        self.voice = voice
     }
 
     /// Waits until every sound and phrase asked for so far has been handed to the audio server and the speech
@@ -39,7 +62,7 @@ public final class SoundOutput: WorkoutOutput {
         if let voice {
             let phrases = spoken.actions(for: moment)
             if phrases.cut { voice.cut() }
-            for phrase in phrases.cues { voice.say(phrase.text, at: phrase.delay) }
+            for phrase in phrases.cues { voice.play(phrase.text, after: phrase.delay) }
         }
     }
 }

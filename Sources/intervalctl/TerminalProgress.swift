@@ -12,9 +12,13 @@ final class TerminalProgress: WorkoutOutput {
     private static let clearLine = "\r\u{1B}[2K"
     private static let barWidth = 24
 
-    init(plan: Plan, interactive: Bool) {
+    /// Where the lines go: the terminal, or a test's recorder.
+    private let output: (String) -> Void
+
+    init(plan: Plan, interactive: Bool, output: @escaping (String) -> Void = Console.output) {
         self.plan = plan
         self.interactive = interactive
+        self.output = output
     }
 
     func handle(_ moment: WorkoutMoment) {
@@ -27,7 +31,7 @@ final class TerminalProgress: WorkoutOutput {
             let how =
                 switch reason {
                 case .notification: "from the notification"
-                case .user: "with Ctrl-C"
+                case .user: "by you (Ctrl-C or the media player's Stop)"
                 case .shutdown: "by SIGTERM"
                 case .replaced: "(replaced)"
                 }
@@ -79,6 +83,6 @@ final class TerminalProgress: WorkoutOutput {
     /// Writes `content` with names and labels from the plan escaped; only our own control sequences reach the
     /// terminal as such.
     private func write(_ content: String, clearing: Bool = false, newline: Bool = false) {
-        Console.output((clearing ? Self.clearLine : "") + content.terminalEscaped + (newline ? "\n" : ""))
+        output((clearing ? Self.clearLine : "") + content.terminalEscaped + (newline ? "\n" : ""))
     }
 }

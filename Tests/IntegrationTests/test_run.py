@@ -80,7 +80,7 @@ def test_ctrl_c_stops_cleanly(notify_log):
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=10)
     assert run.returncode == 0, err
-    assert out.splitlines()[-1].startswith("Stopped with Ctrl-C after 0:0")
+    assert out.splitlines()[-1].startswith("Stopped by you (Ctrl-C or the media player's Stop) after 0:0")
 
 
 def test_plain_lines_when_not_a_terminal():

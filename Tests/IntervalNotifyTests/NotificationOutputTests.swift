@@ -1,0 +1,54 @@
+import Dispatch
+import IntervalCore
+import Logging
+import Synchronization
+import Testing
+
+@testable import IntervalNotify
+
+/// NotificationOutput's rules on the virtual clock, with a recorder in place of libnotify: one notification per
+/// workout, each next cue prepared ahead and sent by the notifier at the change (not sent twice), a pause or a
+/// stop cancelling what was prepared, the buttons of each state.
+@Suite struct NotificationOutputTests {
+    final class Recorder: CueNotifying, @unchecked Sendable {
+        let log = Mutex<[String]>([])
+
+        func show(_ notification: WorkoutNotification) {
+            log.withLock { $0.append("show \(notification.summary) [\(Self.buttons(notification))]") }
+        }
+        func show(_ notification: WorkoutNotification, at deadline: ClockInstant) {
+            log.withLock { $0.append("at \(deadline / 1_000_000) s: \(notification.summary)") }
+        }
+        func cancelScheduled() { log.withLock { $0.append("cancel") } }
+        func close() { log.withLock { $0.append("close") } }
+        func adopt(serverID id: UInt32) { log.withLock { $0.append("adopt \(id)") } }
+
+        static func buttons(_ notification: WorkoutNotification) -> String {
+            notification.actions.map(\.rawValue).joined(separator: ",")
+        }
+    }
+
+    @Test func eachCueIsPreparedAheadAndShownOnceAndAStopClosesIt() throws {
+        let recorder = Recorder()
+        let queue = DispatchQueue(label: "NotificationOutputTests")
+        let clock = ManualTimerSource()
+        let session = WorkoutSession(timer: clock, wallClock: { 0 })
+        let output = NotificationOutput(
+            style: CueStyle(), session: session, queue: queue, logger: Logger(label: "test")
+        ) { _, _ in recorder }
+        session.outputs = [output]
+        try session.start("3x(10s run)", origin: "", replace: false)
+        clock.advance(by: 10_000_000)  // the prepared cue: the notifier sent it, the output does not again
+        try session.pause()
+        try session.resume()
+        session.stop(.user)
+        #expect(
+            recorder.log.withLock { $0 } == [
+                "cancel", "show Run · 10 s [stop,pause,skip]", "at 10 s: Run · 10 s",
+                "at 20 s: Run · 10 s",
+                "cancel", "show Paused · Run [stop,resume,skip]",
+                "cancel", "show Run · 10 s [stop,pause,skip]", "at 20 s: Run · 10 s",
+                "cancel", "close",
+            ])
+    }
+}

@@ -1,0 +1,36 @@
+import IntervalCore
+import Testing
+
+@testable import IntervalSound
+
+/// SoundOutput's rules on the virtual clock, with recorders in place of libcanberra and speech-dispatcher: which
+/// sound each event plays and when, what cuts, and what the voice says ahead of the change.
+@Suite struct SoundOutputTests {
+    final class Recorder: CuePlaying {
+        var log: [String] = []
+
+        func play(_ text: String, after delay: Int64) { log.append("\(text) +\(delay / 1000) ms") }
+        func cut() { log.append("cut") }
+        func flush() {}
+    }
+
+    @Test func eachChangePlaysItsKindsSoundWithPipsBeforeIt() throws {
+        let player = Recorder()
+        let voice = Recorder()
+        let output = SoundOutput(settings: SoundSettings(voice: true), player: player, voice: voice)
+        let clock = ManualTimerSource()
+        let session = WorkoutSession(timer: clock, wallClock: { 0 }, outputs: [output])
+        try session.start("countdown 2s\n10s run\n10s walk", origin: "", replace: false)
+        clock.advance(by: 8_000_000)  // the pre-cue before the walk: pips at once and a second later
+        clock.advance(by: 2_000_000)  // the walk
+        try session.pause()
+        session.stop(.user)
+        #expect(
+            player.log == [
+                "cut", "intervald-work +0 ms", "intervald-countdown +0 ms", "intervald-countdown +1000 ms",
+                "cut", "intervald-rest +0 ms", "cut", "cut",
+            ])
+        #expect(voice.log.contains { $0.hasPrefix("Walk") }, "the voice names the next segment: \(voice.log)")
+        #expect(voice.log.last == "cut", "a stop silences the voice")
+    }
+}
