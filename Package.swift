@@ -88,8 +88,8 @@ let package = Package(
             name: "IntervalBusTests",
             dependencies: ["IntervalBus", "IntervalCore", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(
-            name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalSettings", "IntervalCore"]),
+        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalCore"]),
+        .testTarget(name: "IntervalSettingsTests", dependencies: ["IntervalSettings", "IntervalCore"]),
         .testTarget(name: "IntervalSoundTests", dependencies: ["IntervalSound", "IntervalCore"]),
         .testTarget(name: "IntervalNotifyTests", dependencies: ["IntervalNotify", "IntervalCore"]),
         .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore"]),

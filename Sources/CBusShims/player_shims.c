@@ -1,4 +1,5 @@
 #include "player_shims.h"
+#include "bus_shims.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,10 +11,6 @@ typedef struct ib_player_object {
         unsigned holders;
 } ib_player_object;
 
-static int reply_empty(sd_bus_message *m) {
-        return sd_bus_reply_method_return(m, NULL);
-}
-
 static int control(sd_bus_message *m, void *userdata, sd_bus_error *error, ib_player_control which) {
         ib_player_object *o = userdata;
         int r;
@@ -22,7 +19,7 @@ static int control(sd_bus_message *m, void *userdata, sd_bus_error *error, ib_pl
         if (r < 0)
                 return r;
 
-        return reply_empty(m);
+        return ib_reply_empty(m);
 }
 
 static int method_play(sd_bus_message *m, void *userdata, sd_bus_error *error) {
@@ -52,7 +49,7 @@ static int method_stop(sd_bus_message *m, void *userdata, sd_bus_error *error) {
 /* Raise, Quit (CanRaise and CanQuit are false), Seek, SetPosition and OpenUri (CanSeek is false, no URI
  * schemes): spec §8 has them do nothing, and answer. */
 static int method_nothing(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-        return reply_empty(m);
+        return ib_reply_empty(m);
 }
 
 static int property_get(

@@ -234,12 +234,8 @@ public final class TimerBusClient {
     private func classify(_ error: BusError) -> TimerClientError {
         if let name = error.name {
             let message = error.message ?? ""
-            switch name {
-            case BusNames.Error.invalidPlan: return .command(TimerCommandError(.invalidPlan, message))
-            case BusNames.Error.alreadyRunning: return .command(TimerCommandError(.alreadyRunning, message))
-            case BusNames.Error.notRunning: return .command(TimerCommandError(.notRunning, message))
-            case BusNames.Error.invalidState: return .command(TimerCommandError(.invalidState, message))
-            default: break
+            if let code = TimerCommandError.Code(rawValue: name) {
+                return .command(TimerCommandError(code, message))
             }
             if unreachableNames.contains(name) || name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
                 || name.hasPrefix("org.freedesktop.systemd1.")

@@ -4,13 +4,6 @@ public enum BusNames {
     public static let objectPath = "/org/intervald/Timer1"
     public static let interface = "org.intervald.Timer1"
 
-    public enum Error {
-        public static let invalidPlan = "org.intervald.Timer1.Error.InvalidPlan"
-        public static let alreadyRunning = "org.intervald.Timer1.Error.AlreadyRunning"
-        public static let notRunning = "org.intervald.Timer1.Error.NotRunning"
-        public static let invalidState = "org.intervald.Timer1.Error.InvalidState"
-    }
-
     public enum Method {
         public static let start = "Start"
         public static let stop = "Stop"

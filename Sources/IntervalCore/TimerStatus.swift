@@ -39,8 +39,13 @@ public struct TimerStatus: Sendable, Equatable, Codable {
 
 /// A control request the timer refuses, with the D-Bus error name it is answered with (spec §3).
 public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: Sendable, Equatable, CaseIterable {
-        case invalidPlan, alreadyRunning, notRunning, invalidState
+    /// Each refusal and the D-Bus error name it is sent as: the one table from which both the daemon's replies and
+    /// the client's reading of them come.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        case invalidPlan = "org.intervald.Timer1.Error.InvalidPlan"
+        case alreadyRunning = "org.intervald.Timer1.Error.AlreadyRunning"
+        case notRunning = "org.intervald.Timer1.Error.NotRunning"
+        case invalidState = "org.intervald.Timer1.Error.InvalidState"
     }
 
     public var code: Code
@@ -52,14 +57,7 @@ public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvert
         self.message = message
     }
 
-    public var busErrorName: String {
-        switch code {
-        case .invalidPlan: BusNames.Error.invalidPlan
-        case .alreadyRunning: BusNames.Error.alreadyRunning
-        case .notRunning: BusNames.Error.notRunning
-        case .invalidState: BusNames.Error.invalidState
-        }
-    }
+    public var busErrorName: String { code.rawValue }
 
     public var description: String { message }
 

@@ -36,7 +36,7 @@ final class TerminalProgress: WorkoutOutput {
                 case .replaced: "(replaced)"
                 }
             onEnd("Stopped \(how) after \(TimeText.clock(microseconds: moment.elapsed)) of \(total).")
-        default:
+        case .segmentStarted, .countdown, .paused, .resumed:
             if let segment = moment.segment {
                 redraw(segment: segment, elapsed: moment.elapsed, paused: moment.status.state == .paused)
             }

@@ -1,0 +1,373 @@
+/// Microseconds per unit, the plan language's one time base.
+public enum Micros {
+    public static let millisecond: Int64 = 1000
+    public static let second: Int64 = 1_000_000
+    public static let minute: Int64 = 60 * second
+    public static let hour: Int64 = 60 * minute
+    public static let day: Int64 = 24 * hour
+}
+
+/// The limits of spec §1, each with its own diagnostic.
+public enum PlanLimits {
+    public static let maximumNesting = 32
+    public static let maximumRepeatCount = 100_000
+    public static let maximumDuration: Int64 = 7 * Micros.day
+    /// Steps, `for` bounds and the countdown (spec §5).
+    public static let minimumStepDuration: Int64 = Micros.millisecond
+    /// `SegmentIndex` and `SegmentCount` are `u` on the bus: a plan with more segments is refused, never clamped.
+    public static let maximumSegmentCount = Int64(UInt32.max)
+}
+
+/// One `DURATION KIND ["Label"] [@ PACE]` line of a plan.
+public struct Step: Sendable, Equatable {
+    public let kind: String
+    public let label: String
+    /// Microseconds.
+    public let duration: Int64
+    public let pace: Pace?
+
+    public init(kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil) {
+        self.kind = kind
+        self.label = label ?? Step.defaultLabel(for: kind)
+        self.duration = duration
+        self.pace = pace
+    }
+
+    /// The kind, capitalised: `run` → `Run`.
+    public static func defaultLabel(for kind: String) -> String {
+        kind.prefix(1).uppercased() + kind.dropFirst()
+    }
+}
+
+/// A plan item: a step, or a group of items with its repetition.
+public enum PlanNode: Sendable {
+    case step(Step)
+    case group(PlanGroup)
+
+    var summary: PlanSummary {
+        switch self {
+        case .step(let step): PlanSummary(step: step, until: step.duration)
+        case .group(let group): group.totalSummary
+        }
+    }
+
+    var duration: Int64 {
+        switch self {
+        case .step(let step): step.duration
+        case .group(let group): group.totalDuration
+        }
+    }
+
+    /// What the first `time` microseconds of this item hold.
+    func summary(until time: Int64) -> PlanSummary {
+        switch self {
+        case .step(let step): PlanSummary(step: step, until: time)
+        case .group(let group): group.summary(until: time)
+        }
+    }
+}
+
+/// How often a group's items play.
+public enum Repetition: Sendable, Equatable {
+    /// The plan's top level.
+    case once
+    /// `Nx GROUP`
+    case times(Int)
+    /// `for 45m GROUP`: repeat, cutting the last step so the block lasts exactly this long.
+    case forDuration(Int64)
+    /// `for 5km GROUP`: repeat, cutting the last step where this many metres are covered.
+    case forDistance(Double)
+}
+
+/// A group of plan items and its repetition, with every total computed once so that expansion is lazy:
+/// seeking to any instant costs O(nesting depth × log(items per group)), never the segment count.
+public final class PlanGroup: Sendable {
+    public let repetition: Repetition
+    public let children: [PlanNode]
+    /// One pass over `children`.
+    public let iterationDuration: Int64
+    /// Whole passes.
+    public let fullIterations: Int64
+    /// A last, cut pass that lasts this long; 0 when the block ends on a whole pass.
+    public let tailDuration: Int64
+    let iterationSummary: PlanSummary
+    let totalSummary: PlanSummary
+    /// Where each child starts within a pass, and the index of its first segment.
+    private let childStarts: [Int64]
+    private let childFirstSegments: [Int64]
+
+    public var totalDuration: Int64 { totalSummary.duration }
+    public var totalSegmentCount: Int64 { totalSummary.segmentCount }
+    public var iterationSegmentCount: Int64 { iterationSummary.segmentCount }
+    /// Passes, counting a cut last one.
+    public var iterationCount: Int64 { fullIterations + (tailDuration > 0 ? 1 : 0) }
+
+    /// Fails with the reason when a limit is broken; the caller locates it.
+    init(repetition: Repetition, children: [PlanNode]) throws(PlanLimitError) {
+        self.repetition = repetition
+        self.children = children
+        var starts: [Int64] = []
+        var firstSegments: [Int64] = []
+        var passBuilder = PlanSummary.Builder()
+        starts.reserveCapacity(children.count)
+        firstSegments.reserveCapacity(children.count)
+        for child in children {
+            starts.append(passBuilder.duration)
+            firstSegments.append(passBuilder.segmentCount)
+            passBuilder.add(child)
+            guard passBuilder.duration <= PlanLimits.maximumDuration else {
+                throw .tooLongAt(child: starts.count - 1)
+            }
+        }
+        let pass = passBuilder.summary
+        childStarts = starts
+        childFirstSegments = firstSegments
+        iterationSummary = pass
+        iterationDuration = pass.duration
+        guard pass.duration > 0 else { throw .emptyGroup }
+
+        switch repetition {
+        case .once:
+            fullIterations = 1
+            tailDuration = 0
+        case .times(let count):
+            guard count >= 1 else { throw .repeatCountTooSmall }
+            guard count <= PlanLimits.maximumRepeatCount else { throw .repeatCountTooLarge(count) }
+            guard Int64(count) <= PlanLimits.maximumDuration / pass.duration else { throw .tooLong }
+            fullIterations = Int64(count)
+            tailDuration = 0
+        case .forDuration(let limit):
+            guard limit >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
+            guard limit <= PlanLimits.maximumDuration else { throw .tooLong }
+            fullIterations = limit / pass.duration
+            tailDuration = limit % pass.duration
+        case .forDistance(let metres):
+            guard let passMetres = pass.distance, passMetres > 0 else { throw .distanceNeedsPaces }
+            let wholePasses = (metres / passMetres * (1 + 1e-12)).rounded(.down)
+            let remainder = metres - wholePasses * passMetres
+            guard wholePasses * Double(pass.duration) <= Double(PlanLimits.maximumDuration) else { throw .tooLong }
+            fullIterations = Int64(wholePasses)
+            tailDuration = remainder > 1e-6 ? min(Self.time(toCover: remainder, in: children), pass.duration) : 0
+        }
+        var total = PlanSummary.Builder()
+        total.add(pass, times: fullIterations)
+        if tailDuration > 0 { Self.add(children, starts: starts, until: tailDuration, to: &total) }
+        totalSummary = total.summary
+        guard totalSummary.duration <= PlanLimits.maximumDuration else { throw .tooLong }
+        // A distance bound met within a microsecond of the start would be a block shorter than a step may be.
+        guard totalSummary.duration >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
+        guard totalSummary.segmentCount <= PlanLimits.maximumSegmentCount else { throw .tooManySegments }
+    }
+
+    /// What the first `time` microseconds of the whole block hold.
+    func summary(until time: Int64) -> PlanSummary {
+        if time >= totalDuration { return totalSummary }
+        if time <= 0 { return .empty }
+        let passes = time / iterationDuration
+        var result = PlanSummary.Builder()
+        result.add(iterationSummary, times: passes)
+        Self.add(children, starts: childStarts, until: time - passes * iterationDuration, to: &result)
+        return result.summary
+    }
+
+    /// Adds what the first `time` microseconds of one pass of `children` hold: the children before the cut whole,
+    /// the one it falls in partly.
+    private static func add(
+        _ children: [PlanNode], starts: [Int64], until time: Int64, to result: inout PlanSummary.Builder
+    ) {
+        for (child, start) in zip(children, starts) where start < time {
+            if time - start >= child.duration {
+                result.add(child)
+            } else {
+                result.add(child.summary(until: time - start))
+            }
+        }
+    }
+
+    /// Microseconds into one pass of `children` at which `metres` are covered. Every step has a pace.
+    private static func time(toCover metres: Double, in children: [PlanNode]) -> Int64 {
+        var left = metres
+        var elapsed: Int64 = 0
+        for child in children {
+            let childMetres = child.summary.distance ?? 0
+            if left <= childMetres {
+                switch child {
+                case .step(let step):
+                    let speed = step.pace?.metresPerSecond ?? 1
+                    let needed = Int64((left / speed * 1_000_000).rounded(.up))
+                    return elapsed + min(max(needed, 1), step.duration)
+                case .group(let group):
+                    return elapsed + group.time(toCover: left)
+                }
+            }
+            left -= childMetres
+            elapsed += child.duration
+        }
+        return elapsed
+    }
+
+    private func time(toCover metres: Double) -> Int64 {
+        guard let passMetres = iterationSummary.distance, passMetres > 0 else { return totalDuration }
+        let passes = min(Int64((metres / passMetres).rounded(.down)), fullIterations)
+        let left = metres - Double(passes) * passMetres
+        return min(passes * iterationDuration + Self.time(toCover: left, in: children), totalDuration)
+    }
+
+    /// Finds the step playing at `time` (relative to this group's start) and where it sits.
+    func locate(
+        _ time: Int64, groupStart: Int64, firstSegment: Int64, endBound: Int64, rounds: inout [Segment.Round]
+    ) -> Segment {
+        let pass = min(time / iterationDuration, fullIterations)
+        var bound = endBound
+        if pass == fullIterations {
+            bound = min(bound, groupStart + totalDuration)
+        }
+        if repetition != .once {
+            rounds.append(Segment.Round(number: pass + 1, count: iterationCount))
+        }
+        let passStart = pass * iterationDuration
+        let local = time - passStart
+        let child = Self.lastIndex(in: childStarts, notAfter: local)
+        let childStart = groupStart + passStart + childStarts[child]
+        let childFirstSegment = firstSegment + pass * iterationSummary.segmentCount + childFirstSegments[child]
+        switch children[child] {
+        case .step(let step):
+            return Segment(
+                index: childFirstSegment, kind: step.kind, label: step.label, pace: step.pace, start: childStart,
+                duration: min(childStart + step.duration, bound) - childStart, rounds: rounds
+            )
+        case .group(let group):
+            return group.locate(
+                local - childStarts[child], groupStart: childStart, firstSegment: childFirstSegment, endBound: bound,
+                rounds: &rounds
+            )
+        }
+    }
+
+    /// The greatest index whose value is ≤ `value`; `values` is sorted and starts with 0.
+    private static func lastIndex(in values: [Int64], notAfter value: Int64) -> Int {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if values[middle] <= value { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}
+
+/// Why a group breaks the plan language's limits.
+enum PlanLimitError: Error, Equatable {
+    case tooLong
+    /// The group's items add up to more than the limit by the time this one is reached.
+    case tooLongAt(child: Int)
+    case emptyGroup
+    case repeatCountTooSmall
+    case repeatCountTooLarge(Int)
+    case distanceNeedsPaces
+    case boundTooShort
+    case tooManySegments
+
+    var message: String {
+        switch self {
+        case .tooLong, .tooLongAt: "the plan lasts longer than the limit of 7 days"
+        case .emptyGroup: "empty group (expected at least one step inside)"
+        case .repeatCountTooSmall: "repeat count must be at least 1"
+        case .repeatCountTooLarge(let count):
+            "repeat count \(count) is larger than the limit of \(PlanLimits.maximumRepeatCount)"
+        case .distanceNeedsPaces: "'for' with a distance needs a pace ('@ 5:30/km') on every step inside"
+        case .boundTooShort: "a 'for' block must last at least 1 ms"
+        case .tooManySegments:
+            "the plan has more than \(PlanLimits.maximumSegmentCount) segments, the limit (a segment's index is a 32-bit number on the bus)"
+        }
+    }
+}
+
+/// Additive totals of a stretch of plan: time, segments, distance and time per kind.
+struct PlanSummary: Sendable, Equatable {
+    var duration: Int64
+    var segmentCount: Int64
+    /// Metres; nil when some step in the stretch has no pace.
+    var distance: Double?
+    /// Microseconds per kind, in order of first appearance.
+    var kindDurations: [KindDuration]
+    /// How many kind entries were looked up or copied to build this summary and the summaries it was built from:
+    /// the parser's work on kinds, which the tests hold to O(steps × nesting depth). Not part of equality.
+    var kindWork: Int64 = 0
+
+    struct KindDuration: Sendable, Equatable {
+        var kind: String
+        var duration: Int64
+    }
+
+    static let empty = PlanSummary(duration: 0, segmentCount: 0, distance: 0, kindDurations: [])
+
+    init(duration: Int64, segmentCount: Int64, distance: Double?, kindDurations: [KindDuration]) {
+        self.duration = duration
+        self.segmentCount = segmentCount
+        self.distance = distance
+        self.kindDurations = kindDurations
+    }
+
+    /// The first `time` microseconds of `step`.
+    init(step: Step, until time: Int64) {
+        let played = min(max(time, 0), step.duration)
+        duration = played
+        segmentCount = played > 0 ? 1 : 0
+        distance = step.pace?.distance(in: played)
+        kindDurations = played > 0 ? [KindDuration(kind: step.kind, duration: played)] : []
+    }
+
+    static func == (lhs: PlanSummary, rhs: PlanSummary) -> Bool {
+        lhs.duration == rhs.duration && lhs.segmentCount == rhs.segmentCount && lhs.distance == rhs.distance
+            && lhs.kindDurations == rhs.kindDurations
+    }
+
+    /// Sums stretches of plan in place. Kinds are found through a hash index, so that adding a summary costs
+    /// O(its kinds), never O(kinds so far): a plan may have as many distinct kinds as steps, and a linear search
+    /// (or copying the totals at every addition) made parsing quadratic in them.
+    struct Builder {
+        private(set) var summary = PlanSummary.empty
+        private var kindSlots: [String: Int] = [:]
+
+        var duration: Int64 { summary.duration }
+        var segmentCount: Int64 { summary.segmentCount }
+
+        /// Adds a whole item; a step is added without building its summary (the parser's hot path).
+        mutating func add(_ item: PlanNode) {
+            switch item {
+            case .step(let step):
+                addTotals(step.duration, segments: 1, distance: step.pace?.distance(in: step.duration))
+                addTime(step.duration, to: step.kind)
+            case .group(let group):
+                add(group.totalSummary)
+            }
+        }
+
+        /// Adds `times` copies of `other`.
+        mutating func add(_ other: PlanSummary, times: Int64 = 1) {
+            guard times > 0 else { return }
+            addTotals(
+                other.duration * times, segments: other.segmentCount * times,
+                distance: other.distance.map { $0 * Double(times) })
+            summary.kindWork += other.kindWork
+            for entry in other.kindDurations { addTime(entry.duration * times, to: entry.kind) }
+        }
+
+        private mutating func addTotals(_ time: Int64, segments: Int64, distance more: Double?) {
+            summary.duration += time
+            summary.segmentCount += segments
+            summary.distance = if let distance = summary.distance, let more { distance + more } else { nil }
+        }
+
+        private mutating func addTime(_ time: Int64, to kind: String) {
+            summary.kindWork += 1
+            if let slot = kindSlots[kind] {
+                summary.kindDurations[slot].duration += time
+            } else {
+                kindSlots[kind] = summary.kindDurations.count
+                summary.kindDurations.append(KindDuration(kind: kind, duration: time))
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// What the voice says (spec §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a countdown,
+/// "Workout done, 40 minutes" at the end, and, if asked, "Halfway, 2 minutes left" in the middle of long segments. Each phrase is timed for the change it announces, so the output that
+/// speaks can start it early by speech's own latency; a change that comes early (a skip) is said at once.
+///
+/// Keeps which change it has already timed a phrase for; confined to the session's queue like every output.
+public struct SpokenCues: Sendable {
+    /// What has been timed: the segment's index (or -1 for the finish) and the instant it was timed for.
+    private var announced: (index: Int64, at: ClockInstant)?
+    /// A change this close to the instant its phrase was timed for is the timed one, not an early one.
+    private static let onTimeSlack: Int64 = 500_000
+    private static let finishIndex: Int64 = -1
+    /// The shortest segment whose halfway point is said.
+    public static let halfwayMinimum: Int64 = 2 * 60_000_000
+    private let halfway: Bool
+
+    /// - Parameter halfway: also say the halfway point of segments of at least ``halfwayMinimum``.
+    public init(halfway: Bool = false) {
+        self.halfway = halfway
+    }
+
+    public mutating func actions(for moment: WorkoutMoment) -> AudibleActions {
+        switch moment.event {
+        case .segmentStarted(let segment, let next):
+            var cues: [TimedCue] = []
+            var cut = false
+            if !wasTimed(segment.index, moment) {
+                cut = true
+                cues.append(TimedCue(Self.phrase(segment), delay: 0))
+            }
+            cues += timeHalfway(segment, moment)
+            cues += timeNext(after: next, plan: moment.plan, moment)
+            return AudibleActions(cut: cut, cues: cues)
+        case .countdown(_, _, let remaining):
+            let untilChange = moment.nextChange.map { $0 - moment.now } ?? remaining
+            let counts = CountdownMarks.before(change: remaining).filter { $0 % 1_000_000 == 0 && $0 <= 10_000_000 }.map
+            {
+                TimedCue(Self.number($0 / 1_000_000), delay: max(untilChange - $0, 0))
+            }
+            return AudibleActions(cut: false, cues: counts)
+        case .resumed(let segment):
+            return AudibleActions(
+                cut: false,
+                cues: timeHalfway(segment, moment)
+                    + timeNext(after: moment.plan.segment(after: segment), plan: moment.plan, moment))
+        case .paused, .stopped:
+            announced = nil
+            return AudibleActions(cut: true, cues: [])
+        case .finished:
+            let timed = wasTimed(Self.finishIndex, moment)
+            announced = nil
+            return timed
+                ? AudibleActions(cut: false, cues: [])
+                : AudibleActions(cut: true, cues: [TimedCue(Self.summary(moment.plan), delay: 0)])
+        }
+    }
+
+    private func wasTimed(_ index: Int64, _ moment: WorkoutMoment) -> Bool {
+        guard let announced, announced.index == index else { return false }
+        return moment.now + Self.onTimeSlack >= announced.at
+    }
+
+    /// "Halfway, 2 minutes left" in the middle of a long segment, when asked for and still ahead.
+    private func timeHalfway(_ segment: Segment, _ moment: WorkoutMoment) -> [TimedCue] {
+        guard halfway, segment.duration >= Self.halfwayMinimum, let start = moment.planStart else { return [] }
+        let delay = start + segment.start + segment.duration / 2 - moment.now
+        guard delay > 0 else { return [] }
+        return [
+            TimedCue("Halfway, \(Self.words(microseconds: segment.duration - segment.duration / 2)) left", delay: delay)
+        ]
+    }
+
+    /// Times the phrase of the change that ends the current segment: the next segment's, or the summary.
+    private mutating func timeNext(after next: Segment?, plan: Plan, _ moment: WorkoutMoment) -> [TimedCue] {
+        guard let change = moment.nextChange else { return [] }
+        announced = (next?.index ?? Self.finishIndex, change)
+        return [TimedCue(next.map(Self.phrase) ?? Self.summary(plan), delay: max(change - moment.now, 0))]
+    }
+
+    /// "Run, 30 seconds"
+    public static func phrase(_ segment: Segment) -> String {
+        "\(segment.label), \(words(microseconds: segment.duration))"
+    }
+
+    /// "Workout done, 40 minutes"
+    public static func summary(_ plan: Plan) -> String {
+        "Workout done, \(words(microseconds: plan.duration))"
+    }
+
+    /// "30 seconds", "1 minute 30 seconds", "250 milliseconds": ``TimeText/spoken(microseconds:)`` in words.
+    public static func words(microseconds: Int64) -> String {
+        let units = ["h": "hour", "min": "minute", "s": "second", "ms": "millisecond"]
+        let parts = TimeText.spoken(microseconds: microseconds).split(separator: " ")
+        return stride(from: 0, to: parts.count - 1, by: 2).map { index in
+            let value = parts[index]
+            let unit = units[String(parts[index + 1])] ?? String(parts[index + 1])
+            return "\(value) \(unit)\(value == "1" ? "" : "s")"
+        }.joined(separator: " ")
+    }
+
+    /// "three"
+    public static func number(_ value: Int64) -> String {
+        let names = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        return value >= 0 && value < names.count ? names[Int(value)] : "\(value)"
+    }
+}
