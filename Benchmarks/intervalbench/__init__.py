@@ -18,12 +18,14 @@ list of sentences`, `headline(summary) -> str`, `PARAMS = {"quick": {...}, "full
 Adding one is a new module and one line in MEASUREMENTS.
 """
 from . import (measure_client, measure_cue_baselines, measure_cue_floor, measure_cue_lateness, measure_floors,
-               measure_footprint, measure_hostile, measure_perceived, measure_scale, measure_soak, measure_wakeups)
+               measure_footprint, measure_hostile, measure_perceived, measure_scale, measure_side_by_side,
+               measure_soak, measure_wakeups)
 
 MEASUREMENTS = [
     measure_footprint,      # RSS and mappings of a fresh daemon
     measure_cue_lateness,   # intervald: cue lateness, drift, CPU per cue
     measure_cue_floor,      # the C timer loop: the machine's floor
+    measure_side_by_side,   # intervald and the C floor cueing at the same time, several runs
     measure_cue_baselines,  # the shell and Python loops
     measure_soak,           # starts the long RSS plan on a desktop of its own, in the background
     measure_wakeups,        # idle and running windows: wake-ups, CPU

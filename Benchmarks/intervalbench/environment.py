@@ -73,9 +73,10 @@ def source_state():
 
 
 def build_cue_floor(floor_dir):
-    """Compiles Benchmarks/floor/c-cue-loop.c, the floor for cue lateness (a C timer loop emitting a signal)."""
+    """Compiles Benchmarks/floor/c-cue-loop.c, the floor for cue lateness (a C timer loop emitting a signal, and with
+    `notify` showing a notification too)."""
     floor_dir.mkdir(parents=True, exist_ok=True)
-    flags = run(["pkg-config", "--cflags", "--libs", "libsystemd"]).split()
+    flags = run(["pkg-config", "--cflags", "--libs", "libsystemd", "libnotify"]).split()
     subprocess.run(["cc", "-O2", str(BENCH_DIR / "floor" / "c-cue-loop.c"), "-o", str(floor_dir / "c-cue-loop"),
                     *flags], check=True)
 

@@ -211,3 +211,19 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         #expect(log.last == .stopped(.notification))
     }
 }
+
+@Suite struct WakeUpMarginTests {
+    @Test func theMarginFollowsTheLatenessTailWithinBounds() {
+        var margin = WakeUpMargin()
+        for _ in 0..<200 { margin.observe(lateness: 50) }
+        #expect(margin.microseconds == WakeUpMargin.minimum, "quiet wake-ups: the least margin")
+        margin.observe(lateness: 1500)
+        #expect(margin.microseconds == 1700, "a late wake-up raises it at once, with headroom")
+        margin.observe(lateness: 100)
+        #expect(margin.microseconds < 1700 && margin.microseconds > 1500, "and it decays slowly")
+        margin.observe(lateness: 60_000)
+        #expect(margin.microseconds == WakeUpMargin.maximum, "never more than the maximum")
+        margin.observe(lateness: -400)
+        #expect(margin.microseconds == WakeUpMargin.maximum, "an early wake-up counts as on time")
+    }
+}

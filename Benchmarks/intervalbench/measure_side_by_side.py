@@ -1,0 +1,145 @@
+"""Cue lateness side by side (spec §6): intervald and the C floor (Benchmarks/floor/c-cue-loop.c with `notify`: a
+clock_nanosleep loop that emits one sd-bus signal, then shows one libnotify notification per cue) cue at the same
+time, half a period out of phase, seen by the same monitor, in several runs. Each run is reported as intervald minus
+the floor beside it, for `SegmentStarted` and for `Notify`: the machine's noise in that window is the same for both."""
+import subprocess
+import time
+
+from .common import log
+from .measure_cue_lateness import intervald_cue_times
+from .procstat import Window, busy_percent, cpu_busy, steal_ms
+from .summarize import lateness_stats
+
+KEY = "side_by_side"
+PARAMS = {"quick": {"side_by_side_runs": 1, "side_by_side_cues": 20},
+          "full": {"side_by_side_runs": 5, "side_by_side_cues": 120}}
+NEEDS_QUIET_MACHINE = True
+# Targets of the issue, as differences in one run: intervald − the floor beside it.
+SIGNAL_P99_MS, SIGNAL_P50_MS, NOTIFY_P99_MS = 0.2, 0.1, 0.5
+
+
+def run(bench):
+    p = bench.p
+    n, period, runs = p["side_by_side_cues"], p["period"], p["side_by_side_runs"]
+    plan = f"{n}x({int(period * 1000)}ms work)"
+    results = []
+    for number in range(runs):
+        log(f"side by side, run {number + 1} of {runs}: {n} cues of {period * 1000:.0f} ms, the C floor alongside …")
+        time.sleep(1)
+        busy0, t0 = cpu_busy(), time.monotonic_ns()
+        window = Window(bench.pid, interval=1.0)
+        bench.call("Start", "ssb", plan, "", "false")
+        time.sleep(period / 2)
+        floor = subprocess.Popen([bench.cue_floor, str(n), str(int(period * 1000)), "notify"])
+        time.sleep(n * period)
+        floor.wait(timeout=30)
+        bench.wait_for_member("Finished", t0, 30, "intervald's plan to finish")
+        time.sleep(0.5)
+        cost = window.finish()
+        t1 = time.monotonic_ns()
+        events = bench.events(bench.monitor_path, t0, t1)
+        signal_times, notify_times = intervald_cue_times(events)
+        results.append({
+            "signal_times_ns": signal_times, "notify_times_ns": notify_times,
+            "floor_signal_times_ns": [[m["args"][0], m["t"]] for m in events
+                                      if m.get("interface") == "org.intervald.Bench" and m["args"]],
+            "floor_notify_times_ns": [[int(m["args"][3].split()[1]), m["t"]] for m in events
+                                      if m.get("member") == "Notify" and m["args"][:1] == ["floor"]
+                                      and len(m["args"]) > 3 and m["args"][3].startswith("Bench ")],
+            "floor_exit_status": floor.returncode, "machine_busy_percent": busy_percent(busy0, cpu_busy()),
+            "steal_ms": steal_ms(busy0, cpu_busy()), "daemon_cpu_ms": cost["cpu_ms"],
+        })
+    return {KEY: {"cues": n, "period_ms": period * 1000, "plan": plan, "runs": results}}
+
+
+def summarize(raw, params):
+    s = raw[KEY]
+    period_ns = int(s["period_ms"] * 1e6)
+    runs = []
+    for r in s["runs"]:
+        stats = {}
+        for name in ("signal", "notify", "floor_signal", "floor_notify"):
+            st = lateness_stats(r[f"{name}_times_ns"], period_ns)
+            if st:
+                st.pop("lateness_ms")
+            stats[name] = st
+        difference = {}
+        for ours, floor in (("signal", "floor_signal"), ("notify", "floor_notify")):
+            if stats[ours] and stats[floor]:
+                difference[ours] = {key: round(stats[ours][key] - stats[floor][key], 3)
+                                    for key in ("p50_ms", "p99_ms", "max_ms")}
+        runs.append({**stats, "difference": difference, "steal_ms": r["steal_ms"],
+                     "machine_busy_percent": r["machine_busy_percent"], "floor_exit_status": r["floor_exit_status"],
+                     "daemon_cpu_ms_per_cue": round(r["daemon_cpu_ms"] / s["cues"], 3)})
+    return {"cues": s["cues"], "period_ms": s["period_ms"], "plan": s["plan"], "runs": runs}
+
+
+def _differences(s, event, key):
+    return [r["difference"][event][key] for r in s["runs"] if event in r["difference"]]
+
+
+def targets(s):
+    rows = []
+    for event, key, bound, label in (("signal", "p99_ms", SIGNAL_P99_MS, "SegmentStarted p99"),
+                                     ("signal", "p50_ms", SIGNAL_P50_MS, "SegmentStarted p50"),
+                                     ("notify", "p99_ms", NOTIFY_P99_MS, "Notify p99")):
+        values = _differences(s, event, key)
+        if values:
+            worst = max(values)
+            rows.append({"name": f"{label}, intervald − the C floor beside it (worst of {len(values)} runs)",
+                         "target": f"≤ {bound:g} ms", "value": worst, "unit": "ms", "met": worst <= bound})
+    return rows
+
+
+def problems(s):
+    found = []
+    for number, r in enumerate(s["runs"], 1):
+        for name in ("signal", "notify", "floor_signal", "floor_notify"):
+            if not r[name]:
+                found.append(f"side by side, run {number}: no {name} cues measured")
+        if r["floor_exit_status"]:
+            found.append(f"side by side, run {number}: the C floor exited with {r['floor_exit_status']}")
+    return found
+
+
+def headline(s):
+    signal = _differences(s, "signal", "p99_ms")
+    notify = _differences(s, "notify", "p99_ms")
+    return (f"side by side: SegmentStarted p99 − floor {signal} ms, Notify p99 − floor {notify} ms "
+            f"({len(s['runs'])} runs)")
+
+
+def render(s, results):
+    def fmt(value):
+        return "–" if value is None else f"{value:+.3f}" if isinstance(value, float) else str(value)
+
+    lines = ["## Side by side with the C floor", ""]
+    add = lines.append
+    add(f"intervald runs `{s['plan']}` while the C floor (`Benchmarks/floor/c-cue-loop.c … notify`: `clock_nanosleep` "
+        "to each absolute instant, one sd-bus signal, then one libnotify notification) cues the same count and period "
+        "half a period out of phase, in the same window, seen by the same monitor; each against its own cue 0. The "
+        "table gives intervald − the floor beside it, per run: the machine's noise in that window is the same for "
+        "both, so the difference is what intervald adds. Targets: `SegmentStarted` p99 within "
+        f"{SIGNAL_P99_MS:g} ms and p50 within {SIGNAL_P50_MS:g} ms of the floor's, `Notify` p99 within "
+        f"{NOTIFY_P99_MS:g} ms of the C libnotify floor's.")
+    add("")
+    add("| run | SegmentStarted p50 / p99 / max (ms) | floor's p50 / p99 / max | intervald − floor | "
+        "Notify p99 − floor's | CPU busy % | steal ms | daemon CPU ms/cue |")
+    add("| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |")
+    for number, r in enumerate(s["runs"], 1):
+        sig, fl, diff = r["signal"] or {}, r["floor_signal"] or {}, r["difference"]
+        ours = " / ".join(f"{sig.get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
+        floors = " / ".join(f"{fl.get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
+        d = diff.get("signal", {})
+        gap = " / ".join(fmt(d.get(k)) for k in ("p50_ms", "p99_ms", "max_ms"))
+        add(f"| {number} | {ours} | {floors} | {gap} | {fmt(diff.get('notify', {}).get('p99_ms'))} | "
+            f"{r['machine_busy_percent']:.1f} | {r['steal_ms']} | {r['daemon_cpu_ms_per_cue']} |")
+    add("")
+    for event, label in (("signal", "SegmentStarted"), ("notify", "Notify")):
+        for key in ("p50_ms", "p99_ms"):
+            values = _differences(s, event, key)
+            if values:
+                add(f"- {label} {key[:3]} − floor over the runs: median {sorted(values)[len(values) // 2]:+.3f} ms, "
+                    f"spread {min(values):+.3f} … {max(values):+.3f} ms.")
+    add("")
+    return lines
