@@ -58,11 +58,16 @@ def summarize(raw, params):
     runs = []
     for r in s["runs"]:
         stats = {}
-        for name in ("signal", "notify", "floor_signal", "floor_notify"):
-            st = lateness_stats(r[f"{name}_times_ns"], period_ns)
-            if st:
-                st.pop("lateness_ms")
-            stats[name] = st
+        for prefix in ("", "floor_"):
+            # A program's Notify is measured from its schedule, which its cue 0 signal marks: the first Notify of a
+            # process also asks the server for its capabilities, so it is no reference for the others.
+            origin = next((t for k, t in r[f"{prefix}signal_times_ns"] if k == 0), None)
+            for name in ("signal", "notify"):
+                st = lateness_stats(r[f"{prefix}{name}_times_ns"], period_ns,
+                                    base=origin if name == "notify" else None)
+                if st:
+                    st.pop("lateness_ms")
+                stats[prefix + name] = st
         difference = {}
         for ours, floor in (("signal", "floor_signal"), ("notify", "floor_notify")):
             if stats[ours] and stats[floor]:
@@ -117,7 +122,8 @@ def render(s, results):
     add = lines.append
     add(f"intervald runs `{s['plan']}` while the C floor (`Benchmarks/floor/c-cue-loop.c … notify`: `clock_nanosleep` "
         "to each absolute instant, one sd-bus signal, then one libnotify notification) cues the same count and period "
-        "half a period out of phase, in the same window, seen by the same monitor; each against its own cue 0. The "
+        "half a period out of phase, in the same window, seen by the same monitor; each against its own cue 0 (its "
+        "`Notify` calls against the schedule that cue 0's signal marks). The "
         "table gives intervald − the floor beside it, per run: the machine's noise in that window is the same for "
         "both, so the difference is what intervald adds. Targets: `SegmentStarted` p99 within "
         f"{SIGNAL_P99_MS:g} ms and p50 within {SIGNAL_P50_MS:g} ms of the floor's, `Notify` p99 within "
