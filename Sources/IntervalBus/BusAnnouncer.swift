@@ -10,12 +10,11 @@ public protocol TimerSignalEmitting: AnyObject {
 }
 
 /// The daemon's first output: the timer's signals (spec §3), `SegmentStarted` at the cue instant, `Finished` and
-/// `Stopped`, then `PropertiesChanged` for every property whose value the event changed.
+/// `Stopped`. The properties they change are announced by ``BusPropertyAnnouncer``, later in the list, so that the
+/// MPRIS player's `PropertiesChanged` comes right behind the signal.
 public final class BusAnnouncer: WorkoutOutput {
     private let server: any TimerSignalEmitting
     private let logger: Logger
-    /// The property values last announced with `PropertiesChanged`.
-    private var announced = TimerStatus.idle
 
     public init(server: any TimerSignalEmitting, logger: Logger) {
         self.server = server
@@ -38,14 +37,6 @@ public final class BusAnnouncer: WorkoutOutput {
             }
         } catch {
             logger.warning("Failed to emit a D-Bus signal, ignoring.", metadata: ["error": "\(error)"])
-        }
-        let changed = moment.status.changedProperties(since: announced)
-        announced = moment.status
-        guard !changed.isEmpty else { return }
-        do {
-            try server.emitPropertiesChanged(changed)
-        } catch {
-            logger.warning("Failed to emit PropertiesChanged, ignoring.", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -78,6 +78,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let outputs: [(any WorkoutOutput)?] = [
                 BusAnnouncer(server: server, logger: logger),
                 mediaPlayer,
+                BusPropertyAnnouncer(server: server, logger: logger),
                 SoundOutput(settings: settings.sound, logger: logger),
                 notification,
                 state,

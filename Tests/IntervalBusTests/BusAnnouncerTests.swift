@@ -3,7 +3,7 @@ import IntervalCore
 import Logging
 import Testing
 
-/// BusAnnouncer's rules on the virtual clock, with a recorder in place of the bus: the signal of each event first,
+/// BusAnnouncer's and BusPropertyAnnouncer's rules on the virtual clock, with a recorder in place of the bus: the signal of each event first,
 /// then `PropertiesChanged` for exactly the properties the event changed.
 @Suite struct BusAnnouncerTests {
     final class Recorder: TimerSignalEmitting {
@@ -24,7 +24,10 @@ import Testing
         let clock = ManualTimerSource()
         let session = WorkoutSession(
             timer: clock, wallClock: { clock.now },
-            outputs: [BusAnnouncer(server: recorder, logger: Logger(label: "test"))])
+            outputs: [
+                BusAnnouncer(server: recorder, logger: Logger(label: "test")),
+                BusPropertyAnnouncer(server: recorder, logger: Logger(label: "test")),
+            ])
         try session.start("name \"P\"\ncountdown 1s\n2x(5s run)", origin: "", replace: false)
         clock.advance(by: 4_000_000)  // the pre-cue changes nothing that is announced
         try session.pause()
