@@ -117,6 +117,32 @@ static const sd_bus_vtable timer_vtable[] = {
         SD_BUS_VTABLE_END
 };
 
+int ib_add_object_vtable(
+                sd_bus *bus,
+                sd_bus_slot **ret_slot,
+                const char *path,
+                const char *interface,
+                const sd_bus_vtable *vtable,
+                void *userdata,
+                sd_bus_destroy_t destroy) {
+
+        sd_bus_slot *slot = NULL;
+        int r;
+
+        r = sd_bus_add_object_vtable(bus, &slot, path, interface, vtable, userdata);
+        if (r < 0)
+                return r;
+
+        r = sd_bus_slot_set_destroy_callback(slot, destroy);
+        if (r < 0) {
+                sd_bus_slot_unref(slot); /* No destroy callback yet: `userdata` is left to the caller. */
+                return r;
+        }
+
+        *ret_slot = slot;
+        return 0;
+}
+
 static void timer_object_free(void *userdata) {
         ib_timer_object *o = userdata;
 
@@ -150,15 +176,8 @@ int ib_timer_add_object(
         o->handlers = *handlers;
         o->context = context;
 
-        r = sd_bus_add_object_vtable(bus, &slot, path, interface, timer_vtable, o);
+        r = ib_add_object_vtable(bus, &slot, path, interface, timer_vtable, o, timer_object_free);
         if (r < 0) {
-                free(o);
-                return r;
-        }
-
-        r = sd_bus_slot_set_destroy_callback(slot, timer_object_free);
-        if (r < 0) {
-                sd_bus_slot_unref(slot);
                 free(o);
                 return r;
         }

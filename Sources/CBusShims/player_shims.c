@@ -135,25 +135,6 @@ static void player_object_unhold(void *userdata) {
         free(o);
 }
 
-static int add_vtable(sd_bus *bus, sd_bus_slot **ret, const char *path, const char *interface,
-                      const sd_bus_vtable *vtable, ib_player_object *o) {
-        sd_bus_slot *slot = NULL;
-        int r;
-
-        r = sd_bus_add_object_vtable(bus, &slot, path, interface, vtable, o);
-        if (r < 0)
-                return r;
-        o->holders++;
-        r = sd_bus_slot_set_destroy_callback(slot, player_object_unhold);
-        if (r < 0) {
-                o->holders--;
-                sd_bus_slot_unref(slot);
-                return r;
-        }
-        *ret = slot;
-        return 0;
-}
-
 int ib_player_add_object(
                 sd_bus *bus,
                 sd_bus_slot **ret_root_slot,
@@ -177,12 +158,14 @@ int ib_player_add_object(
         o->handlers = *handlers;
         o->context = context;
 
-        r = add_vtable(bus, &root, path, "org.mpris.MediaPlayer2", root_vtable, o);
+        r = ib_add_object_vtable(bus, &root, path, "org.mpris.MediaPlayer2", root_vtable, o, player_object_unhold);
         if (r < 0) {
                 free(o);
                 return r;
         }
-        r = add_vtable(bus, &player, path, "org.mpris.MediaPlayer2.Player", player_vtable, o);
+        o->holders = 1;
+        r = ib_add_object_vtable(bus, &player, path, "org.mpris.MediaPlayer2.Player", player_vtable, o,
+                                 player_object_unhold);
         if (r < 0) {
                 /* Keep `o` alive through the root slot's destroy callback, then free it here without release. */
                 o->holders++;
@@ -190,6 +173,7 @@ int ib_player_add_object(
                 free(o);
                 return r;
         }
+        o->holders++;
 
         *ret_root_slot = root;
         *ret_player_slot = player;

@@ -30,6 +30,18 @@ typedef struct ib_timer_handlers {
         void (*release)(void *context);
 } ib_timer_handlers;
 
+/* Adds `vtable` at `path` under `interface` with `userdata`, and `destroy` as the slot's destroy callback, which
+ * runs once the slot is unref'd. On failure nothing stays added, `destroy` is not called and `userdata` is the
+ * caller's. The corresponding C functions are sd_bus_add_object_vtable() and sd_bus_slot_set_destroy_callback(). */
+int ib_add_object_vtable(
+                sd_bus *bus,
+                sd_bus_slot **ret_slot,
+                const char *path,
+                const char *interface,
+                const sd_bus_vtable *vtable,
+                void *userdata,
+                sd_bus_destroy_t destroy);
+
 /* Answers `call` with an empty method return. Wraps sd_bus_reply_method_return(), which is variadic. */
 int ib_reply_empty(sd_bus_message *call);
 
