@@ -23,12 +23,10 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     /// Sends what was queued outside of sd-bus's own processing.
     private let flush: () -> Void
     private let exported: ExportedPlayer
-    private var slots: [BusSlot] = []
+    private let slots: [BusSlot]
     /// A connection of its own (`intervalctl run`), served for as long as the player lives.
     private var ownDriver: BusDispatchDriver?
     private var ownsName = false
-    /// What `PropertiesChanged` last said.
-    private var announced = MediaPlayerSnapshot.stopped
 
     /// The player on the daemon's connection, under ``MediaPlayer/service``. Call on the server's queue.
     public convenience init(server: TimerBusServer, session: WorkoutSession, logger: Logger) throws(BusError) {
@@ -73,8 +71,9 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
         if case .countdown = moment.event { return }
         let snapshot = MediaPlayerSnapshot(
             status: moment.status, segment: moment.status.state == .idle ? nil : moment.segment, plan: moment.plan)
-        let update = MediaPlayerUpdate(for: moment.event, snapshot: snapshot, previous: announced, ownsName: ownsName)
-        announced = snapshot
+        let update = MediaPlayerUpdate(
+            for: moment.event, snapshot: snapshot, previous: exported.shown, ownsName: ownsName)
+        exported.shown = snapshot
         do {
             if update.requestName {
                 try bus.requestNameAsync(service)
@@ -145,11 +144,20 @@ private final class ExportedPlayer {
         context.map { Unmanaged<ExportedPlayer>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The player now; `Position` is read at this instant.
-    var snapshot: MediaPlayerSnapshot {
-        guard let session else { return .stopped }
-        return MediaPlayerSnapshot(
-            status: session.status, segment: session.scheduler?.current, plan: session.scheduler?.plan)
+    /// What the player shows, set by the output at each change (nothing else changes it between changes), so that
+    /// the getters answer the change's `PropertiesChanged` without working it out again at the cue instant.
+    var shown = MediaPlayerSnapshot.stopped
+
+    /// What `property` reads now: `Position` at this instant, everything else as shown.
+    func snapshot(for property: MediaPlayerProperty) -> MediaPlayerSnapshot {
+        guard property == .position, let session else { return shown }
+        var now = shown
+        now.position =
+            MediaPlayerSnapshot(
+                status: session.status, segment: session.scheduler?.current, plan: session.scheduler?.plan
+            )
+            .position
+        return now
     }
 }
 
@@ -176,7 +184,8 @@ private func exportPlayer(_ exported: ExportedPlayer, on bus: Bus) throws(BusErr
                 return sd_bus_error_set(error, "org.freedesktop.DBus.Error.UnknownProperty", "Unknown property.")
             }
             do throws(BusError) {
-                try BusMessage(borrowing: reply).append(known.value(of: exported.snapshot, artURL: exported.artURL))
+                try BusMessage(borrowing: reply).append(
+                    known.value(of: exported.snapshot(for: known), artURL: exported.artURL))
                 return 1
             } catch let failure {
                 return -failure.errno

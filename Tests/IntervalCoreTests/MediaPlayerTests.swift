@@ -4,9 +4,7 @@ import Testing
 
 @Suite struct MediaPlayerTests {
     func makeSession(_ text: String) throws -> (WorkoutSession, ManualTimerSource, WorkoutSessionTests.Recorder) {
-        let clock = ManualTimerSource()
-        let recorder = WorkoutSessionTests.Recorder()
-        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [recorder])
+        let (session, clock, recorder) = WorkoutSessionTests().makeService()
         try session.start(text, origin: "", replace: false)
         return (session, clock, recorder)
     }
