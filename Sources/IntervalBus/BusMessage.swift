@@ -35,6 +35,19 @@ public final class BusMessage {
         sd_bus_message_unref(pointer)
     }
 
+    /// The method return for this call, to fill and ``send()``. The corresponding C function is
+    /// `sd_bus_message_new_method_return`.
+    public func newMethodReturn() throws(BusError) -> BusMessage {
+        var reply: OpaquePointer?
+        try sdCall("sd_bus_message_new_method_return") { sd_bus_message_new_method_return(pointer, &reply) }
+        return try BusMessage(owningResult: reply, function: "sd_bus_message_new_method_return")
+    }
+
+    /// Queues this message on the connection it was made for. The corresponding C function is `sd_bus_send`.
+    public func send() throws(BusError) {
+        try sdCall("sd_bus_send") { sd_bus_send(nil, pointer, nil) }
+    }
+
     // MARK: Header
 
     /// The member (method or signal name). The corresponding C function is `sd_bus_message_get_member`.
@@ -125,6 +138,24 @@ public final class BusMessage {
         try sdCall("sd_bus_message_close_container") { sd_bus_message_close_container(pointer) }
     }
 
+    /// Appends an `i`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: Int32) throws(BusError) {
+        var value = value
+        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeInt32, &value) }
+    }
+
+    /// Appends one `{sv}` entry of an `a{sv}`: `key`, and a variant of `signature` that `value` appends.
+    public func appendEntry(
+        _ key: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
+    ) throws(BusError) {
+        try openContainer("e", contents: "sv")
+        try append(key)
+        try openContainer("v", contents: signature)
+        try value(self)
+        try closeContainer()
+        try closeContainer()
+    }
+
     /// Appends a `b` (sent as a 32-bit integer). The corresponding C function is `sd_bus_message_append_basic`.
     public func append(_ value: Bool) throws(BusError) {
         var value: Int32 = value ? 1 : 0
@@ -160,6 +191,20 @@ public final class BusMessage {
         var value: Int32 = 0
         try readBasic("b") { sd_bus_message_read_basic(pointer, $0, &value) }
         return value != 0
+    }
+
+    /// Reads an `av` to its end: the first variant's string, if it holds one (an action's parameter).
+    public func readFirstStringOfVariants() throws(BusError) -> String? {
+        guard try enterContainer("a", contents: "v") else { return nil }
+        var first: String?
+        if let next = try peekType(), next.contents == "s" {
+            try enterContainer("v", contents: "s")
+            first = try readString()
+            try exitContainer()
+        }
+        while try peekType() != nil { try skip("v") }
+        try exitContainer()
+        return first
     }
 
     /// Reads a string array (`as`) to its end.
@@ -214,6 +259,7 @@ public final class BusMessage {
 }
 
 private let typeString = CChar(UInt8(ascii: "s"))
+private let typeInt32 = CChar(UInt8(ascii: "i"))
 private let typeUInt32 = CChar(UInt8(ascii: "u"))
 private let typeUInt64 = CChar(UInt8(ascii: "t"))
 private let typeBoolean = CChar(UInt8(ascii: "b"))

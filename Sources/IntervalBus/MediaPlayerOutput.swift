@@ -232,28 +232,17 @@ extension BusMessage {
     private func appendMetadata(_ snapshot: MediaPlayerSnapshot, artURL: String?) throws(BusError) {
         try openContainer("a", contents: "{sv}")
         if !snapshot.trackID.isEmpty {
-            try entry("mpris:trackid", "o") { message throws(BusError) in
+            try appendEntry("mpris:trackid", "o") { message throws(BusError) in
                 try message.append(objectPath: snapshot.trackID)
             }
-            try entry("xesam:title", "s") { message throws(BusError) in try message.append(snapshot.title) }
-            try entry("xesam:artist", "as") { message throws(BusError) in try message.append(snapshot.artist) }
-            try entry("xesam:album", "s") { message throws(BusError) in try message.append(snapshot.album) }
-            try entry("mpris:length", "x") { message throws(BusError) in try message.append(snapshot.length) }
+            try appendEntry("xesam:title", "s") { message throws(BusError) in try message.append(snapshot.title) }
+            try appendEntry("xesam:artist", "as") { message throws(BusError) in try message.append(snapshot.artist) }
+            try appendEntry("xesam:album", "s") { message throws(BusError) in try message.append(snapshot.album) }
+            try appendEntry("mpris:length", "x") { message throws(BusError) in try message.append(snapshot.length) }
             if let artURL {
-                try entry("mpris:artUrl", "s") { message throws(BusError) in try message.append(artURL) }
+                try appendEntry("mpris:artUrl", "s") { message throws(BusError) in try message.append(artURL) }
             }
         }
-        try closeContainer()
-    }
-
-    private func entry(
-        _ key: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
-    ) throws(BusError) {
-        try openContainer("e", contents: "sv")
-        try append(key)
-        try openContainer("v", contents: signature)
-        try value(self)
-        try closeContainer()
         try closeContainer()
     }
 }

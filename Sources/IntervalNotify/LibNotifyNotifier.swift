@@ -352,22 +352,8 @@ private final class NotifierState {
     }
 
     private func addAction(_ action: NotificationAction, to notification: UnsafeMutablePointer<NotifyNotification>) {
-        let box = Unmanaged.passRetained(ActionBox(action: action, onAction: onAction)).toOpaque()
-        notify_notification_add_action(
-            notification,
-            action.rawValue,
-            action.label,
-            { _, _, context in
-                guard let context else { return }
-                let box = Unmanaged<ActionBox>.fromOpaque(context).takeUnretainedValue()
-                box.onAction(box.action)
-            },
-            box,
-            { context in
-                guard let context else { return }
-                Unmanaged<ActionBox>.fromOpaque(context).release()
-            }
-        )
+        let onAction = self.onAction
+        addNotificationAction(key: action.rawValue, label: action.label, to: notification) { onAction(action) }
     }
 
     private func connectClosed(_ notification: UnsafeMutablePointer<NotifyNotification>) {
@@ -538,14 +524,35 @@ private final class WeakStateBox {
     }
 }
 
+/// Adds the button `key` labelled `label` to `notification`; `onPress` runs on the GLib thread when it is pressed.
+/// The corresponding C function is `notify_notification_add_action`.
+func addNotificationAction(
+    key: String, label: String, to notification: UnsafeMutablePointer<NotifyNotification>,
+    onPress: @escaping @Sendable () -> Void
+) {
+    let box = Unmanaged.passRetained(ActionBox(onPress)).toOpaque()
+    notify_notification_add_action(
+        notification,
+        key,
+        label,
+        { _, _, context in
+            guard let context else { return }
+            Unmanaged<ActionBox>.fromOpaque(context).takeUnretainedValue().onPress()
+        },
+        box,
+        { context in
+            guard let context else { return }
+            Unmanaged<ActionBox>.fromOpaque(context).release()
+        }
+    )
+}
+
 /// The context of one button: released by libnotify when the actions are cleared or the notification finalized.
 private final class ActionBox {
-    let action: NotificationAction
-    let onAction: @Sendable (NotificationAction) -> Void
+    let onPress: @Sendable () -> Void
 
-    init(action: NotificationAction, onAction: @escaping @Sendable (NotificationAction) -> Void) {
-        self.action = action
-        self.onAction = onAction
+    init(_ onPress: @escaping @Sendable () -> Void) {
+        self.onPress = onPress
     }
 }
 

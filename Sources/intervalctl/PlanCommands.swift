@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import IntervalCore
+import IntervalRuntime
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,26 +79,14 @@ struct PlansCommand: ParsableCommand {
 
     func run() throws {
         let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
-        var entries: [NamedPlan] = []
-        var seen = Set<String>()
-        for directory in locator.searchDirectories {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for file in files.sorted() where file.hasSuffix(".plan") {
-                let name = PlanLocator.planName(forPath: file)
-                guard seen.insert(name).inserted else { continue }
-                let path = directory + "/" + file
-                guard let source = try? PlanSource.file(at: path) else { continue }
-                switch Result(catching: { () throws(PlanDiagnostic) -> Plan in try source.parse() }) {
-                case .success(let plan):
-                    entries.append(
-                        NamedPlan(name: name, title: plan.name, durationUs: plan.duration, path: path, error: nil))
-                case .failure(let diagnostic):
-                    entries.append(
-                        NamedPlan(name: name, title: nil, durationUs: nil, path: path, error: diagnostic.headline))
-                }
+        let entries = PlanCatalog(locator: locator).items().map { item in
+            switch item.plan {
+            case .success(let plan):
+                NamedPlan(name: item.name, title: plan.name, durationUs: plan.duration, path: item.path, error: nil)
+            case .failure(let failure):
+                NamedPlan(name: item.name, title: nil, durationUs: nil, path: item.path, error: failure.description)
             }
         }
-        entries.sort { $0.name < $1.name }
         if json {
             Console.print(try stableJSON(entries))
             return

@@ -36,6 +36,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let signals: SignalWatcher
     private var shuttingDown = false
     private var sleepWatcher: SleepWatcher?
+    private let catalog: PlanCatalog
+    private var desktopLaunches: DesktopLaunches?
+    private var desktopExport: DesktopLauncherExport?
 
     /// - Parameter signals: SIGTERM, SIGINT and SIGHUP, caught since the first line of `main`.
     init(logger: Logger, settings: Settings, paths: XDGPaths, signals: SignalWatcher) {
@@ -43,6 +46,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         self.signals = signals
         self.settings = settings
         store = StateStore(directory: paths.stateDirectory)
+        catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         session.defaultCountdown = settings.defaultCountdown
@@ -72,6 +76,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 logger.warning("Failed to export the media player, ignoring.", metadata: ["error": "\(error)"])
                 mediaPlayer = nil
             }
+            exportDesktopLauncher(on: server)
             let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
                 [weak self] in self?.exitIdle()
             }
@@ -102,6 +107,23 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         }
         logger.info("Serving on the session bus.", metadata: ["name": "\(BusNames.service)"])
         notifySystemd { try systemd.ready() }
+    }
+
+    /// The desktop entry's activation, GNOME Shell's search provider and KRunner's runner (spec §8), on the same
+    /// connection; a failure costs those, never the workout.
+    private func exportDesktopLauncher(on server: TimerBusServer) {
+        let launches = DesktopLaunches(
+            queue: queue, parseQueue: parseQueue, catalog: catalog, store: store, logger: logger,
+            start: { [weak self] text, origin, answer in
+                self?.start(plan: text, origin: origin, replace: false, answer: answer)
+            },
+            stop: { [weak self] in self?.stop() })
+        do {
+            desktopExport = try DesktopLauncherExport(server: server, delegate: launches, logger: logger)
+            desktopLaunches = launches
+        } catch {
+            logger.warning("Failed to export the desktop launcher, ignoring.", metadata: ["error": "\(error)"])
+        }
     }
 
     // MARK: TimerBusDelegate (on `queue`)
@@ -265,7 +287,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
 }
 
 /// Carries a value that is used only on the queue it came from across a hop through another queue.
-private struct UncheckedBox<Value>: @unchecked Sendable {
+struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
 
     init(_ value: Value) {

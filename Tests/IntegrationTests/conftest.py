@@ -150,9 +150,15 @@ def daemon_config(tmp_path):
 
 
 @pytest.fixture
-def activatable_daemon(daemon_config, tmp_path):
+def daemon_environment():
+    """Variables the activated daemon gets besides XDG_STATE_HOME; a test module may override this fixture."""
+    return {}
+
+
+@pytest.fixture
+def activatable_daemon(daemon_config, daemon_environment, tmp_path):
     """Makes intervald D-Bus activatable on the test bus, as an installed one is, with its state and history in
-    `tmp_path / "state" / "intervald"`; stops it afterwards."""
+    `tmp_path / "state" / "intervald"` and `daemon_environment` set; stops it afterwards."""
     service_dir = os.environ.get("INTERVALD_TEST_DBUS_SERVICE_DIR")
     if not service_dir:
         pytest.skip("the test bus has no private service directory")
@@ -162,6 +168,7 @@ def activatable_daemon(daemon_config, tmp_path):
         "[D-BUS Service]\n"
         f"Name={SERVICE}\n"
         f"Exec=/bin/sh -c 'XDG_STATE_HOME={tmp_path / 'state'} "
+        + "".join(f"{name}={value} " for name, value in daemon_environment.items()) +
         f"exec {BIN / 'intervald'} --config {daemon_config} --log-level debug 2>>{log}'\n"
     )
     busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
@@ -169,6 +176,27 @@ def activatable_daemon(daemon_config, tmp_path):
     stop_daemon()
     service_file.unlink()
     busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+
+def install_desktop_files(share, bin_dir=BIN):
+    """Puts the desktop integration into `share` as the package does into /usr/share (spec §8): the desktop entry,
+    GNOME Shell's search provider, KRunner's runner, the bus activation file, the icon and the bundled plans, with
+    `bin_dir` for the binaries. Returns `share`."""
+    desktop = REPO / "desktop"
+    files = {
+        "applications/org.intervald.Timer1.desktop": desktop / "org.intervald.Timer1.desktop",
+        "gnome-shell/search-providers/org.intervald.Timer1.search-provider.ini":
+            desktop / "org.intervald.Timer1.search-provider.ini",
+        "krunner/dbusplugins/org.intervald.Timer1.desktop": desktop / "org.intervald.Timer1.krunner.desktop",
+        "dbus-1/services/org.intervald.Timer1.service": REPO / "systemd" / "org.intervald.Timer1.service",
+        "icons/hicolor/scalable/apps/org.intervald.Timer1.svg": desktop / "org.intervald.Timer1.svg",
+    }
+    files.update({f"intervald/plans/{plan.name}": plan for plan in (REPO / "config" / "plans").glob("*.plan")})
+    for target, source in files.items():
+        path = share / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source.read_text().replace("@bindir@", str(bin_dir)))
+    return share
 
 
 def stop_daemon():

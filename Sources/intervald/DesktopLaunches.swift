@@ -1,0 +1,186 @@
+import Dispatch
+import IntervalBus
+import IntervalCore
+import IntervalNotify
+import IntervalRuntime
+import Logging
+
+/// What the daemon does for the desktop's requests (spec §8): the desktop entry's activation and actions, GNOME
+/// Shell's search and KRunner. Plans are looked up, read and parsed on the parse queue, so no search delays a cue;
+/// a plan starts through the daemon's own `Start`, and whatever stops it is shown as a notification, since there
+/// is no terminal to print to. Called on the daemon's queue.
+final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let parseQueue: DispatchQueue
+    private let catalog: PlanCatalog
+    private let store: StateStore
+    private let logger: Logger
+    /// Starts plan text (`Start` with replace false) and answers on `queue`.
+    private let start:
+        (_ text: String, _ origin: String, _ answer: @escaping (Result<Void, TimerCommandError>) -> Void)
+            -> Void
+    private let stop: () -> Void
+    private var messages: DesktopMessageNotifier?
+
+    init(
+        queue: DispatchQueue, parseQueue: DispatchQueue, catalog: PlanCatalog, store: StateStore, logger: Logger,
+        start: @escaping (String, String, @escaping (Result<Void, TimerCommandError>) -> Void) -> Void,
+        stop: @escaping () -> Void
+    ) {
+        self.queue = queue
+        self.parseQueue = parseQueue
+        self.catalog = catalog
+        self.store = store
+        self.logger = logger
+        self.start = start
+        self.stop = stop
+    }
+
+    func perform(_ request: DesktopLauncher.Request, answer: @escaping (Result<Void, TimerCommandError>) -> Void) {
+        logger.info("Desktop request.", metadata: ["request": "\(request)"])
+        switch request {
+        case .stop:
+            stop()
+            answer(.success(()))
+        case .start(let result):
+            off { [self] in
+                planText(for: result)
+            } then: { [self] found in
+                switch found {
+                case .success(let (text, origin)): startShowingFailure(text, origin, answer: answer)
+                case .failure(let failure):
+                    report(failure)
+                    answer(.failure(failure))
+                }
+            }
+        case .activate:
+            off { [self] in
+                lastPlanFile()
+            } then: { [self] last in
+                if let last {
+                    startShowingFailure(last.text, last.origin, answer: answer)
+                } else {
+                    offerPlans()
+                    answer(.success(()))
+                }
+            }
+        }
+    }
+
+    func report(_ failure: TimerCommandError) {
+        logger.notice("Could not start a workout from the desktop.", metadata: ["error": "\(failure.message)"])
+        show(DesktopMessage(summary: "Could not start the workout", body: failure.message))
+    }
+
+    func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void) {
+        off { [catalog] () -> [PlanSearch.Hit] in
+            let entries = catalog.items().compactMap { item in
+                (try? item.plan.get()).map { PlanSearch.Entry(name: item.name, plan: $0) }
+            }
+            var hits = PlanSearch.matches(query, in: entries).map { PlanSearch.Hit(.named($0.name), .init($0)) }
+            if PlanSearch.mayBeInlinePlan(query), let plan = try? WorkoutSession.parse(query, origin: "") {
+                hits.insert(PlanSearch.Hit(.inline(query), .init(title: query, plan: plan)), at: 0)
+            }
+            return hits
+        } then: {
+            answer($0)
+        }
+    }
+
+    func describe(_ results: [PlanSearch.Result], answer: @escaping ([PlanSearch.Description?]) -> Void) {
+        off { [catalog] in
+            results.map { result -> PlanSearch.Description? in
+                switch result {
+                case .named(let name):
+                    guard let plan = catalog.item(named: name).flatMap({ try? $0.plan.get() }) else { return nil }
+                    return PlanSearch.Description(PlanSearch.Entry(name: name, plan: plan))
+                case .inline(let text):
+                    guard let plan = try? WorkoutSession.parse(text, origin: "") else { return nil }
+                    return PlanSearch.Description(title: text, plan: plan)
+                }
+            }
+        } then: {
+            answer($0)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs `work` on the parse queue and hands its value to `then` on the daemon's queue.
+    private func off<Value>(_ work: @escaping () -> Value, then: @escaping (Value) -> Void) {
+        let box = UncheckedBox((work, then))
+        parseQueue.async { [queue] in
+            let value = UncheckedBox(box.value.0())
+            queue.async { box.value.1(value.value) }
+        }
+    }
+
+    /// The text and origin of the plan `result` stands for. On the parse queue.
+    private func planText(for result: PlanSearch.Result) -> Result<(String, String), TimerCommandError> {
+        switch result {
+        case .inline(let text):
+            return .success((text, ""))
+        case .named(let name):
+            guard let item = catalog.item(named: name) else {
+                let directories = catalog.locator.searchDirectories.joined(separator: ", ")
+                return .failure(TimerCommandError(.invalidPlan, "No plan named '\(name)' (looked in \(directories))."))
+            }
+            switch item.plan {
+            case .success: return .success((item.text ?? "", item.path))
+            case .failure(let failure): return .failure(TimerCommandError(.invalidPlan, failure.description))
+            }
+        }
+    }
+
+    /// The plan file of the latest workout in the history that came from a file still there (the history keeps a
+    /// plan's origin, not its text). On the parse queue.
+    private func lastPlanFile() -> (text: String, origin: String)? {
+        let records: [HistoryRecord]
+        do {
+            records = try store.history().records
+        } catch {
+            logger.warning("Failed to read the history, ignoring.", metadata: ["error": "\(error)"])
+            return nil
+        }
+        for record in records.reversed() where record.origin.hasPrefix("/") {
+            let item = PlanCatalog.load(name: PlanLocator.planName(forPath: record.origin), path: record.origin)
+            if let text = item.text { return (text, record.origin) }
+        }
+        return nil
+    }
+
+    private func startShowingFailure(
+        _ text: String, _ origin: String, answer: @escaping (Result<Void, TimerCommandError>) -> Void
+    ) {
+        start(text, origin) { [self] outcome in
+            if case .failure(let failure) = outcome { report(failure) }
+            answer(outcome)
+        }
+    }
+
+    /// Activation with no workout to repeat: the named plans as buttons. On the parse queue for the catalog.
+    private func offerPlans() {
+        off { [catalog] in
+            catalog.items().compactMap { item -> DesktopMessage.Button? in
+                guard let plan = try? item.plan.get() else { return nil }
+                return DesktopMessage.Button(key: PlanSearch.Result.named(item.name).identifier, label: plan.name)
+            }
+        } then: { [self] buttons in
+            let body =
+                buttons.isEmpty
+                ? "There are no plans in \(catalog.locator.searchDirectories.joined(separator: ", "))."
+                : "Choose a workout, or type a plan's name in the desktop's search."
+            show(DesktopMessage(summary: "Interval Timer", body: body, buttons: buttons))
+        }
+    }
+
+    private func show(_ message: DesktopMessage) {
+        if messages == nil {
+            messages = DesktopMessageNotifier(logger: logger) { [weak self, queue] key in
+                guard let self, let result = PlanSearch.Result(identifier: key) else { return }
+                queue.async { self.perform(.start(result)) { _ in } }
+            }
+        }
+        messages?.show(message)
+    }
+}
