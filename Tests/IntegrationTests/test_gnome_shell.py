@@ -10,10 +10,11 @@ import time
 
 import pytest
 
-from conftest import BIN, SLOWDOWN, wait_until
+from conftest import BIN, SLOWDOWN, install_desktop_files, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("gnome-shell") is None, reason="needs gnome-shell (scripts/setup-deps)")
 
+SEARCH_RESULTS = "Main.overview._overview.controls._searchController._searchResults"
 MEDIA_SECTION = "Main.panel.statusArea.dateMenu._messageList._mediaSection"
 PLAYER = "org.mpris.MediaPlayer2.intervald"
 
@@ -21,7 +22,7 @@ PLAYER = "org.mpris.MediaPlayer2.intervald"
 class Shell:
     """A headless GNOME Shell on a private session bus, with `eval` of JavaScript in it (--unsafe-mode)."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, data_dirs=None):
         runtime = tmp_path / "runtime"
         runtime.mkdir(mode=0o700)
         self.processes = []
@@ -29,6 +30,8 @@ class Shell:
                     "GSETTINGS_BACKEND": "keyfile", "XDG_STATE_HOME": str(tmp_path / "state"),
                     "XDG_CONFIG_HOME": str(tmp_path / "config")}
         self.env.pop("DISPLAY", None)
+        if data_dirs:
+            self.env["XDG_DATA_DIRS"] = ":".join(map(str, data_dirs))
         (tmp_path / "home").mkdir()
         for bus, variable in (("system", "DBUS_SYSTEM_BUS_ADDRESS"), ("session", "DBUS_SESSION_BUS_ADDRESS")):
             daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address",
@@ -104,3 +107,42 @@ def test_gnome_shell_lists_the_workout_and_its_controls_pause_and_skip(shell, tm
                "the player to leave the Shell's media section")
     daemon.terminate()
     assert daemon.wait(timeout=10) == 0
+
+
+def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_offers_the_plans(tmp_path):
+    """After installing the package (its files on the Shell's XDG_DATA_DIRS, the daemon D-Bus activated by the
+    Shell's bus), typing "tabata" in the overview lists the plan with its length, and Enter starts it; the app's
+    menu offers each bundled plan."""
+    share = install_desktop_files(tmp_path / "share")
+    shell = Shell(tmp_path, data_dirs=[share, "/usr/local/share", "/usr/share"])
+    try:
+        shell.eval("Main.overview.show()")
+        shell.eval("Main.overview.searchEntry.set_text('tabata')")
+        result = wait_until(
+            lambda: shell.eval(f"(r => r ? [r.metaInfo.id, r.metaInfo.name, r.metaInfo.description, "
+                               f"r.provider.appInfo.get_id()] : null)({SEARCH_RESULTS}._defaultResult)"),
+            30 * SLOWDOWN, "the Shell to list the plan")
+        assert result == ["plan:tabata", "Start Tabata", "12:00 · 18 intervals", "org.intervald.Timer1.desktop"]
+        screenshot = os.environ.get("INTERVALD_TEST_SCREENSHOT")
+        if screenshot:
+            subprocess.run(["busctl", "--user", "call", "org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot",
+                            "org.gnome.Shell.Screenshot", "Screenshot", "bbs", "false", "false", screenshot],
+                           env=shell.env, check=True, timeout=30)
+        shell.eval(f"{SEARCH_RESULTS}.activateDefault()")
+        status = wait_until(lambda: shell.ctl("status", "--json").returncode == 0 and
+                            json.loads(shell.ctl("status", "--json").stdout), 10 * SLOWDOWN, "Tabata to start")
+        assert (status["state"], status["plan_name"]) == ("running", "Tabata")
+        assert shell.ctl("stop").returncode == 0
+
+        # The app's right-click menu: an item per bundled plan, which the Shell launches through ActivateAction.
+        app = "Shell.AppSystem.get_default().lookup_app('org.intervald.Timer1.desktop')"
+        actions = shell.eval(f"{app}.app_info.list_actions().map(a => {app}.app_info.get_action_name(a))")
+        assert "Start Galloway run/walk 30:30" in actions and "Stop the Workout" in actions and len(actions) == 8
+        shell.eval(f"{app}.launch_action('galloway-30-30', 0, -1)")
+        wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["plan_name"] == "Galloway run/walk 30:30",
+                   10 * SLOWDOWN, "the menu item to start its plan")
+        shell.eval(f"{app}.launch_action('stop', 0, -1)")
+        wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["state"] == "idle", 10 * SLOWDOWN,
+                   "the Stop item to stop it")
+    finally:
+        shell.close()
