@@ -11,12 +11,14 @@ pytestmark = desktop_required()
 
 
 def assert_desktop_entry(path, bindir):
-    """The installed desktop entry passes desktop-file-validate, stays out of menus and starts the installed daemon."""
+    """The installed desktop entry passes desktop-file-validate, is a visible D-Bus-activatable application, and its
+    Exec= lines run the installed binaries."""
     validate = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True, timeout=30)
     assert validate.returncode == 0 and validate.stdout == "", validate.stdout + validate.stderr
     lines = path.read_text().splitlines()
-    assert "NoDisplay=true" in lines and "Icon=org.intervald.Timer1" in lines
-    assert f"Exec={bindir}/intervald" in lines
+    assert "DBusActivatable=true" in lines and "Icon=org.intervald.Timer1" in lines
+    assert not any(line.startswith("NoDisplay") for line in lines)
+    assert f"Exec={bindir}/intervald" in lines and f"Exec={bindir}/intervalctl start tabata" in lines
 
 
 def assert_svg_icon(path):
@@ -51,6 +53,10 @@ def test_install_activate_and_uninstall(tmp_path):
     icons = [home / "share" / "icons" / "hicolor" / "scalable" / "apps" / "org.intervald.Timer1.svg",
              home / "share" / "icons" / "hicolor" / "symbolic" / "apps" / "org.intervald.Timer1-symbolic.svg"]
     assert_desktop_entry(desktop_entry, bindir)
+    search_provider = home / "share" / "gnome-shell" / "search-providers" / "org.intervald.Timer1.search-provider.ini"
+    runner = home / "share" / "krunner" / "dbusplugins" / "org.intervald.Timer1.desktop"
+    assert "ObjectPath=/org/intervald/Timer1/SearchProvider" in search_provider.read_text()
+    assert "X-Plasma-DBusRunner-Path=/org/intervald/Timer1/KRunner" in runner.read_text()
     for icon in icons:
         assert_svg_icon(icon)
 
@@ -81,6 +87,6 @@ def test_install_activate_and_uninstall(tmp_path):
                                capture_output=True, text=True, timeout=60)
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
-    assert not desktop_entry.exists() and not any(icon.exists() for icon in icons)
+    assert not any(path.exists() for path in [desktop_entry, search_provider, runner, *icons])
     assert not (home / "share" / "intervald" / "plans").exists() or not any((home / "share" / "intervald" / "plans").iterdir())
     assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"
