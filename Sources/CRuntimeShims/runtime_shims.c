@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libintl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -39,4 +40,20 @@ void ir_exit_once(int status) {
     static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&exiting);
     exit(status);
+}
+
+const char *ir_bindtextdomain(const char *domain, const char *directory) {
+        return bindtextdomain(domain, directory);
+}
+
+const char *ir_bind_textdomain_codeset(const char *domain, const char *codeset) {
+        return bind_textdomain_codeset(domain, codeset);
+}
+
+const char *ir_dgettext(const char *domain, const char *msgid) {
+        return dgettext(domain, msgid);
+}
+
+const char *ir_dngettext(const char *domain, const char *msgid, const char *msgid_plural, unsigned long count) {
+        return dngettext(domain, msgid, msgid_plural, count);
 }

@@ -2,6 +2,7 @@ import CBusShims
 import CSystemd
 import Dispatch
 import IntervalCore
+import IntervalRuntime
 import Logging
 
 #if canImport(Glibc)
@@ -105,14 +106,8 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     /// (`PREFIX/bin/…` → `PREFIX/share/icons/hicolor/scalable/apps/org.intervald.Timer1.svg`); nil when it is not
     /// there (a build-tree binary).
     static func installedIconURL() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
-            .joined(separator: "/")
-        let icon = "\(prefix)/share/icons/hicolor/scalable/apps/\(DesktopIdentity.iconName).svg"
-        guard access(icon, R_OK) == 0 else { return nil }
+        guard let icon = InstallPrefix.existing("share/icons/hicolor/scalable/apps/\(DesktopIdentity.iconName).svg")
+        else { return nil }
         return "file://" + icon.utf8.map(Self.uriEscaped).joined()
     }
 

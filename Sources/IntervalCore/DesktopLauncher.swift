@@ -35,12 +35,12 @@ public enum DesktopLauncher {
             return .stop
         case startAction:
             guard let parameter, PlanLocator.isName(parameter) else {
-                throw TimerCommandError(.invalidPlan, "The start action needs a plan's name as its parameter.")
+                throw TimerCommandError(.invalidPlan, tr("The start action needs a plan's name as its parameter."))
             }
             return .start(.named(parameter))
         default:
             guard PlanLocator.isName(name) else {
-                throw TimerCommandError(.invalidPlan, "There is no action '\(name)'.")
+                throw TimerCommandError(.invalidPlan, tr("There is no action '{action}'.", ["action": name]))
             }
             return .start(.named(name))
         }

@@ -5,10 +5,10 @@ public enum NotificationAction: String, Sendable, Equatable, CaseIterable, Codab
     /// The button's label as the user reads it.
     public var label: String {
         switch self {
-        case .stop: "Stop"
-        case .pause: "Pause"
-        case .resume: "Resume"
-        case .skip: "Skip"
+        case .stop: tr("Stop")
+        case .pause: tr("Pause")
+        case .resume: tr("Resume")
+        case .skip: tr("Skip")
         }
     }
 }
@@ -36,7 +36,7 @@ public struct WorkoutNotification: Sendable, Equatable {
 
     public init(
         summary: String, body: String, actions: [NotificationAction], urgency: NotificationUrgency,
-        soundName: String?, noActionsHint: String = "Run 'intervalctl stop' to end it."
+        soundName: String?, noActionsHint: String = tr("Run 'intervalctl stop' to end it.")
     ) {
         self.summary = summary
         self.body = body

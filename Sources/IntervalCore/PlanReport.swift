@@ -5,7 +5,8 @@ public enum PlanReport {
         var lines: [String] = []
         lines.append("\(plan.name) — \(lengthText(plan))")
         if let countdown = plan.countdown {
-            lines.append("Countdown \(TimeText.spoken(microseconds: countdown)) before each change")
+            lines.append(
+                tr("Countdown {time} before each change", ["time": TimeText.spoken(microseconds: countdown)]))
         }
         lines.append("")
         describe(plan.root.children, depth: 0, into: &lines)
@@ -21,22 +22,32 @@ public enum PlanReport {
 
     /// "52 segments", "1 segment".
     public static func segmentsText(_ count: Int64) -> String {
-        count == 1 ? "1 segment" : "\(count) segments"
+        trn("{count} segment", "{count} segments", Int(clamping: count))
     }
 
     static func totals(_ estimate: PlanEstimate) -> [String] {
-        var rows: [(String, String)] = [("Total", TimeText.clock(microseconds: estimate.duration).leftPadding(to: 5))]
+        var rows: [(String, String)] = [
+            (tr("Total"), TimeText.clock(microseconds: estimate.duration).leftPadding(to: 5))
+        ]
         for kind in estimate.kinds {
             let percent = Int((kind.share * 100).rounded())
-            rows.append((kind.kind, "\(TimeText.clock(microseconds: kind.duration).leftPadding(to: 5))  \(percent) %"))
+            // The kind as written, or a common one in the user's language.
+            let english = Step.defaultLabel(for: kind.kind)
+            let translated = Localization.label(english)
+            rows.append(
+                (
+                    translated == english ? kind.kind : translated,
+                    "\(TimeText.clock(microseconds: kind.duration).leftPadding(to: 5))  \(percent) %"
+                ))
         }
         if let distance = estimate.distance {
-            rows.append(("Distance", "\(format2(distance / 1000)) km (\(format2(distance / Pace.metresPerMile)) mi)"))
+            rows.append(
+                (tr("Distance"), "\(format2(distance / 1000)) km (\(format2(distance / Pace.metresPerMile)) mi)"))
         }
         if let pace = estimate.averagePace {
             rows.append(
                 (
-                    "Average pace",
+                    tr("Average pace"),
                     "\(pace.perKilometreText) (\(pace.perMileText)), \(format1(pace.kilometresPerHour)) km/h (\(format1(pace.milesPerHour)) mph)"
                 ))
         }
@@ -49,14 +60,16 @@ public enum PlanReport {
         for node in nodes {
             switch node {
             case .step(let step):
-                var line = "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(step.label)"
+                var line =
+                    "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(Localization.label(step.label))"
                 if step.label != Step.defaultLabel(for: step.kind) { line += " (\(step.kind))" }
                 if let pace = step.pace { line += " @ \(pace.perKilometreText)" }
                 lines.append(line)
             case .group(let group):
                 let total = TimeText.clock(microseconds: group.totalDuration).leftPadding(to: 9)
                 let pass = TimeText.clock(microseconds: group.iterationDuration)
-                lines.append("\(total)  \(indent)\(head(of: group)) (\(pass) per round)")
+                let perRound = tr("{time} per round", ["time": pass])
+                lines.append("\(total)  \(indent)\(head(of: group)) (\(perRound))")
                 describe(group.children, depth: depth + 1, into: &lines)
             }
         }
@@ -64,28 +77,36 @@ public enum PlanReport {
 
     /// "6 ×", or for a bounded repeat what it solved: "for 5 km: 6 full rounds + 0:12 of round 7".
     static func head(of group: PlanGroup) -> String {
-        let rounds = group.fullIterations == 1 ? "1 full round" : "\(group.fullIterations) full rounds"
+        let rounds = trn("{count} full round", "{count} full rounds", Int(clamping: group.fullIterations))
         let solved =
             group.tailDuration > 0
-            ? "\(rounds) + \(TimeText.clock(microseconds: group.tailDuration)) of round \(group.fullIterations + 1)"
+            ? tr(
+                "{rounds} + {time} of round {number}",
+                [
+                    "rounds": rounds, "time": TimeText.clock(microseconds: group.tailDuration),
+                    "number": "\(group.fullIterations + 1)",
+                ])
             : rounds
         switch group.repetition {
         case .once, .times: return "\(group.fullIterations) ×"
-        case .forDuration(let limit): return "for \(TimeText.clock(microseconds: limit)): \(solved)"
-        case .forDistance(let metres): return "for \(trimmedNumber(metres / 1000)) km: \(solved)"
+        case .forDuration(let limit):
+            return tr("for {limit}: {rounds}", ["limit": TimeText.clock(microseconds: limit), "rounds": solved])
+        case .forDistance(let metres):
+            return tr("for {limit}: {rounds}", ["limit": "\(trimmedNumber(metres / 1000)) km", "rounds": solved])
         }
     }
 
-    /// "5", "2.5", "0.42": as few decimals as the value needs, at most three.
+    /// "5", "2.5", "0.42": as few decimals as the value needs, at most three; the decimal separator is the user's.
     static func trimmedNumber(_ value: Double) -> String {
         var text = fixed(value, digits: 3)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return text
+        return Localization.decimal(text)
     }
 
-    static func format1(_ value: Double) -> String { fixed(value, digits: 1) }
-    static func format2(_ value: Double) -> String { fixed(value, digits: 2) }
+    /// One or two decimals, with the user's decimal separator (text output only).
+    static func format1(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 1)) }
+    static func format2(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 2)) }
 
     /// A fixed-point rendering without Foundation's `String(format:)`.
     static func fixed(_ value: Double, digits: Int) -> String {

@@ -67,7 +67,9 @@ public enum PlanSearch {
         public var detail: String
 
         /// A result that no longer stands for a plan (its file went away between the search and the question).
-        public static let unavailable = Description(name: "Plan not found", detail: "It was renamed or removed.")
+        public static var unavailable: Description {
+            Description(name: tr("Plan not found"), detail: tr("It was renamed or removed."))
+        }
 
         private init(name: String, detail: String) {
             self.name = name
@@ -75,8 +77,8 @@ public enum PlanSearch {
         }
 
         public init(title: String, duration: Int64, segmentCount: Int64) {
-            name = "Start \(title)"
-            let intervals = segmentCount == 1 ? "1 interval" : "\(segmentCount) intervals"
+            name = tr("Start {plan}", ["plan": title])
+            let intervals = trn("{count} interval", "{count} intervals", Int(clamping: segmentCount))
             detail = "\(TimeText.clock(microseconds: duration)) · \(intervals)"
         }
 

@@ -12,7 +12,7 @@ public struct SoundSettings: Sendable, Equatable {
     public var volume: Int
     /// Speak each change through speech-dispatcher.
     public var voice: Bool
-    /// The voice's language (an IETF tag such as "en" or "de"), or nil for speech-dispatcher's default.
+    /// The voice's language (an IETF tag such as "en" or "de"), or nil for the language the phrases are in.
     public var voiceLanguage: String?
     /// Speech rate from -100 (slowest) to 100, 0 being speech-dispatcher's default.
     public var voiceRate: Int

@@ -65,7 +65,9 @@ public struct SpokenCues: Sendable {
         let delay = start + segment.start + segment.duration / 2 - moment.now
         guard delay > 0 else { return [] }
         return [
-            TimedCue("Halfway, \(Self.words(microseconds: segment.duration - segment.duration / 2)) left", delay: delay)
+            TimedCue(
+                tr("Halfway, {time} left", ["time": Self.words(microseconds: segment.duration - segment.duration / 2)]),
+                delay: delay)
         ]
     }
 
@@ -78,28 +80,41 @@ public struct SpokenCues: Sendable {
 
     /// "Run, 30 seconds"
     public static func phrase(_ segment: Segment) -> String {
-        "\(segment.label), \(words(microseconds: segment.duration))"
+        phrase(label: segment.label, microseconds: segment.duration)
+    }
+
+    /// "Run, 30 seconds" for a step's label and length; a common label in the user's language.
+    public static func phrase(label: String, microseconds: Int64) -> String {
+        tr("{current}, {time}", ["current": Localization.label(label), "time": words(microseconds: microseconds)])
     }
 
     /// "Workout done, 40 minutes"
     public static func summary(_ plan: Plan) -> String {
-        "Workout done, \(words(microseconds: plan.duration))"
+        tr("Workout done, {time}", ["time": words(microseconds: plan.duration)])
     }
 
     /// "30 seconds", "1 minute 30 seconds", "250 milliseconds": ``TimeText/spoken(microseconds:)`` in words.
     public static func words(microseconds: Int64) -> String {
-        let units = ["h": "hour", "min": "minute", "s": "second", "ms": "millisecond"]
         let parts = TimeText.spoken(microseconds: microseconds).split(separator: " ")
         return stride(from: 0, to: parts.count - 1, by: 2).map { index in
-            let value = parts[index]
-            let unit = units[String(parts[index + 1])] ?? String(parts[index + 1])
-            return "\(value) \(unit)\(value == "1" ? "" : "s")"
+            let value = String(parts[index])
+            // A fraction ("1,5 s") is said with the plural.
+            let count = Int(value) ?? 2
+            switch parts[index + 1] {
+            case "h": return trn("{count} hour", "{count} hours", count, ["count": value])
+            case "min": return trn("{count} minute", "{count} minutes", count, ["count": value])
+            case "ms": return trn("{count} millisecond", "{count} milliseconds", count, ["count": value])
+            default: return trn("{count} second", "{count} seconds", count, ["count": value])
+            }
         }.joined(separator: " ")
     }
 
     /// "three"
     public static func number(_ value: Int64) -> String {
-        let names = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        let names = [
+            tr("zero"), tr("one"), tr("two"), tr("three"), tr("four"), tr("five"), tr("six"), tr("seven"), tr("eight"),
+            tr("nine"), tr("ten"),
+        ]
         return value >= 0 && value < names.count ? names[Int(value)] : "\(value)"
     }
 }

@@ -29,7 +29,8 @@ public struct StatusOutput: Sendable, Equatable {
             // Names and labels come from whoever started the plan: printed as text, never as terminal commands.
             return text(status).terminalEscaped
         case .json:
-            return StatusText.json(status, text: text(status))
+            // Machine output: the same bytes in every locale (spec §9).
+            return Localization.inEnglish { StatusText.json(status, text: text(status)) }
         case .waybar:
             let shown: String
             if status.state == .idle {

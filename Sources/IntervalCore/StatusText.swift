@@ -8,13 +8,28 @@ public enum StatusText {
     /// `running · Galloway run/walk 30:30 · Run 0:12 left (23/56) · next Walk · 14:48/40:00`, or `idle`.
     /// The `next` part is left out during the last segment.
     public static func line(_ status: TimerStatus) -> String {
-        guard status.state != .idle else { return TimerState.idle.rawValue }
-        var parts = [status.state.rawValue]
+        guard status.state != .idle else { return stateName(.idle) }
+        var parts = [stateName(status.state)]
         if !status.planName.isEmpty { parts.append(status.planName) }
-        parts.append("\(status.segmentLabel) \(remaining(status)) left (\(position(status)))")
-        if !status.nextLabel.isEmpty { parts.append("next \(status.nextLabel)") }
+        parts.append(
+            tr(
+                "{current} {remaining} left ({position})",
+                [
+                    "current": Localization.label(status.segmentLabel), "remaining": remaining(status),
+                    "position": position(status),
+                ]))
+        if !status.nextLabel.isEmpty { parts.append(tr("next {next}", ["next": Localization.label(status.nextLabel)])) }
         parts.append("\(elapsed(status))/\(duration(status))")
         return parts.joined(separator: " · ")
+    }
+
+    /// "running", "paused", "idle", in the user's language.
+    public static func stateName(_ state: TimerState) -> String {
+        switch state {
+        case .idle: tr("idle")
+        case .running: tr("running")
+        case .paused: tr("paused")
+        }
     }
 
     /// What `{field}` stands for in a template. While idle every field but `state` and `text` is empty.
@@ -139,13 +154,22 @@ public enum StatusText {
     /// 14:48 of 40:00 · 37 %
     /// ```
     public static func tooltip(_ status: TimerStatus) -> String {
-        guard status.state != .idle else { return "intervald: idle" }
-        let position = "segment \(value(.index, of: status)) of \(status.segmentCount)"
+        guard status.state != .idle else { return "intervald: \(stateName(.idle))" }
+        let position = tr(
+            "segment {number} of {count}", ["number": value(.index, of: status), "count": "\(status.segmentCount)"])
         return [
-            "\(status.planName) · \(status.state.rawValue)",
-            "\(status.segmentLabel) · \(remaining(status)) left · \(position)",
-            status.nextLabel.isEmpty ? "Last segment" : "Next: \(status.nextLabel)",
-            "\(elapsed(status)) of \(duration(status)) · \(percent(status)) %",
+            "\(status.planName) · \(stateName(status.state))",
+            tr(
+                "{current} · {remaining} left · {position}",
+                [
+                    "current": Localization.label(status.segmentLabel), "remaining": remaining(status),
+                    "position": position,
+                ]),
+            status.nextLabel.isEmpty
+                ? tr("Last segment") : tr("Next: {next}", ["next": Localization.label(status.nextLabel)]),
+            tr(
+                "{elapsed} of {duration} · {percent} %",
+                ["elapsed": elapsed(status), "duration": duration(status), "percent": "\(percent(status))"]),
         ].joined(separator: "\n")
     }
 

@@ -37,7 +37,8 @@ public enum TimeText {
         let milliseconds = (microseconds + 500) / 1000
         if milliseconds < 1000 || milliseconds % 1000 != 0 && milliseconds < 10_000 {
             if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
-            return milliseconds < 1000 ? "\(milliseconds) ms" : "\(Double(milliseconds) / 1000) s"
+            return milliseconds < 1000
+                ? "\(milliseconds) ms" : "\(Localization.decimal("\(Double(milliseconds) / 1000)")) s"
         }
         let totalSeconds = (milliseconds + 500) / 1000
         let hours = totalSeconds / 3600

@@ -45,22 +45,26 @@ public enum WorkoutPresenter {
         case .resumed(let segment):
             return cue(segment, next: plan.segment(after: segment), plan: plan, style: style)
         case .countdown(let current, let next, let remaining):
+            let time = TimeText.spoken(microseconds: remaining)
             let summary =
-                next.map { "\($0.label) in \(TimeText.spoken(microseconds: remaining))" }
-                ?? "Finish in \(TimeText.spoken(microseconds: remaining))"
+                next.map { tr("{next} in {time}", ["next": $0.displayLabel, "time": time]) }
+                ?? tr("Finish in {time}", ["time": time])
             return WorkoutNotification(
-                summary: summary, body: "Now: \(current.label) · \(position(current, in: plan))",
+                summary: summary,
+                body: tr(
+                    "Now: {current} · {position}",
+                    ["current": current.displayLabel, "position": position(current, in: plan)]),
                 actions: buttons(style, paused: false), urgency: style.urgency, soundName: style.soundName
             )
         case .paused(let segment):
             return WorkoutNotification(
-                summary: "Paused · \(segment.label)",
-                body: "\(position(segment, in: plan)) · 'intervalctl resume' continues",
+                summary: tr("Paused · {current}", ["current": segment.displayLabel]),
+                body: tr("{position} · 'intervalctl resume' continues", ["position": position(segment, in: plan)]),
                 actions: buttons(style, paused: true), urgency: style.urgency, soundName: nil
             )
         case .finished:
             return WorkoutNotification(
-                summary: "Workout finished", body: "\(plan.name) · \(TimeText.clock(microseconds: plan.duration))",
+                summary: tr("Workout finished"), body: "\(plan.name) · \(TimeText.clock(microseconds: plan.duration))",
                 actions: [], urgency: style.urgency, soundName: style.soundName
             )
         case .stopped:
@@ -77,19 +81,22 @@ public enum WorkoutPresenter {
 
     /// "Run · 30 s"
     public static func headline(_ segment: Segment) -> String {
-        "\(segment.label) · \(TimeText.spoken(microseconds: segment.duration))"
+        "\(segment.displayLabel) · \(TimeText.spoken(microseconds: segment.duration))"
     }
 
     /// "Next: Walk 30 s", or "Last one" for the final segment.
     public static func nextText(_ next: Segment?) -> String {
-        guard let next else { return "Last one" }
-        return "Next: \(next.label) \(TimeText.spoken(microseconds: next.duration))"
+        guard let next else { return tr("Last one") }
+        return tr(
+            "Next: {next} {time}", ["next": next.displayLabel, "time": TimeText.spoken(microseconds: next.duration)])
     }
 
     /// "round 3 of 6" in the outermost real repeat, else "segment 1 of 56".
     public static func position(_ segment: Segment, in plan: Plan) -> String {
-        if let round = segment.mainRound { return "round \(round.number) of \(round.count)" }
-        return "segment \(segment.index + 1) of \(plan.segmentCount)"
+        if let round = segment.mainRound {
+            return tr("round {number} of {count}", ["number": "\(round.number)", "count": "\(round.count)"])
+        }
+        return tr("segment {number} of {count}", ["number": "\(segment.index + 1)", "count": "\(plan.segmentCount)"])
     }
 
     static func buttons(_ style: CueStyle, paused: Bool) -> [NotificationAction] {

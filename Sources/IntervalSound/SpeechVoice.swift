@@ -24,9 +24,12 @@ public final class SpeechVoice: @unchecked Sendable {
     // Confined to `queue`.
     private var connection: UnsafeMutablePointer<SPDConnection>?
     private var failing = false
+    private var languageRefused = false
 
+    /// - Parameter language: the voice's language; by default the language the phrases are translated into
+    ///   (``Localization/language``, spec §9).
     public init(language: String?, rate: Int, logger: Logger) {
-        self.language = language
+        self.language = language ?? Localization.language
         self.rate = rate
         self.logger = logger
         // libspeechd writes to its socket with plain write(2): a speech service that died mid-workout would raise
@@ -105,7 +108,12 @@ public final class SpeechVoice: @unchecked Sendable {
         opened.pointee.callback_cancel = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
         for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = spd_set_notification_on(opened, event) }
         SpeechLatency.shared.connected()
-        if let language { _ = spd_set_language(opened, language) }
+        if let language, spd_set_language(opened, language) != 0, !languageRefused {
+            // Logged once per process: each reconnection tries again, and speech-dispatcher keeps its default voice.
+            languageRefused = true
+            logger.warning(
+                "No voice for the language, speaking with the default voice.", metadata: ["language": "\(language)"])
+        }
         if rate != 0 { _ = spd_set_voice_rate(opened, Int32(min(max(rate, -100), 100))) }
         connection = opened
         return opened

@@ -32,7 +32,8 @@ struct StartCommand: ParsableCommand {
         try DaemonConnection.call { client throws(TimerClientError) in
             try client.start(plan: loaded.source.text, origin: origin, replace: replace)
         }
-        Console.print("Started \(loaded.plan.name) (\(PlanReport.lengthText(loaded.plan)))")
+        Console.print(
+            tr("Started {plan} ({length})", ["plan": loaded.plan.name, "length": PlanReport.lengthText(loaded.plan)]))
     }
 }
 
@@ -109,13 +110,22 @@ enum DaemonConnection {
         switch error {
         case .busUnavailable(let cause):
             let detail = "\(cause.function): \(cause.message ?? cause.errnoDescription)"
-            printError("\(unreachable): the session bus is unavailable (\(detail))")
+            printError(
+                tr(
+                    "cannot reach intervald on the session bus: the session bus is unavailable ({detail})",
+                    ["detail": detail]))
             return ExitStatus.unreachable
         case .daemonUnreachable(let cause) where cause.errno == ETIMEDOUT:
-            printError("\(unreachable): it did not answer in time (\(cause.message ?? cause.errnoDescription))")
+            printError(
+                tr(
+                    "cannot reach intervald on the session bus: it did not answer in time ({detail})",
+                    ["detail": cause.message ?? cause.errnoDescription]))
             return ExitStatus.unreachable
         case .daemonUnreachable(let cause):
-            printError("\(unreachable): \(cause.message ?? cause.name ?? cause.errnoDescription)")
+            printError(
+                tr(
+                    "cannot reach intervald on the session bus: {detail}",
+                    ["detail": cause.message ?? cause.name ?? cause.errnoDescription]))
             return ExitStatus.unreachable
         case .command(let refusal):
             switch refusal.code {
@@ -125,19 +135,17 @@ enum DaemonConnection {
             case .alreadyRunning:
                 printError(refusal.message)
                 Console.error(
-                    "intervalctl: hint: 'intervalctl start --replace …' stops it and starts the new plan.\n")
+                    tr("intervalctl: hint: 'intervalctl start --replace …' stops it and starts the new plan.") + "\n")
                 return .failure
             case .notRunning, .invalidState:
                 printError(refusal.message)
                 return .failure
             }
         case .failed(let cause):
-            printError("the call to intervald failed: \(cause)")
+            printError(tr("the call to intervald failed: {detail}", ["detail": "\(cause)"]))
             return .failure
         }
     }
-
-    private static let unreachable = "cannot reach intervald on the session bus"
 
     /// Warnings and errors of the bus client go to stderr; stdout stays for the commands' output.
     static let logger = Logger(label: "intervalctl") { label in

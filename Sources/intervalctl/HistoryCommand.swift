@@ -24,9 +24,10 @@ struct HistoryCommand: ParsableCommand {
     var limit: Int?
 
     func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit takes a number of workouts, 0 or more.") }
+        if let limit, limit < 0 { throw ValidationError(tr("--limit takes a number of workouts, 0 or more.")) }
         if let since, Self.instant(of: since, now: WallClock.microseconds()) == nil {
-            throw ValidationError("--since '\(since)': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.")
+            throw ValidationError(
+                tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
         }
     }
 
@@ -52,18 +53,27 @@ struct HistoryCommand: ParsableCommand {
             print(records, totals: totals)
         }
         if read.unreadable > 0 {
-            Console.error("intervalctl: \(read.unreadable) line(s) of \(store.historyPath) could not be read.\n")
+            Console.error(
+                trn(
+                    "intervalctl: {count} line of {path} could not be read.",
+                    "intervalctl: {count} lines of {path} could not be read.", read.unreadable,
+                    ["path": store.historyPath]) + "\n")
         }
     }
 
     private func print(_ records: [HistoryRecord], totals: HistoryTotals) {
         guard !records.isEmpty else {
-            Console.print("No workouts recorded yet.")
+            Console.print(tr("No workouts recorded yet."))
             return
         }
         for record in records {
             let when = record.start.prefix(16).replacing("T", with: " ")
-            let result = record.result == .stopped ? "stopped (\(record.reason ?? "?"))" : record.result.rawValue
+            let result =
+                switch record.result {
+                case .finished: tr("finished")
+                case .interrupted: tr("interrupted")
+                case .stopped: tr("stopped ({reason})", ["reason": record.reason ?? "?"])
+                }
             let done = "\(Self.clock(record.doneDuration))/\(Self.clock(record.plannedDuration))"
             Console.print("\(when)  \(done.padding(to: 15)) \(result.padding(to: 22)) \(record.plan.terminalEscaped)")
         }
@@ -71,7 +81,7 @@ struct HistoryCommand: ParsableCommand {
             .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }
         Console.print("")
         Console.print(
-            "\(totals.count) workout\(totals.count == 1 ? "" : "s"), \(Self.clock(totals.doneDuration))"
+            trn("{count} workout", "{count} workouts", totals.count) + ", \(Self.clock(totals.doneDuration))"
                 + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
     }
 

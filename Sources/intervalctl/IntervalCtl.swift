@@ -1,5 +1,7 @@
 import ArgumentParser
+import FoundationEssentials
 import IntervalCore
+import IntervalRuntime
 
 @main
 struct IntervalCtl: ParsableCommand {
@@ -23,6 +25,7 @@ struct IntervalCtl: ParsableCommand {
     /// Runs the command; usage errors are worded as every other error (`intervalctl: error: …`, spec §2),
     /// followed by the usage, and exit 64.
     static func main() {
+        Gettext.install(environment: ProcessInfo.processInfo.environment)
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -30,7 +33,7 @@ struct IntervalCtl: ParsableCommand {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             var text = fullMessage(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            Console.error("intervalctl: error: \(text)\n")
+            printError(text)
             exit(withError: ExitCode.validationFailure)
         }
     }
@@ -44,5 +47,5 @@ enum ExitStatus {
 
 /// Writes `intervalctl: error: …` to stderr.
 func printError(_ message: String) {
-    Console.error("intervalctl: error: \(message)\n")
+    Console.error(tr("intervalctl: error: {message}", ["message": message]) + "\n")
 }

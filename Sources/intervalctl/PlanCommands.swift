@@ -20,7 +20,7 @@ struct PlanCommand: ParsableCommand {
         var files: [String]
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("Give at least one plan file.") }
+            if files.isEmpty { throw ValidationError(tr("Give at least one plan file.")) }
         }
 
         func run() throws {
@@ -92,7 +92,10 @@ struct PlansCommand: ParsableCommand {
             return
         }
         if entries.isEmpty {
-            Console.print("No named plans in \(locator.searchDirectories.joined(separator: ", ")).")
+            Console.print(
+                tr(
+                    "No named plans in {directories}.",
+                    ["directories": locator.searchDirectories.joined(separator: ", ")]))
             return
         }
         let width = entries.map(\.name.count).max() ?? 0

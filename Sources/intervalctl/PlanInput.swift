@@ -13,8 +13,8 @@ struct PlanInput: ParsableArguments {
 
     func validate() throws {
         switch (plan, expression) {
-        case (nil, nil): throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.")
-        case (.some, .some): throw ValidationError("Give either a PLAN or -e EXPR, not both.")
+        case (nil, nil): throw ValidationError(tr("Give a PLAN, -e EXPR, or '-' for standard input."))
+        case (.some, .some): throw ValidationError(tr("Give either a PLAN or -e EXPR, not both."))
         default: break
         }
     }
@@ -53,7 +53,7 @@ struct PlanSource {
             return PlanSource(
                 bytes: Array(expression.utf8), origin: "<inline>", defaultName: PlanLocator.inlineName(for: expression))
         }
-        guard let plan else { throw ValidationError("Give a PLAN, -e EXPR, or '-' for standard input.") }
+        guard let plan else { throw ValidationError(tr("Give a PLAN, -e EXPR, or '-' for standard input.")) }
         if plan == "-" {
             let bytes = Console.readStandardInput()
             let text = String(decoding: bytes, as: UTF8.self)
@@ -64,7 +64,7 @@ struct PlanSource {
 
     static func file(at path: String) throws -> PlanSource {
         guard let data = FileManager.default.contents(atPath: path) else {
-            printError("cannot read '\(path)': \(readFailure(path))")
+            printError(tr("cannot read '{path}': {reason}", ["path": path, "reason": readFailure(path)]))
             throw ExitCode.failure
         }
         return PlanSource(bytes: Array(data), origin: path, defaultName: PlanLocator.planName(forPath: path))
@@ -84,14 +84,16 @@ struct PlanSource {
         }
         if FileManager.default.fileExists(atPath: argument) { return argument }
         printError(
-            "no plan named '\(argument)' (looked in \(locator.searchDirectories.joined(separator: ", ")); 'intervalctl plans' lists the named plans)"
+            tr(
+                "no plan named '{name}' (looked in {directories}; 'intervalctl plans' lists the named plans)",
+                ["name": argument, "directories": locator.searchDirectories.joined(separator: ", ")])
         )
         throw ExitCode.failure
     }
 
     private static func readFailure(_ path: String) -> String {
         var isDirectory = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        return isDirectory ? "it is a directory" : "permission denied"
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return tr("no such file") }
+        return isDirectory ? tr("it is a directory") : tr("permission denied")
     }
 }

@@ -65,7 +65,7 @@ struct StatusCommand: ParsableCommand {
     private static let callTimeout = Duration.seconds(5)
 
     private func output() throws -> StatusOutput {
-        if json && waybar { throw ValidationError("Give either --json or --waybar, not both.") }
+        if json && waybar { throw ValidationError(tr("Give either --json or --waybar, not both.")) }
         var output = StatusOutput(style: json ? .json : waybar ? .waybar : .text, idleText: idleText)
         if let format {
             do throws(StatusTemplateError) {
@@ -153,7 +153,7 @@ private struct Follower {
             case .readerGone:
                 throw .success
             case .failed(let code):
-                printError("cannot write the status: \(errnoText(code))")
+                printError(tr("cannot write the status: {reason}", ["reason": errnoText(code)]))
                 throw .failure
             }
         }

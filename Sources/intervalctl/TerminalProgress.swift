@@ -26,16 +26,17 @@ final class TerminalProgress: WorkoutOutput {
         let total = TimeText.clock(microseconds: plan.duration)
         switch moment.event {
         case .finished:
-            onEnd("Finished \(plan.name) in \(total).")
+            onEnd(tr("Finished {plan} in {time}.", ["plan": plan.name, "time": total]))
         case .stopped(let reason):
-            let how =
+            let values: KeyValuePairs = ["elapsed": TimeText.clock(microseconds: moment.elapsed), "time": total]
+            let sentence =
                 switch reason {
-                case .notification: "from the notification"
-                case .user: "by you (Ctrl-C or the media player's Stop)"
-                case .shutdown: "by SIGTERM"
-                case .replaced: "(replaced)"
+                case .notification: tr("Stopped from the notification after {elapsed} of {time}.", values)
+                case .user: tr("Stopped by you (Ctrl-C or the media player's Stop) after {elapsed} of {time}.", values)
+                case .shutdown: tr("Stopped by SIGTERM after {elapsed} of {time}.", values)
+                case .replaced: tr("Stopped (replaced) after {elapsed} of {time}.", values)
                 }
-            onEnd("Stopped \(how) after \(TimeText.clock(microseconds: moment.elapsed)) of \(total).")
+            onEnd(sentence)
         case .segmentStarted, .countdown, .paused, .resumed:
             if let segment = moment.segment {
                 redraw(segment: segment, elapsed: moment.elapsed, paused: moment.status.state == .paused)
@@ -55,9 +56,17 @@ final class TerminalProgress: WorkoutOutput {
             case .segmentStarted(let segment, let next):
                 "\(TimeText.clock(microseconds: segment.start).padding(to: 9)) \(WorkoutPresenter.headline(segment)) — \(WorkoutPresenter.nextText(next)) · \(WorkoutPresenter.position(segment, in: plan))"
             case .countdown(_, let next, let remaining):
-                interactive ? nil : "\(at) \(next?.label ?? "Finish") in \(TimeText.spoken(microseconds: remaining))"
-            case .paused: "\(at) Paused"
-            case .resumed: "\(at) Resumed"
+                interactive
+                    ? nil
+                    : at + " "
+                        + tr(
+                            "{next} in {time}",
+                            [
+                                "next": next?.displayLabel ?? tr("Finish"),
+                                "time": TimeText.spoken(microseconds: remaining),
+                            ])
+            case .paused: at + " " + tr("Paused")
+            case .resumed: at + " " + tr("Resumed")
             case .finished, .stopped: nil
             }
         if let line { write(line, clearing: interactive, newline: true) }
@@ -70,9 +79,10 @@ final class TerminalProgress: WorkoutOutput {
         let fraction = Double(elapsed) / Double(max(plan.duration, 1))
         let filled = min(Int(fraction * Double(Self.barWidth)), Self.barWidth)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
-        let next = plan.segment(after: segment).map { "next \($0.label)" } ?? "last one"
+        let next = plan.segment(after: segment).map { tr("next {next}", ["next": $0.displayLabel]) } ?? tr("last one")
+        let left = tr("{remaining} left", ["remaining": TimeText.countdown(microseconds: remaining)])
         let line =
-            "\(paused ? "⏸" : "▶") \(segment.label)  \(TimeText.countdown(microseconds: remaining)) left  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
+            "\(paused ? "⏸" : "▶") \(segment.displayLabel)  \(left)  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
         write(line, clearing: true)
     }
 

@@ -30,8 +30,9 @@ struct TestSoundCommand: ParsableCommand {
         if voice {
             let speech = SpeechVoice(
                 language: settings.voiceLanguage, rate: settings.voiceRate, logger: Logger(label: "intervalctl"))
-            Console.print("voice: Run, 30 seconds")
-            if !speech.sayToEnd("Run, 30 seconds") { failed = true }
+            let phrase = SpokenCues.phrase(label: "Run", microseconds: 30_000_000)
+            Console.print("voice: \(phrase)")
+            if !speech.sayToEnd(phrase) { failed = true }
         }
         if failed { throw ExitCode.failure }
     }

@@ -69,7 +69,7 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
 
     func report(_ failure: TimerCommandError) {
         logger.notice("Could not start a workout from the desktop.", metadata: ["error": "\(failure.message)"])
-        show(DesktopMessage(summary: "Could not start the workout", body: failure.message))
+        show(DesktopMessage(summary: tr("Could not start the workout"), body: failure.message))
     }
 
     func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void) {
@@ -123,7 +123,12 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         case .named(let name):
             guard let item = catalog.item(named: name) else {
                 let directories = catalog.locator.searchDirectories.joined(separator: ", ")
-                return .failure(TimerCommandError(.invalidPlan, "No plan named '\(name)' (looked in \(directories))."))
+                return .failure(
+                    TimerCommandError(
+                        .invalidPlan,
+                        tr(
+                            "No plan named '{name}' (looked in {directories}).",
+                            ["name": name, "directories": directories])))
             }
             switch item.plan {
             case .success: return .success((item.text ?? "", item.path))
@@ -168,9 +173,11 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         } then: { [self] buttons in
             let body =
                 buttons.isEmpty
-                ? "There are no plans in \(catalog.locator.searchDirectories.joined(separator: ", "))."
-                : "Choose a workout, or type a plan's name in the desktop's search."
-            show(DesktopMessage(summary: "Interval Timer", body: body, buttons: buttons))
+                ? tr(
+                    "There are no plans in {directories}.",
+                    ["directories": catalog.locator.searchDirectories.joined(separator: ", ")])
+                : tr("Choose a workout, or type a plan's name in the desktop's search.")
+            show(DesktopMessage(summary: tr("Interval Timer"), body: body, buttons: buttons))
         }
     }
 

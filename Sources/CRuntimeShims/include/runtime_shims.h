@@ -14,4 +14,11 @@ int ir_signal_pipe_open(const int *signals, size_t count);
 /// Two threads in exit() at once would run the atexit handlers and destructors twice, concurrently.
 __attribute__((noreturn)) void ir_exit_once(int status);
 
+/// gettext's text-domain calls (<libintl.h>, which the Glibc module does not export), for the one text domain.
+/// Each returns what the glibc function of the same name without `ir_` returns.
+const char *ir_bindtextdomain(const char *domain, const char *directory);
+const char *ir_bind_textdomain_codeset(const char *domain, const char *codeset);
+const char *ir_dgettext(const char *domain, const char *msgid);
+const char *ir_dngettext(const char *domain, const char *msgid, const char *msgid_plural, unsigned long count);
+
 #endif

@@ -1,0 +1,63 @@
+import CRuntimeShims
+import IntervalCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// gettext through glibc (spec §9): the user's locale, the `intervald` text domain bound to the install's locale
+/// directory, and ``Localization`` pointed at `dgettext`/`dngettext`.
+public enum Gettext {
+    public static let domain = "intervald"
+
+    /// Sets the process's locale from the environment (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, as gettext reads
+    /// them), except `LC_NUMERIC`, which stays "C" so that no C library reads or writes numbers the user's way;
+    /// the user's decimal separator goes to ``Localization`` for text output instead. Call first thing in `main`.
+    ///
+    /// The catalogs are looked up in `$INTERVALD_LOCALEDIR` if set (tests, a build tree), else in `share/locale`
+    /// beside the executable's `bin` (the install's prefix).
+    public static func install(environment: [String: String]) {
+        _ = setlocale(LC_ALL, "")
+        let separator = userDecimalSeparator()
+        _ = setlocale(LC_NUMERIC, "C")
+        let directory = environment["INTERVALD_LOCALEDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? installedDirectory()
+        if let directory {
+            _ = ir_bindtextdomain(domain, directory)
+        }
+        _ = ir_bind_textdomain_codeset(domain, "UTF-8")
+        Localization.install(
+            Localization.Catalog(
+                singular: { msgid in String(cString: ir_dgettext(domain, msgid)) },
+                plural: { singular, plural, count in
+                    String(cString: ir_dngettext(domain, singular, plural, UInt(clamping: max(count, 0))))
+                },
+                decimalSeparator: separator))
+    }
+
+    /// The radix character of the locale the environment names for `LC_NUMERIC`.
+    private static func userDecimalSeparator() -> String {
+        guard let radix = localeconv()?.pointee.decimal_point else { return "." }
+        let text = String(cString: radix)
+        return text.isEmpty ? "." : text
+    }
+
+    /// `PREFIX/share/locale` for an executable in `PREFIX/bin`, when it exists.
+    private static func installedDirectory() -> String? {
+        InstallPrefix.existing("share/locale")
+    }
+}
+
+/// Where this executable is installed: `PREFIX` for `PREFIX/bin/intervald`.
+public enum InstallPrefix {
+    /// `PREFIX/relativePath`, when it exists and can be read; nil otherwise (e.g. a build-tree binary).
+    public static func existing(_ relativePath: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
+            .joined(separator: "/")
+        let path = prefix + "/" + relativePath
+        return access(path, R_OK) == 0 ? path : nil
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import IntervalCore
+
+/// The words in another language come from the catalog, through the same code as English (spec §9). A small German
+/// catalog stands in for gettext's; the real catalogs are checked by scripts/update-po and the integration tests.
+@Suite struct LocalizationTests {
+    static let german = Localization.Catalog(
+        singular: { germanWords[$0] ?? $0 },
+        plural: { singular, plural, count in
+            let forms = germanPlurals[singular] ?? (singular, plural)
+            return count == 1 ? forms.0 : forms.1
+        },
+        decimalSeparator: ",")
+    static let germanWords = [
+        "en": "de", "Run": "Laufen", "Walk": "Gehen", "Warm-up": "Aufwärmen", "Stop": "Beenden",
+        "Pause": "Anhalten", "Skip": "Überspringen", "Next: {next} {time}": "Danach: {next} {time}",
+        "round {number} of {count}": "Runde {number} von {count}", "{current}, {time}": "{current}, {time}",
+        "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
+        "next {next}": "danach {next}", "Distance": "Strecke", "Total": "Gesamt",
+    ]
+    static let germanPlurals = [
+        "{count} second": ("{count} Sekunde", "{count} Sekunden"),
+        "{count} minute": ("{count} Minute", "{count} Minuten"),
+        "{count} segment": ("{count} Abschnitt", "{count} Abschnitte"),
+    ]
+
+    @Test func aCueIsInTheCatalogsLanguageWithItsButtons() throws {
+        let galloway = try plan("5m walk \"Warm-up\", 6x(4x(30s run, 30s walk)), 5m walk")
+        let run = try #require(galloway.segment(at: 5 * 60_000_000))
+        let note = try #require(
+            Localization.using(Self.german) {
+                WorkoutPresenter.notification(
+                    for: .segmentStarted(run, next: galloway.segment(after: run)), plan: galloway, style: CueStyle())
+            })
+        #expect(note.summary == "Laufen · 30 s")
+        #expect(note.body == "Danach: Gehen 30 s · Runde 1 von 6")
+        #expect(
+            Localization.using(Self.german) { note.actions.map(\.label) } == ["Beenden", "Anhalten", "Überspringen"])
+        // The bus, hooks and --json keep the plan's own label.
+        #expect(run.label == "Run")
+    }
+
+    @Test func labelsTheUserWroteAreShownAsWritten() throws {
+        let own = try plan("30s laufen, 30s run \"Bergauf\", 30s run")
+        let labels = Localization.using(Self.german) { own.segments.map(\.displayLabel) }
+        #expect(labels == ["Laufen", "Bergauf", "Laufen"])
+        let english = try plan("5m warmup \"Warm-up\"")
+        #expect(Localization.using(Self.german) { english.segments.map(\.displayLabel) } == ["Aufwärmen"])
+    }
+
+    @Test func spokenPhrasesUseThePluralFormsAndTheLanguageIsTheCatalogs() throws {
+        let phrase = Localization.using(Self.german) { SpokenCues.phrase(label: "Run", microseconds: 90_000_000) }
+        #expect(phrase == "Laufen, 1 Minute 30 Sekunden")
+        #expect(Localization.using(Self.german) { SpokenCues.words(microseconds: 1_000_000) } == "1 Sekunde")
+        #expect(Localization.using(Self.german) { Localization.language } == "de")
+        #expect(Localization.language == "en")
+    }
+
+    @Test func numbersInTextUseTheDecimalSeparatorButNeverInJSON() throws {
+        let paced = try plan("4x(4m run @ 5:30/km, 1m walk @ 10:00/km)")
+        let report = Localization.using(Self.german) { PlanReport.text(for: paced) }
+        #expect(report.contains("Strecke"))
+        #expect(report.contains("3,31 km (2,06 mi)"))
+        #expect(!report.contains("3.31"))
+        #expect(Localization.using(Self.german) { TimeText.spoken(microseconds: 1_500_000) } == "1,5 s")
+
+        let status = StatusTextTests.running
+        #expect(
+            Localization.using(Self.german) { StatusText.line(status) }
+                == "läuft · Galloway run/walk 30:30 · Laufen noch 0:12 (23/56) · danach Gehen · 14:48/40:00")
+        let json = Localization.using(Self.german) { StatusOutput(style: .json).render(status) }
+        #expect(json == StatusOutput(style: .json).render(status))
+        #expect(json.contains(#""text":"running · Galloway"#))
+    }
+
+    @Test func placeholdersAreFilledWhereverTheTranslationPutsThem() {
+        let reordered = Localization.Catalog(
+            singular: { $0 == "Start {plan}" ? "{plan} starten" : $0 }, plural: Localization.Catalog.english.plural,
+            decimalSeparator: ".")
+        #expect(Localization.using(reordered) { tr("Start {plan}", ["plan": "Tabata"]) } == "Tabata starten")
+        #expect(tr("Start {plan}", ["plan": "{plan}"]) == "Start {plan}")
+        #expect(trn("{count} segment", "{count} segments", 1) == "1 segment")
+        #expect(trn("{count} segment", "{count} segments", 0) == "0 segments")
+    }
+}
