@@ -1,0 +1,76 @@
+"""Cues in the runner's language (spec §9): with a German, French or Spanish locale, the daemon's notifications
+and buttons under dunst, `intervalctl status`, `plan show` (with decimal commas) and its errors are in that
+language, from the compiled catalogs of po/, while `--json` stays byte-identical to the English run."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, ctl, desktop_required, press, wait_until
+
+LOCALE_DIR = os.environ.get("INTERVALD_LOCALEDIR", str(REPO / ".build" / "locale"))
+
+
+def has_locale(name):
+    listed = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
+    return name.replace("UTF-8", "utf8") in listed
+
+
+pytestmark = pytest.mark.skipif(
+    not all(has_locale(name) for name in ("de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8"))
+    or not Path(LOCALE_DIR, "de", "LC_MESSAGES", "intervald.mo").exists(),
+    reason="needs the de_DE, fr_FR and es_ES locales (scripts/setup-deps) and scripts/build-mo .build/locale")
+
+
+def in_language(locale):
+    return {"LC_ALL": locale, "LANGUAGE": "", "INTERVALD_LOCALEDIR": LOCALE_DIR}
+
+
+def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
+    plan = str(REPO / "config" / "plans" / "paced-5k.plan")
+    german = ctl("plan", "show", plan, env=in_language("de_DE.UTF-8"))
+    assert german.returncode == 0, german.stderr
+    assert german.stdout.startswith("Paced 5K intervals — 45:12, 15 Abschnitte\n")
+    for line in ["Gesamt           45:12", "Laufen           24:12  54 %", "Strecke          6,93 km (4,31 mi)",
+                 "Mittleres Tempo  6:31/km (10:30/mi), 9,2 km/h (5,7 mph)"]:
+        assert line in german.stdout.splitlines()
+    assert "für 5 km: 6 volle Runden + 0:12 von Runde 7 (5:00 pro Runde)" in german.stdout
+    english = ctl("plan", "show", plan, env=in_language("C.UTF-8"))
+    assert "Distance  " in english.stdout and "6.93 km" in english.stdout
+    assert ctl("plan", "show", "--json", plan, env=in_language("de_DE.UTF-8")).stdout == \
+        ctl("plan", "show", "--json", plan, env=in_language("C.UTF-8")).stdout
+    # The plan language is the same in every locale: a decimal point parses, a comma does not.
+    assert ctl("plan", "check", "-", input="4x(1.5m run, 30s walk)\n", env=in_language("de_DE.UTF-8")).returncode == 0
+
+
+def test_errors_are_in_french_and_spanish_with_their_typography():
+    french = ctl("start", "nope", env=in_language("fr_FR.UTF-8"))
+    assert french.returncode == 1
+    assert french.stderr.startswith("intervalctl\u00a0: erreur\u00a0: aucun programme nommé «\u00a0nope\u00a0» (cherché dans ")
+    spanish = ctl("start", "-e", "8x(30s run, 30s walk)", "nope", env=in_language("es_ES.UTF-8"))
+    assert spanish.returncode == 64
+    assert "Indica un PLAN o -e EXPR, no ambos." in spanish.stderr
+
+
+@desktop_required()
+class TestTheDaemonInGerman:
+    @pytest.fixture
+    def daemon_environment(self):
+        return in_language("de_DE.UTF-8")
+
+    def test_cues_buttons_and_status_are_german(self, activatable_daemon, notify_log):
+        started = ctl("start", "-e", "2x(30s run, 30s walk)", env=in_language("de_DE.UTF-8"))
+        assert started.returncode == 0, started.stderr
+        assert started.stdout.startswith("2x(30s run, 30s walk) gestartet (2:00, 4 Abschnitte)")
+        cue = notify_log.wait_for(1)[0]
+        assert (cue["summary"], cue["body"]) == ("Laufen · 30 s", "Danach: Gehen 30 s · Runde 1 von 2")
+        status = ctl("status", env=in_language("de_DE.UTF-8")).stdout
+        assert status.startswith("läuft · 2x(30s run, 30s walk) · Laufen noch 0:")
+        machine = json.loads(ctl("status", "--json", env=in_language("de_DE.UTF-8")).stdout)
+        assert (machine["state"], machine["segment_label"]) == ("running", "Run")
+        press("stop")
+        offered = Path(os.environ["INTERVALD_TEST_DESKTOP_DIR"], "press.offered").read_text()
+        assert "#Beenden (Laufen · 30 s)" in offered and "#Anhalten" in offered and "#Überspringen" in offered
+        wait_until(lambda: ctl("status").stdout.strip() == "idle", 5, "the German Stop button to stop it")
