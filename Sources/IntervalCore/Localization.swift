@@ -61,12 +61,29 @@ public enum Localization {
     }
 
     /// `text` with each `{name}` replaced by its value.
+    /// In one pass over `text`: a value that itself looks like a placeholder (a plan named "{time}") stays as it is.
     static func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
-        var filled = text
-        for (name, value) in values {
-            filled = filled.replacing("{\(name)}", with: value)
+        fill(text) { name in values.first(where: { $0.key == name })?.value }
+    }
+
+    /// `text` with each `{name}` replaced by `value(name)`, where that is not nil.
+    static func fill(_ text: String, value: (Substring) -> String?) -> String {
+        guard text.contains("{") else { return text }
+        var filled = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            filled += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "}"), let value = value(rest[afterOpen..<close])
+            else {
+                filled.append("{")
+                rest = rest[afterOpen...]
+                continue
+            }
+            filled += value
+            rest = rest[rest.index(after: close)...]
         }
-        return filled
+        return filled + rest
     }
 
     /// A decimal number as text output shows it: "1.5" becomes "1,5" in German. Never for input or machine output.
@@ -87,7 +104,9 @@ public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: Ke
     -> String
 {
     let text = Localization.catalog.plural(singular, plural, count)
-    return Localization.fill(text.replacing("{count}", with: String(count)), values)
+    return Localization.fill(text) { name in
+        values.first(where: { $0.key == name })?.value ?? (name == "count" ? String(count) : nil)
+    }
 }
 
 extension Localization {

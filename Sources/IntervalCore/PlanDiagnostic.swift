@@ -23,7 +23,15 @@ public struct PlanDiagnostic: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The one-line form: `galloway.plan:4:7: error: unknown duration unit 'sx' (expected ms, s, m or h)`.
-    public var headline: String { "\(origin):\(line):\(column): error: \(message)" }
+    public var headline: String {
+        // TRANSLATORS: a located diagnostic, as compilers print them: keep "{origin}:{line}:{column}: " as it is, editors
+        // and tools read it.
+        tr(
+            "{origin}:{line}:{column}: error: {message}",
+            [
+                "origin": origin, "line": "\(line)", "column": "\(column)", "message": message,
+            ])
+    }
 
     /// The headline, the source line and a caret under the column.
     public var description: String {

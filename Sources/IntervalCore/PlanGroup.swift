@@ -270,15 +270,19 @@ enum PlanLimitError: Error, Equatable {
 
     var message: String {
         switch self {
-        case .tooLong, .tooLongAt: "the plan lasts longer than the limit of 7 days"
-        case .emptyGroup: "empty group (expected at least one step inside)"
-        case .repeatCountTooSmall: "repeat count must be at least 1"
+        case .tooLong, .tooLongAt: tr("the plan lasts longer than the limit of 7 days")
+        case .emptyGroup: tr("empty group (expected at least one step inside)")
+        case .repeatCountTooSmall: tr("repeat count must be at least 1")
         case .repeatCountTooLarge(let count):
-            "repeat count \(count) is larger than the limit of \(PlanLimits.maximumRepeatCount)"
-        case .distanceNeedsPaces: "'for' with a distance needs a pace ('@ 5:30/km') on every step inside"
-        case .boundTooShort: "a 'for' block must last at least 1 ms"
+            tr(
+                "repeat count {count} is larger than the limit of {limit}",
+                ["count": "\(count)", "limit": "\(PlanLimits.maximumRepeatCount)"])
+        case .distanceNeedsPaces: tr("'for' with a distance needs a pace ('@ 5:30/km') on every step inside")
+        case .boundTooShort: tr("a 'for' block must last at least 1 ms")
         case .tooManySegments:
-            "the plan has more than \(PlanLimits.maximumSegmentCount) segments, the limit (a segment's index is a 32-bit number on the bus)"
+            tr(
+                "the plan has more than {limit} segments, the limit (a segment's index is a 32-bit number on the bus)",
+                ["limit": "\(PlanLimits.maximumSegmentCount)"])
         }
     }
 }

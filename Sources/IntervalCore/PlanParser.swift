@@ -39,7 +39,7 @@ private struct Parser {
     mutating func parsePlan(defaultName: String) throws(PlanDiagnostic) -> Plan {
         let (items, offsets) = try parseItems(closing: nil, openedAt: 0)
         guard !items.isEmpty else {
-            throw error(at: position, "the plan has no steps (expected a step such as '30s run')")
+            throw error(at: position, tr("the plan has no steps (expected a step such as '30s run')"))
         }
         let root = try makeGroup(.once, items, offsets, at: 0, countAt: 0)
         // A name from a file name may hold control characters, which the `name` directive refuses: escape them.
@@ -56,7 +56,12 @@ private struct Parser {
                 if let closing {
                     throw error(
                         at: position,
-                        "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt))"
+                        tr(
+                            "expected '{closing}' to close the group opened at {place}",
+                            [
+                                "closing": String(Character(Unicode.Scalar(closing))),
+                                "place": lineAndColumn(of: openedAt),
+                            ])
                     )
                 }
                 return (items, offsets)
@@ -69,10 +74,19 @@ private struct Parser {
                 if let closing {
                     throw error(
                         at: position,
-                        "expected '\(Character(Unicode.Scalar(closing)))' to close the group opened at \(lineAndColumn(of: openedAt)), found '\(Character(Unicode.Scalar(byte)))'"
+                        tr(
+                            "expected '{closing}' to close the group opened at {place}, found '{found}'",
+                            [
+                                "closing": String(Character(Unicode.Scalar(closing))),
+                                "place": lineAndColumn(of: openedAt), "found": String(Character(Unicode.Scalar(byte))),
+                            ])
                     )
                 }
-                throw error(at: position, "unexpected '\(Character(Unicode.Scalar(byte)))' (no group is open here)")
+                throw error(
+                    at: position,
+                    tr(
+                        "unexpected '{found}' (no group is open here)",
+                        ["found": String(Character(Unicode.Scalar(byte)))]))
             }
             let itemStart = position
             if let item = try parseItem(topLevel: closing == nil) {
@@ -81,7 +95,9 @@ private struct Parser {
             }
             skipSpacesAndComment()
             if let next = peek(), !isSeparator(next), next != UInt8(ascii: ")"), next != UInt8(ascii: "}") {
-                throw error(at: position, "expected ',', ';' or a new line before \(describeToken(at: position))")
+                throw error(
+                    at: position,
+                    tr("expected ',', ';' or a new line before {found}", ["found": describeToken(at: position)]))
             }
         }
     }
@@ -97,7 +113,7 @@ private struct Parser {
             return .step(try parseStep())
         }
         if byte == UInt8(ascii: "-"), let next = peek(1), isDigit(next) {
-            throw error(at: start, "negative numbers are not allowed (durations and counts must be positive)")
+            throw error(at: start, tr("negative numbers are not allowed (durations and counts must be positive)"))
         }
         if isLetter(byte) {
             let word = readWord()
@@ -110,21 +126,26 @@ private struct Parser {
             default:
                 throw error(
                     at: start,
-                    "unknown directive '\(word)' (expected name or countdown; a step starts with its duration, as in '30s \(word)')"
+                    tr(
+                        "unknown directive '{word}' (expected name or countdown; a step starts with its duration, as in '30s {word}')",
+                        ["word": word])
                 )
             }
         }
         switch byte {
         case UInt8(ascii: "\""):
-            throw error(at: start, "a label must follow a duration and a kind, as in '30s run \"Easy\"'")
+            throw error(at: start, tr("a label must follow a duration and a kind, as in '30s run \"Easy\"'"))
         case UInt8(ascii: "@"):
-            throw error(at: start, "a pace must follow a step, as in '4m run @ 5:30/km'")
+            throw error(at: start, tr("a pace must follow a step, as in '4m run @ 5:30/km'"))
         case UInt8(ascii: "("), UInt8(ascii: "{"):
-            throw error(at: start, "a group needs a repeat count or 'for' before it, as in '3x(30s run, 30s walk)'")
+            throw error(
+                at: start, tr("a group needs a repeat count or 'for' before it, as in '3x(30s run, 30s walk)'"))
         default:
             throw error(
                 at: start,
-                "unexpected \(describeToken(at: start)) (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)"
+                tr(
+                    "unexpected {found} (expected a step such as '30s run', a repeat such as '3x(...)' or a directive)",
+                    ["found": describeToken(at: start)])
             )
         }
     }
@@ -138,16 +159,16 @@ private struct Parser {
         skipSpacesAndComment()
         let limitStart = position
         if peek() == UInt8(ascii: "-") {
-            throw error(at: limitStart, "negative numbers are not allowed (durations and counts must be positive)")
+            throw error(at: limitStart, tr("negative numbers are not allowed (durations and counts must be positive)"))
         }
         guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
             throw error(
                 at: limitStart,
-                "expected a duration or a distance after 'for', as in 'for 45m (...)' or 'for 5km (...)'")
+                tr("expected a duration or a distance after 'for', as in 'for 45m (...)' or 'for 5km (...)'"))
         }
         let repetition: Repetition
         if let metres = try distance() {
-            guard metres > 0 else { throw error(at: limitStart, "distance must be greater than zero") }
+            guard metres > 0 else { throw error(at: limitStart, tr("distance must be greater than zero")) }
             repetition = .forDistance(metres)
         } else {
             let limit = try parseDuration()
@@ -169,10 +190,12 @@ private struct Parser {
         switch peek() {
         case UInt8(ascii: "("): closing = UInt8(ascii: ")")
         case UInt8(ascii: "{"): closing = UInt8(ascii: "}")
-        default: throw error(at: position, "expected '(' or '{' after \(head)")
+        default: throw error(at: position, tr("expected '(' or '{' after {head}", ["head": head]))
         }
         guard depth < PlanLimits.maximumNesting else {
-            throw error(at: position, "groups nest deeper than the limit of \(PlanLimits.maximumNesting)")
+            throw error(
+                at: position,
+                tr("groups nest deeper than the limit of {limit}", ["limit": "\(PlanLimits.maximumNesting)"]))
         }
         position += 1
         depth += 1
@@ -197,27 +220,30 @@ private struct Parser {
 
     mutating func parseDirective(_ word: String, at start: Int, topLevel: Bool) throws(PlanDiagnostic) {
         guard topLevel else {
-            throw error(at: start, "'\(word)' is only allowed at the top of a plan, not inside a group")
+            throw error(
+                at: start, tr("'{word}' is only allowed at the top of a plan, not inside a group", ["word": word]))
         }
-        guard !sawStep else { throw error(at: start, "'\(word)' must come before the first step") }
+        guard !sawStep else { throw error(at: start, tr("'{word}' must come before the first step", ["word": word])) }
         if let first = directiveOffsets[word] {
-            throw error(at: start, "'\(word)' is given twice (first at \(lineAndColumn(of: first)))")
+            throw error(
+                at: start,
+                tr("'{word}' is given twice (first at {place})", ["word": word, "place": lineAndColumn(of: first)]))
         }
         directiveOffsets[word] = start
         skipSpacesAndComment()
         if word == "name" {
             guard peek() == UInt8(ascii: "\"") else {
-                throw error(at: position, "expected a quoted name after 'name', as in name \"Tabata\"")
+                throw error(at: position, tr("expected a quoted name after 'name', as in name \"Tabata\""))
             }
-            name = try parseString(what: "name")
+            name = try parseString(what: .name)
         } else {
             let durationStart = position
             guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
-                throw error(at: position, "expected a duration after 'countdown', as in 'countdown 3s'")
+                throw error(at: position, tr("expected a duration after 'countdown', as in 'countdown 3s'"))
             }
             let value = try parseDuration()
             guard value >= PlanLimits.minimumStepDuration else {
-                throw error(at: durationStart, "countdown must be at least 1 ms")
+                throw error(at: durationStart, tr("countdown must be at least 1 ms"))
             }
             guard value <= PlanLimits.maximumDuration else {
                 throw error(at: durationStart, PlanLimits.tooLongMessage)
@@ -232,7 +258,7 @@ private struct Parser {
         let durationStart = position
         let duration = try parseDuration()
         guard duration >= PlanLimits.minimumStepDuration else {
-            throw error(at: durationStart, "a step must last at least 1 ms")
+            throw error(at: durationStart, tr("a step must last at least 1 ms"))
         }
         guard duration <= PlanLimits.maximumDuration else {
             throw error(at: durationStart, PlanLimits.tooLongMessage)
@@ -240,17 +266,19 @@ private struct Parser {
         // The duration's unit took every letter after the number, so a kind here follows a space.
         skipSpacesAndComment()
         guard let byte = peek(), isLetter(byte) else {
-            throw error(at: position, "expected a kind after the duration, such as run, walk or rest")
+            throw error(at: position, tr("expected a kind after the duration, such as run, walk or rest"))
         }
         let kindStart = position
         let kind = readWord()
         guard isValidKind(kind) else {
-            throw error(at: kindStart, "invalid kind '\(kind)' (a kind is a lowercase word such as run, walk or rest)")
+            throw error(
+                at: kindStart,
+                tr("invalid kind '{kind}' (a kind is a lowercase word such as run, walk or rest)", ["kind": kind]))
         }
         skipSpacesAndComment()
         var label: String?
         if peek() == UInt8(ascii: "\"") {
-            label = try parseString(what: "label")
+            label = try parseString(what: .label)
             skipSpacesAndComment()
         }
         var pace: Pace?
@@ -268,7 +296,9 @@ private struct Parser {
 
     /// `"…"` with `\"` and `\\` escapes, on one line, without control characters: labels and names are shown on
     /// terminals and in notifications.
-    mutating func parseString(what: String) throws(PlanDiagnostic) -> String {
+    enum Quoted { case name, label }
+
+    mutating func parseString(what: Quoted) throws(PlanDiagnostic) -> String {
         let opening = position
         position += 1
         var bytes: [UInt8] = []
@@ -276,12 +306,20 @@ private struct Parser {
             if let control = controlCharacter(at: position) {
                 throw error(
                     at: position,
-                    "control character U+\(hex(control.value, digits: 4)) in a \(what) (\(what)s are shown on terminals and in notifications)"
+                    what == .name
+                        ? tr(
+                            "control character U+{code} in a name (names are shown on terminals and in notifications)",
+                            ["code": hex(control.value, digits: 4)])
+                        : tr(
+                            "control character U+{code} in a label (labels are shown on terminals and in notifications)",
+                            ["code": hex(control.value, digits: 4)])
                 )
             }
             position += 1
             if byte == UInt8(ascii: "\"") {
-                guard !bytes.isEmpty else { throw error(at: opening, "empty \(what)") }
+                guard !bytes.isEmpty else {
+                    throw error(at: opening, what == .name ? tr("empty name") : tr("empty label"))
+                }
                 return String(decoding: bytes, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\"), let escaped = peek(),
@@ -293,7 +331,11 @@ private struct Parser {
                 bytes.append(byte)
             }
         }
-        throw error(at: opening, "unterminated \(what) (expected a closing '\"' on the same line)")
+        throw error(
+            at: opening,
+            what == .name
+                ? tr("unterminated name (expected a closing '\"' on the same line)")
+                : tr("unterminated label (expected a closing '\"' on the same line)"))
     }
 
     // MARK: Durations, distances, paces
@@ -310,7 +352,7 @@ private struct Parser {
         repeat {
             let numberStart = position
             guard let number = readNumber() else {
-                throw error(at: numberStart, "expected a duration such as 30s, 1m30s or 1:30")
+                throw error(at: numberStart, tr("expected a duration such as 30s, 1m30s or 1:30"))
             }
             let unitStart = position
             let unit = readLetters()
@@ -321,12 +363,15 @@ private struct Parser {
             case "s": rank = 1
             case "ms": rank = 0
             case "":
-                throw error(at: unitStart, "missing duration unit after '\(number.text)' (expected ms, s, m or h)")
+                throw error(
+                    at: unitStart,
+                    tr("missing duration unit after '{number}' (expected ms, s, m or h)", ["number": number.text]))
             default:
-                throw error(at: unitStart, "unknown duration unit '\(unit)' (expected ms, s, m or h)")
+                throw error(
+                    at: unitStart, tr("unknown duration unit '{unit}' (expected ms, s, m or h)", ["unit": unit]))
             }
             guard rank < previousRank else {
-                throw error(at: unitStart, "duration units must go from largest to smallest, as in 1h5m or 1m30s")
+                throw error(at: unitStart, tr("duration units must go from largest to smallest, as in 1h5m or 1m30s"))
             }
             previousRank = rank
             total += number.value * [1e3, 1e6, 6e7, 3.6e9][rank]
@@ -341,7 +386,7 @@ private struct Parser {
             let partStart = position
             let end = scanDigits(from: position)
             guard end > partStart, end - partStart <= 9 else {
-                throw error(at: partStart, "expected digits in a m:ss or h:mm:ss duration")
+                throw error(at: partStart, tr("expected digits in a m:ss or h:mm:ss duration"))
             }
             parts.append(
                 (Double(String(decoding: text[partStart..<end], as: UTF8.self)) ?? 0, partStart, end - partStart))
@@ -349,12 +394,12 @@ private struct Parser {
             guard peek() == UInt8(ascii: ":") else { break }
             position += 1
         }
-        guard parts.count <= 3 else { throw error(at: start, "a clock duration has at most three parts (h:mm:ss)") }
+        guard parts.count <= 3 else { throw error(at: start, tr("a clock duration has at most three parts (h:mm:ss)")) }
         for part in parts.dropFirst() where part.length != 2 || part.value >= 60 {
-            throw error(at: part.start, "expected two digits from 00 to 59 after ':'")
+            throw error(at: part.start, tr("expected two digits from 00 to 59 after ':'"))
         }
         if let byte = peek(), isLetter(byte) {
-            throw error(at: position, "a m:ss or h:mm:ss duration takes no unit")
+            throw error(at: position, tr("a m:ss or h:mm:ss duration takes no unit"))
         }
         let seconds = parts.reduce(0.0) { $0 * 60 + $1.value }
         return try checkedDuration(seconds * 1e6, at: start)
@@ -365,7 +410,7 @@ private struct Parser {
             throw error(at: start, PlanLimits.tooLongMessage)
         }
         let rounded = Int64(microseconds.rounded())
-        guard rounded > 0 else { throw error(at: start, "duration must be greater than zero") }
+        guard rounded > 0 else { throw error(at: start, tr("duration must be greater than zero")) }
         return rounded
     }
 
@@ -388,7 +433,8 @@ private struct Parser {
         skipSpacesAndComment()
         let start = position
         guard let byte = peek(), isDigit(byte) || byte == UInt8(ascii: ".") else {
-            throw error(at: position, "expected a pace after '@', such as 5:30/km, 9:00/mi, 10 km/h, 6 mph or 3.2 m/s")
+            throw error(
+                at: position, tr("expected a pace after '@', such as 5:30/km, 9:00/mi, 10 km/h, 6 mph or 3.2 m/s"))
         }
         var seconds: Double?
         var value = 0.0
@@ -400,7 +446,7 @@ private struct Parser {
             let secondsEnd = scanDigits(from: position)
             let secondsValue = Double(String(decoding: text[secondsStart..<secondsEnd], as: UTF8.self)) ?? 60
             guard secondsEnd - secondsStart == 2, secondsValue < 60 else {
-                throw error(at: secondsStart, "expected two digits from 00 to 59 after ':'")
+                throw error(at: secondsStart, tr("expected two digits from 00 to 59 after ':'"))
             }
             position = secondsEnd
             seconds = minutes * 60 + secondsValue
@@ -422,14 +468,15 @@ private struct Parser {
         case ("mph", nil): metresPerSecond = value * Pace.metresPerMile / 3600
         case ("m/s", nil): metresPerSecond = value
         case ("", _):
-            throw error(at: spaceStart, "missing pace unit (expected /km, /mi, km/h, mph or m/s)")
+            throw error(at: spaceStart, tr("missing pace unit (expected /km, /mi, km/h, mph or m/s)"))
         case (_, .some):
-            throw error(at: unitStart, "a pace written as m:ss needs /km or /mi, not '\(unit)'")
+            throw error(at: unitStart, tr("a pace written as m:ss needs /km or /mi, not '{unit}'", ["unit": unit]))
         default:
-            throw error(at: unitStart, "unknown pace unit '\(unit)' (expected /km, /mi, km/h, mph or m/s)")
+            throw error(
+                at: unitStart, tr("unknown pace unit '{unit}' (expected /km, /mi, km/h, mph or m/s)", ["unit": unit]))
         }
         guard metresPerSecond.isFinite, metresPerSecond > 0 else {
-            throw error(at: start, "pace must be greater than zero")
+            throw error(at: start, tr("pace must be greater than zero"))
         }
         return Pace(metresPerSecond: metresPerSecond)
     }
@@ -458,7 +505,10 @@ private struct Parser {
         let digits = String(decoding: text[start..<end], as: UTF8.self)
         guard end - start <= 9, let count = Int(digits) else {
             throw error(
-                at: start, "repeat count \(digits) is larger than the limit of \(PlanLimits.maximumRepeatCount)")
+                at: start,
+                tr(
+                    "repeat count {count} is larger than the limit of {limit}",
+                    ["count": digits, "limit": "\(PlanLimits.maximumRepeatCount)"]))
         }
         guard count >= 1 else { throw error(at: start, PlanLimitError.repeatCountTooSmall.message) }
         guard count <= PlanLimits.maximumRepeatCount else {
@@ -567,7 +617,7 @@ private struct Parser {
 
     /// How to name what stands at `offset` in a message: `'walk'`, `'}'`, `byte 0x00`.
     func describeToken(at offset: Int) -> String {
-        guard offset < text.count else { return "the end of the plan" }
+        guard offset < text.count else { return tr("the end of the plan") }
         let byte = text[offset]
         if isLetter(byte) || isDigit(byte) {
             var end = offset
@@ -586,15 +636,17 @@ private struct Parser {
             let scalar = String(decoding: text[offset..<min(offset + 4, text.count)], as: UTF8.self).unicodeScalars
                 .first
             guard let scalar, scalar != "\u{FFFD}" else {
-                return "byte 0x\(hex(UInt32(byte), digits: 2)) (the text is not valid UTF-8 here)"
+                return tr("byte 0x{code} (the text is not valid UTF-8 here)", ["code": hex(UInt32(byte), digits: 2)])
             }
             let properties = scalar.properties
             if properties.isAlphabetic || properties.isMath || properties.generalCategory == .otherPunctuation {
-                return "character '\(scalar)' (U+\(hex(scalar.value, digits: 4)))"
+                return tr(
+                    "character '{character}' (U+{code})",
+                    ["character": "\(scalar)", "code": hex(scalar.value, digits: 4)])
             }
-            return "character U+\(hex(scalar.value, digits: 4))"
+            return tr("character U+{code}", ["code": hex(scalar.value, digits: 4)])
         }
-        return "control character 0x\(hex(UInt32(byte), digits: 2))"
+        return tr("control character 0x{code}", ["code": hex(UInt32(byte), digits: 2)])
     }
 
     /// Upper-case hexadecimal, zero-padded to `digits`.
@@ -614,5 +666,5 @@ private struct Parser {
 }
 
 extension PlanLimits {
-    static let tooLongMessage = PlanLimitError.tooLong.message
+    static var tooLongMessage: String { PlanLimitError.tooLong.message }
 }

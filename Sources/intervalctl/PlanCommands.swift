@@ -79,14 +79,18 @@ struct PlansCommand: ParsableCommand {
 
     func run() throws {
         let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
-        let entries = PlanCatalog(locator: locator).items().map { item in
-            switch item.plan {
-            case .success(let plan):
-                NamedPlan(name: item.name, title: plan.name, durationUs: plan.duration, path: item.path, error: nil)
-            case .failure(let failure):
-                NamedPlan(name: item.name, title: nil, durationUs: nil, path: item.path, error: failure.description)
+        func list() -> [NamedPlan] {
+            PlanCatalog(locator: locator).items().map { item in
+                switch item.plan {
+                case .success(let plan):
+                    NamedPlan(name: item.name, title: plan.name, durationUs: plan.duration, path: item.path, error: nil)
+                case .failure(let failure):
+                    NamedPlan(name: item.name, title: nil, durationUs: nil, path: item.path, error: failure.description)
+                }
             }
         }
+        // In English for --json, whose diagnostics are the same bytes in every locale (spec §9).
+        let entries = json ? Localization.inEnglish(list) : list()
         if json {
             Console.print(try stableJSON(entries))
             return

@@ -45,6 +45,18 @@ def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
     assert ctl("plan", "check", "-", input="4x(1.5m run, 30s walk)\n", env=in_language("de_DE.UTF-8")).returncode == 0
 
 
+def test_a_diagnostic_is_german_and_still_located(tmp_path):
+    plan = tmp_path / "bad.plan"
+    plan.write_text('name "Hügel"\n4x { 30sx run; 30s walk }\n')
+    checked = ctl("plan", "check", str(plan), env=in_language("de_DE.UTF-8"))
+    assert checked.returncode == 65
+    assert checked.stderr.splitlines() == [
+        f"{plan}:2:8: Fehler: unbekannte Zeiteinheit 'sx' (ms, s, m oder h erwartet)",
+        "4x { 30sx run; 30s walk }",
+        "       ^",
+    ]
+
+
 def test_errors_are_in_french_and_spanish_with_their_typography():
     french = ctl("start", "nope", env=in_language("fr_FR.UTF-8"))
     assert french.returncode == 1

@@ -80,6 +80,8 @@ import Testing
             decimalSeparator: ".")
         #expect(Localization.using(reordered) { tr("Start {plan}", ["plan": "Tabata"]) } == "Tabata starten")
         #expect(tr("Start {plan}", ["plan": "{plan}"]) == "Start {plan}")
+        #expect(tr("Next: {next} {time}", ["next": "{time}", "time": "30 s"]) == "Next: {time} 30 s")
+        #expect(tr("expected '(' or '{' after {head}", ["head": "'3x'"]) == "expected '(' or '{' after '3x'")
         #expect(trn("{count} segment", "{count} segments", 1) == "1 segment")
         #expect(trn("{count} segment", "{count} segments", 0) == "0 segments")
     }
