@@ -27,9 +27,14 @@ public enum Gettext {
         _ = ir_bind_textdomain_codeset(domain, "UTF-8")
         Localization.install(
             Localization.Catalog(
-                singular: { msgid in String(cString: ir_dgettext(domain, msgid)) },
+                // Without a translation, gettext returns the msgid's own pointer: it is copied while that C string lives.
+                singular: { msgid in msgid.withCString { String(cString: ir_dgettext(domain, $0)) } },
                 plural: { singular, plural, count in
-                    String(cString: ir_dngettext(domain, singular, plural, UInt(clamping: max(count, 0))))
+                    singular.withCString { one in
+                        plural.withCString { many in
+                            String(cString: ir_dngettext(domain, one, many, UInt(clamping: max(count, 0))))
+                        }
+                    }
                 },
                 decimalSeparator: separator))
     }

@@ -19,6 +19,9 @@ def assert_desktop_entry(path, bindir):
     assert "DBusActivatable=true" in lines and "Icon=org.intervald.Timer1" in lines
     assert not any(line.startswith("NoDisplay") for line in lines)
     assert f"Exec={bindir}/intervald" in lines and f"Exec={bindir}/intervalctl start tabata" in lines
+    # Translated into every shipped language (msgfmt --desktop).
+    assert "Name[de]=Intervall-Timer" in lines and "Name[fr]=Minuteur d’intervalles" in lines
+    assert "Name[es]=Empezar Tabata" in lines
 
 
 def assert_svg_icon(path):
@@ -57,6 +60,12 @@ def test_install_activate_and_uninstall(tmp_path):
     runner = home / "share" / "krunner" / "dbusplugins" / "org.intervald.Timer1.desktop"
     assert "ObjectPath=/org/intervald/Timer1/SearchProvider" in search_provider.read_text()
     assert "X-Plasma-DBusRunner-Path=/org/intervald/Timer1/KRunner" in runner.read_text()
+    catalogs = [home / "local" / "share" / "locale" / lang / "LC_MESSAGES" / "intervald.mo" for lang in ("de", "es", "fr")]
+    assert all(catalog.exists() for catalog in catalogs)
+    german = subprocess.run([str(bindir / "intervalctl"), "plan", "show", "-"], input="30s run\n", capture_output=True,
+                            text=True, timeout=30, env={**env, "LC_ALL": "de_DE.UTF-8", "LANGUAGE": ""})
+    if "de_DE.utf8" in subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split():
+        assert "Gesamt" in german.stdout, "the installed binary finds the installed catalogs"
     for icon in icons:
         assert_svg_icon(icon)
 
@@ -87,6 +96,6 @@ def test_install_activate_and_uninstall(tmp_path):
                                capture_output=True, text=True, timeout=60)
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
-    assert not any(path.exists() for path in [desktop_entry, search_provider, runner, *icons])
+    assert not any(path.exists() for path in [desktop_entry, search_provider, runner, *icons, *catalogs])
     assert not (home / "share" / "intervald" / "plans").exists() or not any((home / "share" / "intervald" / "plans").iterdir())
     assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"
