@@ -25,6 +25,9 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     private let flush: () -> Void
     private let exported: ExportedPlayer
     private let slots: [BusSlot]
+    /// The next segment's `PropertiesChanged(Metadata)`, built at the change before it, so that only its send is left
+    /// between `SegmentStarted` and it at the cue instant (spec §8); sent when the change is to that segment.
+    private var prepared: (snapshot: MediaPlayerSnapshot, message: BusMessage)?
     /// A connection of its own (`intervalctl run`), served for as long as the player lives.
     private var ownDriver: BusDispatchDriver?
     private var ownsName = false
@@ -80,11 +83,16 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
                 try bus.requestNameAsync(service)
                 ownsName = true
             }
-            if !update.changed.isEmpty {
+            if let prepared, update.changed == [.metadata], prepared.snapshot.isSameTrack(as: snapshot),
+                snapshot.playbackStatus == .playing
+            {
+                try bus.send(prepared.message)
+            } else if !update.changed.isEmpty {
                 try bus.emitPropertiesChanged(
                     path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface,
                     names: update.changed.map(\.rawValue))
             }
+            prepared = nil
             if let position = update.seekedTo {
                 let signal = try bus.newSignal(
                     path: MediaPlayer.objectPath, interface: MediaPlayer.playerInterface,
@@ -100,6 +108,30 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
             logger.warning("Failed to update the media player, ignoring.", metadata: ["error": "\(error)"])
         }
         flush()
+        prepareNext(after: moment, shown: snapshot)
+    }
+
+    /// Builds the `PropertiesChanged` of the segment after the one now playing, after this change's signals are out.
+    private func prepareNext(after moment: WorkoutMoment, shown: MediaPlayerSnapshot) {
+        guard shown.playbackStatus == .playing, let segment = moment.segment,
+            let next = moment.plan.segment(after: segment)
+        else { return }
+        let snapshot = MediaPlayerSnapshot(playing: next, plan: moment.plan)
+        do {
+            let message = try bus.newSignal(
+                path: MediaPlayer.objectPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+            try message.append(MediaPlayer.playerInterface)
+            try message.openContainer("a", contents: "{sv}")
+            try message.appendEntry(MediaPlayerProperty.metadata.rawValue, MediaPlayerProperty.metadata.signature) {
+                message throws(BusError) in
+                try message.append(MediaPlayerProperty.metadata.value(of: snapshot, artURL: exported.artURL))
+            }
+            try message.closeContainer()
+            try message.append([String]())
+            prepared = (snapshot, message)
+        } catch {
+            logger.debug("Failed to prepare the next media player change, ignoring.", metadata: ["error": "\(error)"])
+        }
     }
 
     /// `mpris:artUrl`: the installed icon, as a file URI, found next to this executable's install

@@ -57,13 +57,18 @@ public struct MediaPlayerSnapshot: Sendable, Equatable {
             self = .stopped
             return
         }
+        self.init(playing: segment, plan: plan)
+        if status.state == .paused { playbackStatus = .paused }
+        position = Int64(clamping: status.segmentDuration) - Int64(clamping: status.segmentRemaining)
+    }
+
+    /// The player's view of `segment` playing from its start: what its change will show, known a change ahead.
+    public init(playing segment: Segment, plan: Plan) {
         let album = WorkoutPresenter.position(segment, in: plan)
         self.init(
-            playbackStatus: status.state == .paused ? .paused : .playing,
-            trackID: MediaPlayer.trackID(segmentIndex: segment.index), title: WorkoutPresenter.headline(segment),
-            artist: [plan.name], album: album.prefix(1).uppercased() + album.dropFirst(),
-            length: segment.duration,
-            position: Int64(clamping: status.segmentDuration) - Int64(clamping: status.segmentRemaining))
+            playbackStatus: .playing, trackID: MediaPlayer.trackID(segmentIndex: segment.index),
+            title: WorkoutPresenter.headline(segment), artist: [plan.name],
+            album: album.prefix(1).uppercased() + album.dropFirst(), length: segment.duration, position: 0)
     }
 
     public init(

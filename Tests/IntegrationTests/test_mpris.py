@@ -61,9 +61,17 @@ def test_playerctl_pauses_skips_restarts_and_stops_the_workout(activatable_daemo
 
     signals = monitor(f"type='signal',path='/org/intervald/Timer1',member='SegmentStarted'")
     seeked = monitor(f"type='signal',path='{MPRIS_PATH}',member='Seeked'")
+    changes = monitor(f"type='signal',path='{MPRIS_PATH}',member='PropertiesChanged'")
     assert playerctl("next").returncode == 0
     cue = signals.wait_for("SegmentStarted")[0]
     assert cue["payload"]["data"][:3] == [1, "walk", "Walk"]
+    # The change's own PropertiesChanged (prepared at the cue before) carries the walk, as clients cache it.
+    interface, changed, invalidated = changes.wait_for("PropertiesChanged")[0]["payload"]["data"]
+    metadata = changed["Metadata"]["data"]
+    assert (interface, list(changed), invalidated) == (PLAYER_INTERFACE, ["Metadata"], [])
+    assert (metadata["xesam:title"]["data"], metadata["mpris:trackid"]) == \
+        ("Walk · 30 s", {"type": "o", "data": "/org/intervald/Timer1/Segment/1"})
+    assert (metadata["xesam:album"]["data"], metadata["mpris:length"]) == ("Round 1 of 4", {"type": "x", "data": 30000000})
     wait_until(lambda: playerctl("metadata", "xesam:title").stdout == "Walk · 30 s\n", 5, "the walk's metadata")
 
     assert playerctl("previous").returncode == 0

@@ -155,3 +155,19 @@ import Testing
             ])
     }
 }
+
+@Suite struct MediaPlayerPreparedSnapshotTests {
+    @Test func theNextSegmentPreparedAheadIsWhatItsChangeShows() throws {
+        let drill = try plan("name \"Drill\"\n3x(30s run, 30s walk)")
+        let walk = try #require(drill.segment(at: 30_000_000))
+        let status = TimerStatus(
+            state: .running, planName: "Drill", planDuration: UInt64(drill.duration), segmentIndex: 1, segmentCount: 6,
+            segmentKind: "walk", segmentLabel: "Walk", segmentDuration: 30_000_000, nextLabel: "Run",
+            elapsed: 30_000_000,
+            segmentRemaining: 30_000_000)
+        let atTheChange = MediaPlayerSnapshot(status: status, segment: walk, plan: drill)
+        let prepared = MediaPlayerSnapshot(playing: walk, plan: drill)
+        #expect(prepared == atTheChange)
+        #expect((prepared.title, prepared.album, prepared.position) == ("Walk · 30 s", "Round 1 of 3", 0))
+    }
+}
