@@ -78,6 +78,30 @@ public struct SpokenCues: Sendable {
         return [TimedCue(next.map(Self.phrase) ?? Self.summary(plan), delay: max(change - moment.now, 0))]
     }
 
+    /// ``actions(for:)``, with each phrase's English beside it: what a voice says where none of the user's language is
+    /// installed (spec §9). The English pass replays the moment on a copy, so each moment is timed once.
+    public mutating func actionsWithEnglish(for moment: WorkoutMoment) -> (actions: AudibleActions, english: [String]) {
+        var replay = self
+        let actions = actions(for: moment)
+        guard !actions.cues.isEmpty else { return (actions, []) }
+        let english = Localization.inEnglish { replay.actions(for: moment) }
+        return (actions, english.cues.map(\.text))
+    }
+
+    /// Whether a synthesizer whose voices speak `voiceLanguages` ("de", "fr-FR", "es-419", as speech-dispatcher lists
+    /// them) has one for `language` ("de", "de_AT", "pt-BR"): the primary language subtags compare, case-insensitively.
+    /// A synthesizer that lists no voice at all is not taken to lack one.
+    public static func hasVoice(for language: String, among voiceLanguages: [String]) -> Bool {
+        guard !voiceLanguages.isEmpty else { return true }
+        let wanted = primarySubtag(language)
+        return !wanted.isEmpty && voiceLanguages.contains { primarySubtag($0) == wanted }
+    }
+
+    /// "de" of "de-AT", "pt" of "pt_BR", lowercased.
+    public static func primarySubtag(_ tag: String) -> String {
+        String(tag.lowercased().prefix { $0 != "-" && $0 != "_" })
+    }
+
     /// "Run, 30 seconds"
     public static func phrase(_ segment: Segment) -> String {
         phrase(label: segment.label, microseconds: segment.duration)

@@ -1,22 +1,28 @@
 import IntervalCore
 import Logging
 
-/// What ``SoundOutput`` plays cues through: libcanberra's sounds (``CanberraPlayer``), the voice (``SpeechVoice``),
-/// or a test's recorder. Each works on a queue of its own and never blocks the caller.
-protocol CuePlaying: AnyObject {
-    /// Plays a sound (a theme event id or a file), or says a phrase, `delay` µs from now.
-    func play(_ text: String, after delay: Int64)
+/// What ``SoundOutput`` plays and speaks through: libcanberra's sounds (``CanberraPlayer``), the voice
+/// (``SpeechVoice``), or a test's recorder. Each works on a queue of its own and never blocks the caller.
+protocol CueChannel: AnyObject {
     /// Cuts what plays and what is waiting to.
     func cut()
     /// Waits until what was asked for has started.
     func flush()
 }
 
+protocol CuePlaying: CueChannel {
+    /// Plays a sound (a theme event id or a file) `delay` µs from now.
+    func play(_ text: String, after delay: Int64)
+}
+
+protocol CueSpeaking: CueChannel {
+    /// Says `text`, or `english` where no voice of the language is installed, `delay` µs from now.
+    func say(_ text: String, orInEnglish english: String, after delay: Int64)
+}
+
 extension CanberraPlayer: CuePlaying {}
 
-extension SpeechVoice: CuePlaying {
-    func play(_ text: String, after delay: Int64) { say(text, at: delay) }
-}
+extension SpeechVoice: CueSpeaking {}
 
 /// The workout's sounds (spec §4b) as an output of a ``WorkoutSession``: the segment's sound at each change,
 /// countdown pips, the finish sound, and, when asked, the voice. `handle` only hands the work over: playing and
@@ -24,7 +30,7 @@ extension SpeechVoice: CuePlaying {
 public final class SoundOutput: WorkoutOutput {
     private let settings: SoundSettings
     private let player: (any CuePlaying)?
-    private let voice: (any CuePlaying)?
+    private let voice: (any CueSpeaking)?
     /// Confined to the session's queue, like every output.
     private var spoken: SpokenCues
 
@@ -38,7 +44,7 @@ public final class SoundOutput: WorkoutOutput {
     }
 
     /// With `player` and `voice` in place of libcanberra and speech-dispatcher (nil: off).
-    init(settings: SoundSettings, player: (any CuePlaying)?, voice: (any CuePlaying)?) {
+    init(settings: SoundSettings, player: (any CuePlaying)?, voice: (any CueSpeaking)?) {
         self.settings = settings
         spoken = SpokenCues(halfway: settings.voiceHalfway)
         self.player = player
@@ -60,9 +66,11 @@ public final class SoundOutput: WorkoutOutput {
             for cue in sounds.cues { player.play(cue.text, after: cue.delay) }
         }
         if let voice {
-            let phrases = spoken.actions(for: moment)
-            if phrases.cut { voice.cut() }
-            for phrase in phrases.cues { voice.play(phrase.text, after: phrase.delay) }
+            let phrases = spoken.actionsWithEnglish(for: moment)
+            if phrases.actions.cut { voice.cut() }
+            for (phrase, english) in zip(phrases.actions.cues, phrases.english) {
+                voice.say(phrase.text, orInEnglish: english, after: phrase.delay)
+            }
         }
     }
 }

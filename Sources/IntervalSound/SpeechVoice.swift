@@ -19,12 +19,15 @@ public final class SpeechVoice: @unchecked Sendable {
     private let work = TimedQueue(label: "intervald.voice", qos: .userInitiated, leeway: .milliseconds(1))
     private var queue: DispatchQueue { work.queue }
     private let logger: Logger
-    private let language: String?
+    private let language: String
     private let rate: Int
     // Confined to `queue`.
     private var connection: UnsafeMutablePointer<SPDConnection>?
     private var failing = false
-    private var languageRefused = false
+    /// Whether a voice of `language` is installed: assumed until the voices are looked up (once per process, after
+    /// the first connection), which takes speech-dispatcher seconds.
+    private var speaksLanguage = true
+    private var voicesLookedUp = false
 
     /// - Parameter language: the voice's language; by default the language the phrases are translated into
     ///   (``Localization/language``, spec §9).
@@ -43,9 +46,10 @@ public final class SpeechVoice: @unchecked Sendable {
     }
 
     /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
-    /// start). Does not block.
-    public func say(_ text: String, at delay: Int64) {
-        work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in _ = self?.speak(text) }
+    /// start), or `english` if no voice of the language is installed (spec §9). Does not block.
+    public func say(_ text: String, orInEnglish english: String, after delay: Int64) {
+        work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in _ = self?.speak(text, orInEnglish: english)
+        }
     }
 
     /// Silences what is being said and drops what was timed ahead. Does not block.
@@ -62,9 +66,9 @@ public final class SpeechVoice: @unchecked Sendable {
 
     /// Says `text` now and waits until it has been said (for `intervalctl test-sound`), at most `timeout` seconds;
     /// false if it could not be said.
-    public func sayToEnd(_ text: String, timeout: Int = 15) -> Bool {
+    public func sayToEnd(_ text: String, orInEnglish english: String, timeout: Int = 15) -> Bool {
         let ended = DispatchSemaphore(value: 0)
-        let id: Int? = queue.sync { speak(text) }
+        let id: Int? = queue.sync { speak(text, orInEnglish: english) }
         guard let id else { return false }
         SpeechLatency.shared.whenEnded(id: id) { ended.signal() }
         return ended.wait(timeout: .now() + .seconds(timeout)) == .success
@@ -73,15 +77,15 @@ public final class SpeechVoice: @unchecked Sendable {
     // MARK: On `queue`
 
     @discardableResult
-    private func speak(_ text: String) -> Int? {
+    private func speak(_ text: String, orInEnglish english: String) -> Int? {
         guard let connection = connection ?? connect() else { return nil }
-        var id = spd_say(connection, SPD_MESSAGE, text)
+        var id = spd_say(connection, SPD_MESSAGE, speaksLanguage ? text : english)
         if id < 0 {
             // The service went away (it exits when idle, or was restarted): connect to a new one, once.
             spd_close(connection)
             self.connection = nil
             guard let reconnected = connect() else { return nil }
-            id = spd_say(reconnected, SPD_MESSAGE, text)
+            id = spd_say(reconnected, SPD_MESSAGE, speaksLanguage ? text : english)
         }
         if id < 0 {
             report("Failed to speak, ignoring.", error: "speech-dispatcher refused the message")
@@ -108,15 +112,59 @@ public final class SpeechVoice: @unchecked Sendable {
         opened.pointee.callback_cancel = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
         for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = spd_set_notification_on(opened, event) }
         SpeechLatency.shared.connected()
-        if let language, spd_set_language(opened, language) != 0, !languageRefused {
-            // Logged once per process: each reconnection tries again, and speech-dispatcher keeps its default voice.
-            languageRefused = true
-            logger.warning(
-                "No voice for the language, speaking with the default voice.", metadata: ["language": "\(language)"])
-        }
+        if spd_set_language(opened, speaksLanguage ? language : "en") != 0 { useEnglish() }
         if rate != 0 { _ = spd_set_voice_rate(opened, Int32(min(max(rate, -100), 100))) }
         connection = opened
+        if !voicesLookedUp {
+            voicesLookedUp = true
+            lookUpVoices()
+        }
         return opened
+    }
+
+    /// Looks up whether a voice of `language` is installed, on a connection and a thread of its own: speech-dispatcher
+    /// lists every voice of its synthesizer (espeak-ng: over 13,000, in about 2 s), which must not hold up a phrase.
+    /// English needs no look-up: it is what a missing voice falls back to.
+    private func lookUpVoices() {
+        guard SpokenCues.primarySubtag(language) != "en" else { return }
+        let language = language
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            let found = SpokenCues.hasVoice(for: language, among: Self.voiceLanguages())
+            guard let voice = self else { return }
+            voice.queue.async { voice.lookedUpVoices(found: found) }
+        }
+    }
+
+    private func lookedUpVoices(found: Bool) {
+        if found {
+            logger.debug("The voice speaks the language.", metadata: ["language": "\(language)"])
+        } else {
+            useEnglish()
+        }
+    }
+
+    /// From now on, speaks each phrase's English with an English voice; says so once in the log (spec §9).
+    private func useEnglish() {
+        guard speaksLanguage else { return }
+        speaksLanguage = false
+        if let connection { _ = spd_set_language(connection, "en") }
+        logger.warning("No voice for the language, speaking English.", metadata: ["language": "\(language)"])
+    }
+
+    /// The languages of the synthesizer's voices, as speech-dispatcher lists them ("de", "fr-FR"); empty if it lists
+    /// none or cannot be reached.
+    private static func voiceLanguages() -> [String] {
+        guard let connection = spd_open2("intervald", "voices", nil, SPD_MODE_SINGLE, nil, 0, nil) else { return [] }
+        defer { spd_close(connection) }
+        guard let voices = spd_list_synthesis_voices(connection) else { return [] }
+        defer { free_spd_voices(voices) }
+        var languages: [String] = []
+        var index = 0
+        while let voice = voices[index] {
+            if let language = voice.pointee.language { languages.append(String(cString: language)) }
+            index += 1
+        }
+        return languages
     }
 
     private func report(_ message: Logger.Message, error: String) {

@@ -19,6 +19,8 @@ BIN = Path(os.environ.get("INTERVALD_BIN_DIR", REPO / ".build" / "debug"))
 # happens are multiplied by this.
 SLOWDOWN = float(os.environ.get("INTERVALD_TEST_SLOWDOWN", "1"))
 SERVICE = "org.intervald.Timer1"
+#: The compiled catalogs (scripts/build-mo), which a build-tree binary finds through $INTERVALD_LOCALEDIR.
+LOCALE_DIR = os.environ.get("INTERVALD_LOCALEDIR", str(REPO / ".build" / "locale"))
 PATH = "/org/intervald/Timer1"
 
 
@@ -26,6 +28,16 @@ def desktop_required():
     return pytest.mark.skipif(
         "INTERVALD_TEST_NOTIFY_LOG" not in os.environ, reason="needs scripts/test-desktop (session bus + dunst)"
     )
+
+
+def has_locale(name):
+    listed = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
+    return name.replace("UTF-8", "utf8") in listed
+
+
+def in_language(locale):
+    """The environment of a process in `locale`, with the build's catalogs."""
+    return {"LC_ALL": locale, "LANGUAGE": "", "INTERVALD_LOCALEDIR": LOCALE_DIR}
 
 
 def wait_until(predicate, timeout, what):

@@ -8,24 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, ctl, desktop_required, press, wait_until
-
-LOCALE_DIR = os.environ.get("INTERVALD_LOCALEDIR", str(REPO / ".build" / "locale"))
-
-
-def has_locale(name):
-    listed = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
-    return name.replace("UTF-8", "utf8") in listed
-
+from conftest import LOCALE_DIR, REPO, ctl, desktop_required, has_locale, in_language, press, wait_until
 
 pytestmark = pytest.mark.skipif(
     not all(has_locale(name) for name in ("de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8"))
     or not Path(LOCALE_DIR, "de", "LC_MESSAGES", "intervald.mo").exists(),
     reason="needs the de_DE, fr_FR and es_ES locales (scripts/setup-deps) and scripts/build-mo .build/locale")
-
-
-def in_language(locale):
-    return {"LC_ALL": locale, "LANGUAGE": "", "INTERVALD_LOCALEDIR": LOCALE_DIR}
 
 
 def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():

@@ -7,11 +7,12 @@ import struct
 import subprocess
 import time
 import wave
+from pathlib import Path
 
 import pytest
 
 from audio import RATE, PrivatePulse, frequency, loud_span, onsets, pulseaudio_missing
-from conftest import BIN, REPO, BusMonitor, desktop_required, wait_until
+from conftest import BIN, LOCALE_DIR, REPO, BusMonitor, desktop_required, has_locale, in_language, wait_until
 
 pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
                                                      reason=pulseaudio_missing() or "")]
@@ -35,12 +36,12 @@ def sound_daemon(pulse, tmp_path):
     """Starts intervald with the settings the test writes, its sounds going to the private PulseAudio; stops it."""
     daemons = []
 
-    def start(settings=""):
+    def start(settings="", env=None):
         config = tmp_path / "intervald.toml"
         config.write_text("[notifications]\nsound = false\n" + settings)
         log = open(tmp_path / "intervald.log", "w")
         env = {**pulse.env, "XDG_STATE_HOME": str(tmp_path / "state"),
-               "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+               "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share", **(env or {})}
         daemon = subprocess.Popen([str(BIN / "intervald"), "--config", str(config), "--log-level", "debug"],
                                   env=env, stderr=log)
         daemons.append(daemon)
@@ -251,6 +252,53 @@ def test_the_daemons_voice_lands_on_each_change(pulse, sound_daemon):
             nearest = min(phrases, key=lambda t: abs(t - change), default=None)
             assert nearest is not None and abs(nearest - change) < 0.4, \
                 f"the phrase for the change at {change:.2f} began at {nearest}: {phrases}"
+    finally:
+        signals.close()
+
+
+def speech_heard(pulse, since, seconds):
+    """Waits until `seconds` of loud samples were recorded since `since`: speech, with the sounds off."""
+    def heard():
+        samples, _ = pulse.recording(since=since)
+        return sum(1 for value in samples if abs(value) > 1500) / RATE > seconds
+    wait_until(heard, 30, f"{seconds} s of speech")
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+@pytest.mark.skipif(not Path(LOCALE_DIR, "de", "LC_MESSAGES", "intervald.mo").exists() or not has_locale("de_DE.UTF-8"),
+                    reason="needs the de_DE locale and scripts/build-mo .build/locale")
+def test_a_german_workout_is_spoken_by_a_german_voice(pulse, sound_daemon, tmp_path):
+    sound_daemon("[sound]\nenabled = false\nvoice = true\n", env=in_language("de_DE.UTF-8"))
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        started = time.time()
+        assert ctl("start", "-e", "2s run, 2s walk").returncode == 0
+        signals.wait_for("Finished", timeout=15)
+        speech_heard(pulse, started, 0.5)
+        log = tmp_path / "intervald.log"
+        # speech-dispatcher listed a German voice (espeak-ng's), looked up in the background.
+        wait_until(lambda: "The voice speaks the language." in log.read_text(), 30, "the voices to be looked up")
+        assert "language=de" in log.read_text() and "No voice for the language" not in log.read_text()
+    finally:
+        signals.close()
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+def test_a_language_without_a_voice_is_logged_once_and_spoken_in_english(pulse, sound_daemon, tmp_path):
+    sound_daemon('[sound]\nenabled = false\nvoice = true\nvoice-language = "zz"\n')
+    log = tmp_path / "intervald.log"
+    missing = "No voice for the language, speaking English."
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        # The voices are looked up once the daemon has connected to speech-dispatcher.
+        assert ctl("start", "-e", "1s run").returncode == 0
+        signals.wait_for("Finished", timeout=15)
+        wait_until(lambda: missing in log.read_text(), 30, "the voices to be looked up")
+        started = time.time()
+        assert ctl("start", "-e", "2s run, 2s walk").returncode == 0
+        signals.wait_for("Finished", timeout=15, count=2)
+        speech_heard(pulse, started, 0.5)
+        assert log.read_text().count(missing) == 1, log.read_text()
     finally:
         signals.close()
 

@@ -57,6 +57,47 @@ import Testing
         #expect(Localization.language == "en")
     }
 
+    /// The voice's side of spec §9: each phrase also in English, for a voice that has none of the user's language.
+    final class Voice: WorkoutOutput {
+        var spoken = SpokenCues()
+        var plain = SpokenCues()
+        var said: [[String]] = []
+        var timedAsPlain = true
+
+        func handle(_ moment: WorkoutMoment) {
+            let phrases = spoken.actionsWithEnglish(for: moment)
+            timedAsPlain = timedAsPlain && phrases.actions == plain.actions(for: moment)
+            for (phrase, english) in zip(phrases.actions.cues, phrases.english) { said.append([phrase.text, english]) }
+        }
+    }
+
+    @Test func eachPhraseComesWithItsEnglishAndIsTimedOnce() throws {
+        let clock = ManualTimerSource()
+        let voice = Voice()
+        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [voice])
+        try Localization.using(Self.german) {
+            try session.start("10s run, 1m walk", origin: "", replace: false)
+            clock.advance(by: 70_000_000)
+        }
+        #expect(
+            voice.said == [
+                ["Laufen, 10 Sekunden", "Run, 10 seconds"], ["Gehen, 1 Minute", "Walk, 1 minute"],
+                ["Workout done, 1 Minute 10 Sekunden", "Workout done, 1 minute 10 seconds"],
+            ])
+        #expect(voice.timedAsPlain, "the English pass changes no phrase's timing, nor what was already timed")
+    }
+
+    @Test func aVoiceOfTheLanguageIsFoundByItsPrimarySubtag() {
+        let espeak = ["af", "de", "en-GB-x-rp", "en-US", "es-419", "fr-FR"]
+        #expect(SpokenCues.hasVoice(for: "de", among: espeak))
+        #expect(SpokenCues.hasVoice(for: "de_AT", among: espeak))
+        #expect(SpokenCues.hasVoice(for: "FR", among: espeak))
+        #expect(SpokenCues.hasVoice(for: "es", among: espeak))
+        #expect(!SpokenCues.hasVoice(for: "tlh", among: espeak))
+        #expect(!SpokenCues.hasVoice(for: "", among: espeak))
+        #expect(SpokenCues.hasVoice(for: "tlh", among: []), "a synthesizer that lists no voices is not judged")
+    }
+
     @Test func numbersInTextUseTheDecimalSeparatorButNeverInJSON() throws {
         let paced = try plan("4x(4m run @ 5:30/km, 1m walk @ 10:00/km)")
         let report = Localization.using(Self.german) { PlanReport.text(for: paced) }

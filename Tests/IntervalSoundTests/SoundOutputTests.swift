@@ -6,10 +6,13 @@ import Testing
 /// SoundOutput's rules on the virtual clock, with recorders in place of libcanberra and speech-dispatcher: which
 /// sound each event plays and when, what cuts, and what the voice says ahead of the change.
 @Suite struct SoundOutputTests {
-    final class Recorder: CuePlaying {
+    final class Recorder: CuePlaying, CueSpeaking {
         var log: [String] = []
 
         func play(_ text: String, after delay: Int64) { log.append("\(text) +\(delay / 1000) ms") }
+        func say(_ text: String, orInEnglish english: String, after delay: Int64) {
+            log.append("\(text) (\(english)) +\(delay / 1000) ms")
+        }
         func cut() { log.append("cut") }
         func flush() {}
     }
