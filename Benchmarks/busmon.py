@@ -9,8 +9,11 @@ match rules, and writes one JSON object per message to OUT.jsonl:
     {"t": CLOCK_MONOTONIC_NS, "type": "signal", "sender": ":1.7", "interface": "...", "member": "...",
      "path": "...", "signature": "...", "args": [...]}
 
-"t" is read right after the blocking read of the message's 16-byte fixed header returns, before anything is parsed:
-each message is read with exact lengths, so a message never waits behind the parsing of the one before it.
+"t" is read right after the read of the message's 16-byte fixed header returns, before anything is parsed. A
+message must not wait behind the parsing of the ones before it: a cue sends several within a fraction of a
+millisecond (SegmentStarted, the properties' PropertiesChanged, Notify), and parsing and writing one in Python takes
+about as long. So each message is read with exact lengths and kept raw, and the kept ones are parsed and written only
+once the bus has been quiet for QUIET_MS (or FLUSH_COUNT are kept, or the oldest is FLUSH_AGE_MS old: a flood).
 The kernel cannot stamp it for us: SO_TIMESTAMPNS gives nothing on a unix stream socket (checked on Linux 6.18).
 So that this monitor's own wake-up delay stays out of the numbers, `--fifo` runs it under SCHED_FIFO (root or
 CAP_SYS_NICE); the processes being measured keep their normal priority. "args" holds the leading basic arguments
@@ -19,6 +22,7 @@ Stops on SIGTERM/SIGINT or when the bus goes away. Standard library only.
 """
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -26,6 +30,10 @@ import sys
 import time
 
 TYPES = {1: "method_call", 2: "method_return", 3: "error", 4: "signal"}
+#: Parse and write what was read once the bus has been quiet this long, ms: longer than the gaps within a cue's burst.
+QUIET_MS = 3
+#: ... or once this many messages, or one this old (ms), wait: under a flood the bus is never quiet.
+FLUSH_COUNT, FLUSH_AGE_MS = 64, 20
 FIELDS = {1: "path", 2: "interface", 3: "member", 4: "error_name", 5: "reply_serial", 6: "destination",
           7: "sender", 8: "signature", 9: "unix_fds"}
 
@@ -243,8 +251,22 @@ def main():
         return b"".join(chunks), stamp
 
     ready = False
+    kept = []
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+
     with open(out_path, "w", buffering=1) as out:
+        def write_kept():
+            for stamp, header, rest in kept:
+                message = parse(header, rest)
+                message["t"] = stamp
+                out.write(json.dumps(message, separators=(",", ":")) + "\n")
+            kept.clear()
+
         while not stop:
+            if kept and (len(kept) >= FLUSH_COUNT or time.monotonic_ns() - kept[0][0] > FLUSH_AGE_MS * 1_000_000
+                         or not poller.poll(QUIET_MS)):
+                write_kept()
             try:
                 header, stamp = read_exact(16)
                 if header[0:1] != b"l":
@@ -254,16 +276,16 @@ def main():
                 rest, _ = read_exact(total - 16)
             except (EOFError, OSError):
                 break
-            message = parse(header, rest)
-            if not ready:
-                if message["type"] == "method_return" and message.get("reply_serial") == 2:
-                    ready = True
-                    print("ready", flush=True)
-                elif message["type"] == "error" and message.get("reply_serial") == 2:
-                    raise SystemExit(f"busmon: BecomeMonitor failed: {message}")
+            if ready:
+                kept.append((stamp, header, rest))
                 continue
-            message["t"] = stamp
-            out.write(json.dumps(message, separators=(",", ":")) + "\n")
+            message = parse(header, rest)
+            if message["type"] == "method_return" and message.get("reply_serial") == 2:
+                ready = True
+                print("ready", flush=True)
+            elif message["type"] == "error" and message.get("reply_serial") == 2:
+                raise SystemExit(f"busmon: BecomeMonitor failed: {message}")
+        write_kept()
 
 
 if __name__ == "__main__":
