@@ -48,7 +48,8 @@ public final class SpeechVoice: @unchecked Sendable {
     /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
     /// start), or `english` if no voice of the language is installed (spec §9). Does not block.
     public func say(_ text: String, orInEnglish english: String, after delay: Int64) {
-        work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in _ = self?.speak(text, orInEnglish: english)
+        work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in
+            _ = self?.speak(text, orInEnglish: english)
         }
     }
 
