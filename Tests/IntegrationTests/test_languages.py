@@ -3,7 +3,6 @@ and buttons under dunst, `intervalctl status`, `plan show` (with decimal commas)
 language, from the compiled catalogs of po/, while `--json` stays byte-identical to the English run."""
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
