@@ -30,6 +30,11 @@ def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
         ctl("plan", "show", "--json", plan, env=in_language("C.UTF-8")).stdout
     # The plan language is the same in every locale: a decimal point parses, a comma does not.
     assert ctl("plan", "check", "-", input="4x(1.5m run, 30s walk)\n", env=in_language("de_DE.UTF-8")).returncode == 0
+    distance = ctl("plan", "show", "-", input="for 1.5km { 1m run @ 6:00/km, 1m walk @ 10.5 km/h }\n",
+                   env=in_language("de_DE.UTF-8"))
+    assert distance.returncode == 0, distance.stderr
+    assert "Strecke          1,50 km (0,93 mi)" in distance.stdout.splitlines()
+    assert ctl("plan", "check", "-", input="for 1,5km { 1m run }\n", env=in_language("de_DE.UTF-8")).returncode != 0
 
 
 def test_a_diagnostic_is_german_and_still_located(tmp_path):
