@@ -79,11 +79,14 @@ public struct SpokenCues: Sendable {
     }
 
     /// ``actions(for:)``, with each phrase's English beside it: what a voice says where none of the user's language is
-    /// installed (spec §9). The English pass replays the moment on a copy, so each moment is timed once.
+    /// installed (spec §9). The English pass replays the moment on a copy, so each moment is timed once; phrases that
+    /// are English already are not rendered again.
     public mutating func actionsWithEnglish(for moment: WorkoutMoment) -> (actions: AudibleActions, english: [String]) {
         var replay = self
         let actions = actions(for: moment)
-        guard !actions.cues.isEmpty else { return (actions, []) }
+        guard !actions.cues.isEmpty, Localization.language != "en" else {
+            return (actions, actions.cues.map(\.text))
+        }
         let english = Localization.inEnglish { replay.actions(for: moment) }
         return (actions, english.cues.map(\.text))
     }

@@ -30,10 +30,9 @@ struct TestSoundCommand: ParsableCommand {
         if voice {
             let speech = SpeechVoice(
                 language: settings.voiceLanguage, rate: settings.voiceRate, logger: Logger(label: "intervalctl"))
-            let phrase = SpokenCues.phrase(label: "Run", microseconds: 30_000_000)
-            let english = Localization.inEnglish { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
-            Console.print("voice: \(phrase)")
-            if !speech.sayToEnd(phrase, orInEnglish: english) { failed = true }
+            let run = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
+            Console.print("voice: \(run())")
+            if !speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) { failed = true }
         }
         if failed { throw ExitCode.failure }
     }

@@ -85,6 +85,16 @@ import Testing
                 ["Workout done, 1 Minute 10 Sekunden", "Workout done, 1 minute 10 seconds"],
             ])
         #expect(voice.timedAsPlain, "the English pass changes no phrase's timing, nor what was already timed")
+
+        let english = Voice()
+        let plain = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [english])
+        try plain.start("10s run", origin: "", replace: false)
+        clock.advance(by: 10_000_000)
+        #expect(
+            english.said == [
+                ["Run, 10 seconds", "Run, 10 seconds"], ["Workout done, 10 seconds", "Workout done, 10 seconds"],
+            ])
+        #expect(english.timedAsPlain)
     }
 
     @Test func aVoiceOfTheLanguageIsFoundByItsPrimarySubtag() {
