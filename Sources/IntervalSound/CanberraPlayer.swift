@@ -11,11 +11,19 @@ import Logging
 ///
 /// The sounds are loaded into the audio server ahead (`ca_context_cache`), so that a cue's onset costs one request.
 /// Sounds may be timed ahead (countdown pips) with strict timers on the same queue; ``cut()`` cancels them and the
-/// sound playing. No audio server, or one that goes away, is logged once; the next sound opens a new context, and
-/// the log says when sound is back.
+/// sound playing. No audio server, or one that goes away, is logged once, and the log says when sound is back. A
+/// server that goes away is reconnected to at once, for a server that restarts between two cues. With no server, a
+/// sound is dropped and the connection is tried again ``reconnectionDelay`` after it, at most every
+/// ``reconnectionInterval``: never at a cue's instant, where a failing connection (canberra tries each of its audio
+/// drivers, with threads of their own) took about as much CPU as the whole cue and shared the machine's cores with
+/// the cue's `SegmentStarted` on its way through the bus (spec §6).
 public final class CanberraPlayer: @unchecked Sendable {
     /// Every cue sound plays under this id, so that one `ca_context_cancel` cuts it.
     private static let cueID: UInt32 = 1
+    /// How long after a sound that found no audio server the connection is tried again: after the cue's instant.
+    static let reconnectionDelay: DispatchTimeInterval = .milliseconds(100)
+    /// The least time between two connection attempts, ns: the sound is back this long after the server at most.
+    static let reconnectionInterval: UInt64 = 5_000_000_000
 
     private let work = TimedQueue(label: "intervald.sound", qos: .userInteractive, leeway: .nanoseconds(0))
     private var queue: DispatchQueue { work.queue }
@@ -31,6 +39,9 @@ public final class CanberraPlayer: @unchecked Sendable {
     private var failing = false
     /// Sounds that cannot be played (logged once each).
     private var unplayableSounds: Set<String> = []
+    /// When a context was last opened or tried, on Dispatch's uptime clock (ns).
+    private var lastConnectionAttempt: UInt64 = 0
+    private var reconnectionScheduled = false
 
     /// - Parameters:
     ///   - volume: percent of the sounds' own loudness, 1–100.
@@ -124,13 +135,30 @@ public final class CanberraPlayer: @unchecked Sendable {
     }
 
     private func perform(_ sound: String, _ request: (OpaquePointer, OpaquePointer) -> Int32) -> Int32 {
+        guard let context else {
+            reconnectLater()
+            return Int32(CA_ERROR_STATE)
+        }
         guard let properties = Self.properties(for: sound, volume: volume) else { return Int32(CA_ERROR_OOM) }
         defer { ca_proplist_destroy(properties) }
-        let first = context.map { request($0, properties) } ?? Int32(CA_ERROR_STATE)
+        let first = request(context, properties)
         guard Self.lostServer(first) else { return first }
-        // The audio server went away (or was never there): a new context connects to the one running now.
+        // The audio server went away: a new context connects to it if it is already back (a restart).
         guard let reopened = openContext() else { return first }
         return request(reopened, properties)
+    }
+
+    /// Tries to connect again ``reconnectionDelay`` from now, unless an attempt is due already or the last one was
+    /// less than ``reconnectionInterval`` ago (the next sound after that asks again).
+    private func reconnectLater() {
+        let sinceLastAttempt = DispatchTime.now().uptimeNanoseconds - lastConnectionAttempt
+        guard !reconnectionScheduled, sinceLastAttempt >= Self.reconnectionInterval else { return }
+        reconnectionScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.reconnectionDelay) { [weak self] in
+            guard let self else { return }
+            reconnectionScheduled = false
+            if context == nil { _ = openContext() }
+        }
     }
 
     /// Creates and opens a new context and loads the cue sounds into the server; nil when there is no audio server.
@@ -139,6 +167,8 @@ public final class CanberraPlayer: @unchecked Sendable {
             ca_context_destroy(old)
             context = nil
         }
+        lastConnectionAttempt = DispatchTime.now().uptimeNanoseconds
+        logger.debug("Connecting to the audio server.")
         var created: OpaquePointer?
         guard ca_context_create(&created) == Int32(CA_SUCCESS), let created else { return nil }
         if let properties = Self.proplist([
