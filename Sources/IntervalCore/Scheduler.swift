@@ -24,6 +24,9 @@ public final class Scheduler {
     public private(set) var state: TimerState = .idle
     /// The segment playing, or, after the end, the last one played.
     public private(set) var current: Segment?
+    /// True while the scheduler announces what its timer brought at the scheduled instant (a cue, the countdown, the
+    /// finish); false while it answers its owner (start, pause, skip, stop, a resynchronization …).
+    public private(set) var isFiring = false
 
     private let timer: TimerSource
     private let onEvent: (SchedulerEvent) -> Void
@@ -169,12 +172,19 @@ public final class Scheduler {
     /// Catches up after the clock may have jumped (the machine woke from suspend): cues the segment due now, once,
     /// or finishes, and re-arms the timer from the plan's start.
     public func resynchronize() {
-        fire()
+        catchUp()
     }
 
     // MARK: Timing
 
     private func fire() {
+        isFiring = true
+        defer { isFiring = false }
+        catchUp()
+    }
+
+    /// Announces what is due now: the segment, with one cue, the finish, or the countdown; then re-arms the timer.
+    private func catchUp() {
         guard state == .running, let current else { return }
         let now = timer.now - startInstant
         if now >= current.end {

@@ -18,10 +18,13 @@ public struct WorkoutMoment: Sendable {
     /// or the workout is paused. Outputs that need a head start (speech, countdown pips, the next notification)
     /// prepare against it.
     public let nextChange: ClockInstant?
+    /// The timer brought the event at its scheduled instant (a cue, the countdown, the finish); false when the
+    /// session's owner did (start, pause, resume, skip, stop, a restored workout, a wake-up from suspend).
+    public let onTimer: Bool
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
-        now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?
+        now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool
     ) {
         self.event = event
         self.plan = plan
@@ -32,6 +35,7 @@ public struct WorkoutMoment: Sendable {
         self.wallNow = wallNow
         self.planStart = planStart
         self.nextChange = nextChange
+        self.onTimer = onTimer
     }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.

@@ -160,7 +160,8 @@ public final class WorkoutSession {
     private func broadcast(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) {
         let moment = WorkoutMoment(
             event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
-            now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange)
+            now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
+            onTimer: scheduler?.isFiring ?? false)
         for output in outputs { output.handle(moment) }
     }
 }

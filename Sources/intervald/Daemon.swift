@@ -12,13 +12,16 @@ import Logging
 #endif
 
 /// The daemon: one serial queue owns the workout session, the bus connection and the watchdog; the session's outputs
-/// announce every event (bus signals first, then properties, the notification, the state file and the history,
-/// hooks, the watchdog, idle exit and the log). Plan text is parsed on a queue of its own, so that no caller can
+/// announce every event (bus signals first, the media player and the sound at the instant, then, a moment after a
+/// cue, properties, the notification, the state file and the history, hooks, the watchdog, idle exit and the log). Plan text is parsed on a queue of its own, so that no caller can
 /// delay a cue.
 final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let queue = DispatchQueue(label: "intervald.main", qos: .userInteractive)
     /// Above this, a plan's text is large enough that the heap is trimmed once it has been handled.
     private static let largePlanBytes = 256 << 10
+    /// How long after a cue the outputs that need not act at its instant hear it: the signals, the player's change
+    /// and the notification are through the bus daemon by then (their p99 is under a millisecond).
+    private static let afterTheInstantDelay: DispatchTimeInterval = .milliseconds(2)
     /// One parse at a time: a flood of large plans costs at most one core.
     private let parseQueue = DispatchQueue(label: "intervald.parse", qos: .utility)
     private let logger: Logger
@@ -32,6 +35,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var server: TimerBusServer?
     private var notification: NotificationOutput?
     private var history: HistoryOutput?
+    private var afterTheInstant: DeferredOutputs?
     private var idleExit: IdleExit?
     private let signals: SignalWatcher
     private var shuttingDown = false
@@ -80,20 +84,31 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
                 [weak self] in self?.exitIdle()
             }
+            // At the instant only what the runner sees and hears then; the notification is sent at the instant by
+            // the GLib thread, which `notification` prepared at the change before.
+            let afterTheInstant = DeferredOutputs(
+                [
+                    BusPropertyAnnouncer(server: server, logger: logger),
+                    notification,
+                    state,
+                    history,
+                    HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger)),
+                    Watchdog(queue: queue, systemd: systemd, logger: logger),
+                    idleExit,
+                    WorkoutLog(logger: logger),
+                ],
+                later: { [queue] work in
+                    let onQueue = UncheckedBox(work)
+                    queue.asyncAfter(deadline: .now() + Self.afterTheInstantDelay) { onQueue.value() }
+                })
             let outputs: [(any WorkoutOutput)?] = [
                 BusAnnouncer(server: server, logger: logger),
                 mediaPlayer,
-                BusPropertyAnnouncer(server: server, logger: logger),
                 SoundOutput(settings: settings.sound, logger: logger),
-                notification,
-                state,
-                history,
-                HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger)),
-                Watchdog(queue: queue, systemd: systemd, logger: logger),
-                idleExit,
-                WorkoutLog(logger: logger),
+                afterTheInstant,
             ]
             session.outputs = outputs.compactMap { $0 }
+            self.afterTheInstant = afterTheInstant
             self.notification = notification
             self.history = history
             self.idleExit = idleExit
@@ -278,6 +293,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     }
 
     private func leave() {
+        afterTheInstant?.flush()
         session.outputs = []
         server?.close()
         server = nil
@@ -286,7 +302,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     }
 }
 
-/// Carries a value that is used only on the queue it came from across a hop through another queue.
+/// Carries a value that is used only on the queue it came from across a hop through another queue, or back to the
+/// same queue later.
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
 

@@ -68,6 +68,58 @@ import Testing
         #expect(stopped.status == .idle)
     }
 
+    @Test func momentsSayWhetherTheTimerBroughtThem() throws {
+        let (service, clock, recorder) = makeService()
+        try service.start("countdown 2s; 4x(10s run)", origin: "", replace: false)
+        clock.advance(by: 10 * second)  // the countdown, then the second cue
+        try service.pause()
+        try service.resume()
+        try service.skip()
+        try service.restartSegment()
+        clock.sleep(for: 10 * second + 500_000)  // a suspend through the third segment's end
+        service.resynchronize()
+        clock.advance(by: 10 * second)  // the countdown, then the finish
+        let brought = recorder.moments.map {
+            "\(String(describing: $0.event).prefix { $0 != "(" }) \($0.onTimer ? "timer" : "owner")"
+        }
+        #expect(
+            brought == [
+                "segmentStarted owner", "countdown timer", "segmentStarted timer", "paused owner", "resumed owner",
+                "segmentStarted owner", "segmentStarted owner", "segmentStarted owner", "countdown timer",
+                "finished timer",
+            ])
+        try service.start("10s run", origin: "", replace: false)
+        service.stop(.user)
+        #expect(recorder.moments.suffix(2).map(\.onTimer) == [false, false])
+    }
+
+    @Test func deferredOutputsHearTheTimersEventsLaterAndTheOwnersAtOnceInOrder() throws {
+        let log = OrderProbe.Log()
+        var later: [() -> Void] = []
+        let deferred = DeferredOutputs([OrderProbe("a", log: log), OrderProbe("b", log: log)]) { later.append($0) }
+        let clock = ManualTimerSource()
+        let service = WorkoutSession(
+            timer: clock, wallClock: { 0 }, outputs: [OrderProbe("bus", log: log), deferred])
+        try service.start("3x(10s run)", origin: "", replace: false)
+        #expect(log.entries == ["bus", "a", "b"])  // the start: at once
+        clock.advance(by: 10 * second)
+        #expect(log.entries.suffix(1) == ["bus"])  // the cue: the bus at its instant, the rest waits
+        #expect(later.count == 1)
+        later.removeFirst()()
+        #expect(log.entries.suffix(3) == ["bus", "a", "b"])
+        clock.advance(by: 10 * second)
+        try service.pause()  // the owner's event flushes the cue that waits, then is heard itself
+        #expect(log.entries.suffix(6) == ["bus", "bus", "a", "b", "a", "b"])
+        let heard = log.entries.count
+        later.removeFirst()()  // the cue's late call finds nothing left to hand over
+        #expect(log.entries.count == heard)
+        try service.resume()
+        clock.advance(by: 10 * second)  // the finish waits, until the daemon flushes before it exits
+        #expect(log.entries.suffix(1) == ["bus"])
+        deferred.flush()
+        #expect(log.entries.suffix(2) == ["a", "b"])
+    }
+
     @Test func startRefusesWhileRunningUnlessReplacing() throws {
         let (service, clock, recorder) = makeService()
         try service.start("30s run, 30s walk", origin: "", replace: false)
