@@ -221,6 +221,8 @@ func makeScheduler(_ text: String, clock: ManualTimerSource, log: EventLog) thro
         #expect(margin.microseconds == 1700, "a late wake-up raises it at once, with headroom")
         margin.observe(lateness: 100)
         #expect(margin.microseconds < 1700 && margin.microseconds > 1500, "and it decays slowly")
+        for _ in 0..<200 { margin.observe(lateness: 100) }
+        #expect(margin.microseconds == WakeUpMargin.minimum, "back to the least margin")
         margin.observe(lateness: 60_000)
         #expect(margin.microseconds == WakeUpMargin.maximum, "never more than the maximum")
         margin.observe(lateness: -400)
