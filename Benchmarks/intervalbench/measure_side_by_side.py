@@ -6,9 +6,9 @@ import subprocess
 import time
 
 from .common import log
-from .measure_cue_lateness import intervald_cue_times
+from .measure_cue_lateness import intervald_cue_times, mpris_change_times, warm_up
 from .procstat import Window, busy_percent, cpu_busy, steal_ms
-from .summarize import lateness_stats
+from .summarize import lateness_stats, signal_to_mpris_change
 
 KEY = "side_by_side"
 PARAMS = {"quick": {"side_by_side_runs": 1, "side_by_side_cues": 20},
@@ -23,6 +23,7 @@ def run(bench):
     n, period, runs = p["side_by_side_cues"], p["period"], p["side_by_side_runs"]
     plan = f"{n}x({int(period * 1000)}ms work)"
     results = []
+    warm_up(bench)
     for number in range(runs):
         log(f"side by side, run {number + 1} of {runs}: {n} cues of {period * 1000:.0f} ms, the C floor alongside …")
         time.sleep(1)
@@ -41,6 +42,7 @@ def run(bench):
         signal_times, notify_times = intervald_cue_times(events)
         results.append({
             "signal_times_ns": signal_times, "notify_times_ns": notify_times,
+            "mpris_change_times_ns": mpris_change_times(events),
             "floor_signal_times_ns": [[m["args"][0], m["t"]] for m in events
                                       if m.get("interface") == "org.intervald.Bench" and m["args"]],
             "floor_notify_times_ns": [[int(m["args"][3].split()[1]), m["t"]] for m in events
@@ -78,7 +80,10 @@ def summarize(raw, params):
             if stats[ours] and stats[floor]:
                 difference[ours] = {key: round(stats[ours][key] - stats[floor][key], 3)
                                     for key in ("p50_ms", "p99_ms", "max_ms")}
-        runs.append({**stats, "difference": difference, "steal_ms": r["steal_ms"],
+        runs.append({**stats, "difference": difference,
+                     "signal_to_mpris_change": signal_to_mpris_change(r["signal_times_ns"],
+                                                                      r.get("mpris_change_times_ns", [])),
+                     "steal_ms": r["steal_ms"],
                      "machine_busy_percent": r["machine_busy_percent"], "floor_exit_status": r["floor_exit_status"],
                      "daemon_cpu_ms_per_cue": round(r["daemon_cpu_ms"] / s["cues"], 3)})
     return {"cues": s["cues"], "period_ms": s["period_ms"], "plan": s["plan"], "runs": runs}
@@ -136,15 +141,18 @@ def render(s, results):
         f"{NOTIFY_P99_MS:g} ms of the C libnotify floor's.")
     add("")
     add("| run | SegmentStarted p50 / p99 / max (ms) | floor's p50 / p99 / max | intervald − floor | "
-        "Notify p99 − floor's | CPU busy % | steal ms | daemon CPU ms/cue |")
-    add("| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |")
+        "Notify p99 − floor's | MPRIS change after the signal p50 / p99 / max | CPU busy % | steal ms | "
+        "daemon CPU ms/cue |")
+    add("| ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: |")
     for number, r in enumerate(s["runs"], 1):
         sig, fl, diff = r["signal"] or {}, r["floor_signal"] or {}, r["difference"]
         ours = " / ".join(f"{sig.get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
         floors = " / ".join(f"{fl.get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
         d = diff.get("signal", {})
         gap = " / ".join(fmt(d.get(k)) for k in ("p50_ms", "p99_ms", "max_ms"))
-        add(f"| {number} | {ours} | {floors} | {gap} | {fmt(diff.get('notify', {}).get('p99_ms'))} | "
+        player = r.get("signal_to_mpris_change") or {}
+        mpris = " / ".join(f"{player[k]:.3f}" for k in ("p50_ms", "p99_ms", "max_ms")) if player else "–"
+        add(f"| {number} | {ours} | {floors} | {gap} | {fmt(diff.get('notify', {}).get('p99_ms'))} | {mpris} | "
             f"{r['machine_busy_percent']:.1f} | {r['steal_ms']} | {r['daemon_cpu_ms_per_cue']} |")
     add("")
     for event, label in (("signal", "SegmentStarted"), ("notify", "Notify")):

@@ -48,6 +48,20 @@ def lateness_stats(indexed_times, period_ns, unit_ns=1, base=None):
     }
 
 
+def signal_to_mpris_change(signal_times, change_times):
+    """How long after each SegmentStarted the MPRIS player's PropertiesChanged came (spec §8; the first one before the
+    next cue), ms: p50, p99, max over the cues."""
+    changes = sorted(change_times)
+    cue_times = sorted(t for _, t in signal_times)
+    delays = []
+    for i, t in enumerate(cue_times):
+        following = next((c for c in changes if c >= t), None)
+        if following is not None and (i + 1 == len(cue_times) or following < cue_times[i + 1]):
+            delays.append((following - t) / 1e6)
+    return {"cues": len(delays), "p50_ms": round(percentile(delays, 50), 3), "p99_ms": round(percentile(delays, 99), 3),
+            "max_ms": round(max(delays), 3)} if delays else None
+
+
 def dist(values):
     """n, p50, p90, min and max of a list of milliseconds."""
     return {"n": len(values), "p50_ms": round(percentile(values, 50), 2), "p90_ms": round(percentile(values, 90), 2),
@@ -80,17 +94,8 @@ def summarize(raw, *, measurements, params, quick, command, build, started, fini
     hop_stats = {"p50_ms": round(percentile(hop, 50), 3), "p99_ms": round(percentile(hop, 99), 3),
                  "max_ms": round(max(hop), 3)} if hop else None
 
-    # The MPRIS player's PropertiesChanged after each SegmentStarted (spec §8): the first one before the next cue.
-    changes = sorted(lat["intervald"].get("mpris_change_times_ns", []))
-    cue_times = sorted(t for _, t in lat["intervald"]["signal_times_ns"])
-    mpris_delay = []
-    for i, t in enumerate(cue_times):
-        following = next((c for c in changes if c >= t), None)
-        if following is not None and (i + 1 == len(cue_times) or following < cue_times[i + 1]):
-            mpris_delay.append((following - t) / 1e6)
-    mpris_stats = {"cues": len(mpris_delay), "p50_ms": round(percentile(mpris_delay, 50), 3),
-                   "p99_ms": round(percentile(mpris_delay, 99), 3),
-                   "max_ms": round(max(mpris_delay), 3)} if mpris_delay else None
+    mpris_stats = signal_to_mpris_change(lat["intervald"]["signal_times_ns"],
+                                         lat["intervald"].get("mpris_change_times_ns", []))
 
     def ratio(a, b, key):
         if not a or not b or not a[key]:
