@@ -8,7 +8,7 @@
 /// output still hears every event in order, and a method's reply still follows what its call changed (the history
 /// record of a Stop, the state file of a Pause).
 public final class DeferredOutputs: WorkoutOutput {
-    public let outputs: [any WorkoutOutput]
+    private let outputs: [any WorkoutOutput]
     private let later: (@escaping () -> Void) -> Void
     private var waiting: [WorkoutMoment] = []
 
