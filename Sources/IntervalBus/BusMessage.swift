@@ -172,6 +172,16 @@ public final class BusMessage {
         return String(cString: value)
     }
 
+    /// Reads a `s` without copying it: the C string belongs to the message and lives as long as it does (so that a
+    /// caller can refuse an oversized one before paying for a copy). The corresponding C function is
+    /// `sd_bus_message_read_basic`.
+    public func readBorrowedString() throws(BusError) -> UnsafePointer<CChar> {
+        var value: UnsafePointer<CChar>?
+        try readBasic("s") { sd_bus_message_read_basic(pointer, $0, &value) }
+        guard let value else { throw BusError(errno: EBADMSG, function: "sd_bus_message_read_basic") }
+        return value
+    }
+
     /// Reads a `u`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readUInt32() throws(BusError) -> UInt32 {
         var value: UInt32 = 0

@@ -1,5 +1,3 @@
-import CBusShims
-import CSystemd
 import IntervalCore
 import Logging
 
@@ -26,67 +24,72 @@ public protocol DesktopLauncherDelegate: AnyObject {
 /// search) and `org.kde.krunner1` (KRunner). Each call is read here and forwarded to the delegate; its answer is
 /// sent when the delegate gives it. Everything runs on the server's queue.
 public final class DesktopLauncherExport {
-    private let slots: [BusSlot]
+    private let handler: LauncherHandler
+    private let objects: [BusObject]
 
     /// Exports the three interfaces on the server's connection. Call on the server's queue.
     public init(server: TimerBusServer, delegate: any DesktopLauncherDelegate, logger: Logger) throws(BusError) {
-        let exported = ExportedLauncher(
-            delegate: delegate, logger: logger, flush: { [weak driver = server.driver] in driver?.updateInterest() })
-        slots = try [
-            (DesktopLauncher.applicationPath, IB_LAUNCHER_APPLICATION),
-            (DesktopLauncher.searchProviderPath, IB_LAUNCHER_SEARCH_PROVIDER),
-            (DesktopLauncher.runnerPath, IB_LAUNCHER_RUNNER),
-        ].map { (path, interface) throws(BusError) in try export(exported, interface, at: path, on: server.bus) }
+        let handler = LauncherHandler(delegate: delegate)
+        self.handler = handler
+        objects = try [
+            DesktopLauncher.applicationInterfaceTable, DesktopLauncher.searchProviderInterfaceTable,
+            DesktopLauncher.runnerInterfaceTable,
+        ].map { (interface) throws(BusError) in
+            try BusObject(
+                interface, on: server.bus, handler: handler, logger: logger,
+                afterReply: { [weak driver = server.driver] in driver?.updateInterest() })
+        }
     }
 }
 
-/// What the C vtables' userdata points to; one retain per exported interface, released in its destroy callback.
-private final class ExportedLauncher {
+/// Reads each call's arguments and forwards it to the delegate; the reply is sent once the delegate answers.
+private final class LauncherHandler: BusObjectHandler {
     weak var delegate: (any DesktopLauncherDelegate)?
-    let logger: Logger
-    let flush: () -> Void
 
-    init(delegate: any DesktopLauncherDelegate, logger: Logger, flush: @escaping () -> Void) {
+    init(delegate: any DesktopLauncherDelegate) {
         self.delegate = delegate
-        self.logger = logger
-        self.flush = flush
     }
 
-    static func from(_ context: UnsafeMutableRawPointer?) -> ExportedLauncher? {
-        context.map { Unmanaged<ExportedLauncher>.fromOpaque($0).takeUnretainedValue() }
+    func handle(_ call: BusCall) throws(BusCallError) {
+        guard let delegate else { throw .unavailable }
+        do throws(BusError) {
+            try handle(call, call.message, delegate)
+        } catch {
+            throw BusCallError(error)
+        }
     }
 
-    /// Reads `call`'s arguments and forwards it; the reply is sent once the delegate answers.
-    func handle(_ method: ib_launcher_method, _ call: BusMessage, delegate: any DesktopLauncherDelegate)
+    private func handle(_ call: BusCall, _ message: BusMessage, _ delegate: any DesktopLauncherDelegate)
         throws(BusError)
     {
-        switch method {
-        case IB_APPLICATION_ACTIVATE:
+        switch (call.interface, call.member) {
+        case (DesktopLauncher.applicationInterface, "Activate"),
+            (DesktopLauncher.searchProviderInterface, "LaunchSearch"):
             perform(.activate, call, delegate)
-        case IB_APPLICATION_OPEN:
+        case (DesktopLauncher.applicationInterface, "Open"):
             // No MIME types are declared, so desktops do not send files; a caller that does gets the plans offered.
             perform(.activate, call, delegate)
-        case IB_APPLICATION_ACTIVATE_ACTION:
-            let name = try call.readString()
-            let parameter = try call.readFirstStringOfVariants()
+        case (DesktopLauncher.applicationInterface, "ActivateAction"):
+            let name = try message.readString()
+            let parameter = try message.readFirstStringOfVariants()
             do throws(TimerCommandError) {
                 perform(try DesktopLauncher.request(action: name, parameter: parameter), call, delegate)
             } catch let failure {
                 delegate.report(failure)
-                reply(to: call, failure: failure)
+                call.fail(BusCallError(failure))
             }
-        case IB_SEARCH_GET_INITIAL_RESULT_SET:
-            search(try call.readStringArray(), call, delegate)
-        case IB_SEARCH_GET_SUBSEARCH_RESULT_SET:
-            _ = try call.readStringArray()
-            search(try call.readStringArray(), call, delegate)
-        case IB_SEARCH_GET_RESULT_METAS:
+        case (DesktopLauncher.searchProviderInterface, "GetInitialResultSet"):
+            search(try message.readStringArray(), call, delegate)
+        case (DesktopLauncher.searchProviderInterface, "GetSubsearchResultSet"):
+            _ = try message.readStringArray()
+            search(try message.readStringArray(), call, delegate)
+        case (DesktopLauncher.searchProviderInterface, "GetResultMetas"):
             // GNOME Shell wants one meta per identifier, in order, or it drops them all.
-            let identifiers = try call.readStringArray()
+            let identifiers = try message.readStringArray()
             let results = identifiers.map(PlanSearch.Result.init(identifier:))
-            delegate.describe(results.compactMap { $0 }) { [self] descriptions in
+            delegate.describe(results.compactMap { $0 }) { descriptions in
                 var described = descriptions.makeIterator()
-                reply(to: call) { reply throws(BusError) in
+                call.reply { reply throws(BusError) in
                     try reply.openContainer("a", contents: "a{sv}")
                     for (identifier, result) in zip(identifiers, results) {
                         let description = result == nil ? nil : described.next() ?? nil
@@ -96,121 +99,50 @@ private final class ExportedLauncher {
                     try reply.closeContainer()
                 }
             }
-        case IB_SEARCH_ACTIVATE_RESULT:
-            let identifier = try call.readString()
+        case (DesktopLauncher.searchProviderInterface, "ActivateResult"), (DesktopLauncher.runnerInterface, "Run"):
+            let identifier = try message.readString()
             guard let result = PlanSearch.Result(identifier: identifier) else {
-                return reply(to: call, failure: TimerCommandError(.invalidPlan, "No such search result."))
+                return call.fail(BusCallError(TimerCommandError(.invalidPlan, "No such search result.")))
             }
             perform(.start(result), call, delegate)
-        case IB_SEARCH_LAUNCH_SEARCH:
-            perform(.activate, call, delegate)
-        case IB_RUNNER_ACTIONS:
-            reply(to: call) { reply throws(BusError) in
+        case (DesktopLauncher.runnerInterface, "Actions"):
+            call.reply { reply throws(BusError) in
                 try reply.openContainer("a", contents: "(sss)")
                 try reply.closeContainer()
             }
-        case IB_RUNNER_MATCH:
-            let typed = try call.readString()
-            guard let query = PlanSearch.query([typed]) else { return replyNoMatches(to: call) }
-            delegate.search(query) { [self] hits in
-                reply(to: call) { reply throws(BusError) in
-                    try reply.openContainer("a", contents: "(sssida{sv})")
-                    for hit in hits { try reply.appendRunnerMatch(hit, query: query) }
-                    try reply.closeContainer()
-                }
-            }
-        case IB_RUNNER_RUN:
-            let identifier = try call.readString()
-            guard let result = PlanSearch.Result(identifier: identifier) else {
-                return reply(to: call, failure: TimerCommandError(.invalidPlan, "No such match."))
-            }
-            perform(.start(result), call, delegate)
-        case IB_RUNNER_TEARDOWN:
-            reply(to: call) { _ throws(BusError) in }
+        case (DesktopLauncher.runnerInterface, "Match"):
+            let typed = try message.readString()
+            guard let query = PlanSearch.query([typed]) else { return replyMatches([], query: "", to: call) }
+            delegate.search(query) { hits in replyMatches(hits, query: query, to: call) }
+        case (DesktopLauncher.runnerInterface, "Teardown"):
+            call.reply()
         default:
-            reply(to: call, failure: TimerCommandError(.invalidState, "Unknown method."))
+            call.fail(BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member)."))
         }
     }
 
     private func perform(
-        _ request: DesktopLauncher.Request, _ call: BusMessage, _ delegate: any DesktopLauncherDelegate
+        _ request: DesktopLauncher.Request, _ call: BusCall, _ delegate: any DesktopLauncherDelegate
     ) {
-        delegate.perform(request) { [self] outcome in
-            switch outcome {
-            case .success: reply(to: call) { _ throws(BusError) in }
-            case .failure(let failure): reply(to: call, failure: failure)
-            }
-        }
+        delegate.perform(request, answer: call.answer)
     }
 
-    private func search(_ terms: [String], _ call: BusMessage, _ delegate: any DesktopLauncherDelegate) {
+    private func search(_ terms: [String], _ call: BusCall, _ delegate: any DesktopLauncherDelegate) {
         guard let query = PlanSearch.query(terms) else {
-            return reply(to: call) { reply throws(BusError) in try reply.append([String]()) }
+            return call.reply { reply throws(BusError) in try reply.append([String]()) }
         }
-        delegate.search(query) { [self] hits in
-            reply(to: call) { reply throws(BusError) in try reply.append(hits.map(\.result.identifier)) }
+        delegate.search(query) { hits in
+            call.reply { reply throws(BusError) in try reply.append(hits.map(\.result.identifier)) }
         }
-    }
-
-    private func replyNoMatches(to call: BusMessage) {
-        reply(to: call) { reply throws(BusError) in
-            try reply.openContainer("a", contents: "(sssida{sv})")
-            try reply.closeContainer()
-        }
-    }
-
-    /// Sends `call`'s method return, filled by `fill`; a failure to build or send it is logged.
-    private func reply(to call: BusMessage, _ fill: (BusMessage) throws(BusError) -> Void) {
-        do throws(BusError) {
-            let reply = try call.newMethodReturn()
-            try fill(reply)
-            try reply.send()
-        } catch {
-            logger.debug("Failed to answer a desktop request, ignoring.", metadata: ["error": "\(error)"])
-        }
-        flush()
-    }
-
-    private func reply(to call: BusMessage, failure: TimerCommandError) {
-        if ib_reply_error(call.pointer, failure.busErrorName, failure.message) < 0 {
-            logger.debug("Failed to answer a desktop request, ignoring.")
-        }
-        flush()
     }
 }
 
-private func export(
-    _ exported: ExportedLauncher, _ interface: ib_launcher_interface, at path: String, on bus: Bus
-) throws(BusError) -> BusSlot {
-    var handlers = ib_launcher_handlers(
-        call: { context, method, call, error in
-            guard let exported = ExportedLauncher.from(context), let delegate = exported.delegate, let call else {
-                return sd_bus_error_set(error, "org.freedesktop.DBus.Error.Failed", "The timer is shutting down.")
-            }
-            do throws(BusError) {
-                try exported.handle(method, BusMessage(borrowing: call), delegate: delegate)
-                return 1
-            } catch let failure {
-                return sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", "\(failure)")
-            }
-        },
-        release: { context in
-            guard let context else { return }
-            Unmanaged<ExportedLauncher>.fromOpaque(context).release()
-        }
-    )
-    let context = Unmanaged.passRetained(exported).toOpaque()
-    var slot: OpaquePointer?
-    do throws(BusError) {
-        try sdCall("sd_bus_add_object_vtable") {
-            ib_launcher_add_object(bus.pointer, &slot, path, interface, &handlers, context)
-        }
-    } catch {
-        // ib_launcher_add_object does not call release on failure.
-        Unmanaged<ExportedLauncher>.fromOpaque(context).release()
-        throw error
+private func replyMatches(_ hits: [PlanSearch.Hit], query: String, to call: BusCall) {
+    call.reply { reply throws(BusError) in
+        try reply.openContainer("a", contents: "(sssida{sv})")
+        for hit in hits { try reply.appendRunnerMatch(hit, query: query) }
+        try reply.closeContainer()
     }
-    return try BusSlot(owningResult: slot, function: "sd_bus_add_object_vtable")
 }
 
 extension BusMessage {

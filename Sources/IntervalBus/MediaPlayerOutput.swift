@@ -1,5 +1,3 @@
-import CBusShims
-import CSystemd
 import Dispatch
 import IntervalCore
 import IntervalRuntime
@@ -24,7 +22,7 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     /// Sends what was queued outside of sd-bus's own processing.
     private let flush: () -> Void
     private let exported: ExportedPlayer
-    private let slots: [BusSlot]
+    private let objects: [BusObject]
     /// The next segment's `PropertiesChanged(Metadata)`, built at the change before it, so that only its send is left
     /// between `SegmentStarted` and it at the cue instant (spec §8); sent when the change is to that segment.
     private var prepared: (snapshot: MediaPlayerSnapshot, message: BusMessage)?
@@ -63,8 +61,12 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
         self.service = service
         self.logger = logger
         self.flush = flush
-        exported = ExportedPlayer(session: session, artURL: Self.installedIconURL(), logger: logger)
-        slots = try exportPlayer(exported, on: bus)
+        let exported = ExportedPlayer(session: session, artURL: Self.installedIconURL(), logger: logger)
+        self.exported = exported
+        objects = try [MediaPlayer.rootInterfaceTable, MediaPlayer.playerInterfaceTable].map {
+            (interface) throws(BusError) in
+            try BusObject(interface, on: bus, handler: exported, logger: logger, afterReply: flush)
+        }
     }
 
     deinit {
@@ -153,10 +155,10 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     }
 }
 
-// MARK: - The vtables' callbacks
+// MARK: - The objects' handler
 
-/// What the C vtables' userdata points to; retained by the object and released in its destroy callback.
-private final class ExportedPlayer {
+/// What the two exported interfaces read and call; held by the output, weakly by the objects.
+private final class ExportedPlayer: BusObjectHandler {
     weak var session: WorkoutSession?
     let artURL: String?
     let logger: Logger
@@ -165,10 +167,6 @@ private final class ExportedPlayer {
         self.session = session
         self.artURL = artURL
         self.logger = logger
-    }
-
-    static func from(_ context: UnsafeMutableRawPointer?) -> ExportedPlayer? {
-        context.map { Unmanaged<ExportedPlayer>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// What the player shows, set by the output at each change (nothing else changes it between changes), so that
@@ -186,59 +184,26 @@ private final class ExportedPlayer {
             .position
         return now
     }
-}
 
-private func exportPlayer(_ exported: ExportedPlayer, on bus: Bus) throws(BusError) -> [BusSlot] {
-    var handlers = ib_player_handlers(
-        control: { context, control, _ in
-            guard let exported = ExportedPlayer.from(context), let session = exported.session else { return 0 }
-            let controls: [ib_player_control: MediaPlayer.Control] = [
-                IB_PLAYER_PLAY: .play, IB_PLAYER_PAUSE: .pause, IB_PLAYER_PLAY_PAUSE: .playPause,
-                IB_PLAYER_NEXT: .next, IB_PLAYER_PREVIOUS: .previous, IB_PLAYER_STOP: .stop,
-            ]
-            guard let mapped = controls[control] else { return -EINVAL }
-            exported.logger.debug("Media control.", metadata: ["control": "\(mapped)"])
-            session.perform(mapped)
-            return 0
-        },
-        get_property: { context, interface, property, reply, error in
-            guard let exported = ExportedPlayer.from(context), let reply, let interface, let property else {
-                return -EINVAL
-            }
-            guard
-                let known = MediaPlayerProperty.named(String(cString: property), interface: String(cString: interface))
-            else {
-                return sd_bus_error_set(error, "org.freedesktop.DBus.Error.UnknownProperty", "Unknown property.")
-            }
-            do throws(BusError) {
-                try BusMessage(borrowing: reply).append(
-                    known.value(of: exported.snapshot(for: known), artURL: exported.artURL))
-                return 1
-            } catch let failure {
-                return -failure.errno
-            }
-        },
-        release: { context in
-            guard let context else { return }
-            Unmanaged<ExportedPlayer>.fromOpaque(context).release()
+    /// A control acts on the workout; `Raise`, `Quit`, `Seek`, `SetPosition` and `OpenUri` do nothing, and answer.
+    func handle(_ call: BusCall) throws(BusCallError) {
+        if call.interface == MediaPlayer.playerInterface, let control = MediaPlayer.controls[call.member] {
+            logger.debug("Media control.", metadata: ["control": "\(control)"])
+            session?.perform(control)
         }
-    )
-    let context = Unmanaged.passRetained(exported).toOpaque()
-    var root: OpaquePointer?
-    var player: OpaquePointer?
-    do throws(BusError) {
-        try sdCall("sd_bus_add_object_vtable") {
-            ib_player_add_object(bus.pointer, &root, &player, MediaPlayer.objectPath, &handlers, context)
-        }
-    } catch {
-        // ib_player_add_object does not call release on failure.
-        Unmanaged<ExportedPlayer>.fromOpaque(context).release()
-        throw error
+        call.reply()
     }
-    return [
-        try BusSlot(owningResult: root, function: "sd_bus_add_object_vtable"),
-        try BusSlot(owningResult: player, function: "sd_bus_add_object_vtable"),
-    ]
+
+    func appendProperty(_ property: String, of interface: String, to reply: BusMessage) throws(BusCallError) {
+        guard let known = MediaPlayerProperty.named(property, interface: interface) else {
+            throw BusCallError(BusErrorName.unknownProperty, "Unknown property \(property).")
+        }
+        do throws(BusError) {
+            try reply.append(known.value(of: snapshot(for: known), artURL: artURL))
+        } catch {
+            throw BusCallError(error)
+        }
+    }
 }
 
 extension BusMessage {

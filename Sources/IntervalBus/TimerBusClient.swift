@@ -237,12 +237,12 @@ public final class TimerBusClient {
             if let code = TimerCommandError.Code(rawValue: name) {
                 return .command(TimerCommandError(code, message))
             }
-            if unreachableNames.contains(name) || name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+            if unreachableNames.contains(name) || name.hasPrefix(BusErrorName.spawnPrefix)
                 || name.hasPrefix("org.freedesktop.systemd1.")
             {
                 return .daemonUnreachable(error)
             }
-            if name == "org.freedesktop.DBus.Error.Disconnected" { return .busUnavailable(error) }
+            if name == BusErrorName.disconnected { return .busUnavailable(error) }
             return .failed(error)
         }
         switch error.errno {
@@ -256,19 +256,12 @@ public final class TimerBusClient {
 private let propertiesInterface = "org.freedesktop.DBus.Properties"
 
 /// Errors that mean the daemon does not run (with auto-start off).
-private let notRunningNames: Set<String> = [
-    "org.freedesktop.DBus.Error.ServiceUnknown",
-    "org.freedesktop.DBus.Error.NameHasNoOwner",
-]
+private let notRunningNames: Set<String> = [BusErrorName.serviceUnknown, BusErrorName.nameHasNoOwner]
 
 /// Errors that mean the daemon is absent, failed to start, or did not answer.
-private let unreachableNames: Set<String> = [
-    "org.freedesktop.DBus.Error.ServiceUnknown",
-    "org.freedesktop.DBus.Error.NameHasNoOwner",
-    "org.freedesktop.DBus.Error.NoReply",
-    "org.freedesktop.DBus.Error.Timeout",
-    "org.freedesktop.DBus.Error.TimedOut",
-]
+private let unreachableNames: Set<String> = notRunningNames.union([
+    BusErrorName.noReply, BusErrorName.timeout, BusErrorName.timedOut,
+])
 
 /// Reads a `GetAll` reply (`a{sv}`) into a status; properties it does not know, or of another type than the
 /// interface declares, are skipped.

@@ -1,5 +1,3 @@
-import CBusShims
-import CSystemd
 import Dispatch
 import IntervalCore
 import Logging
@@ -51,20 +49,25 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     let bus: Bus
     let driver: BusDispatchDriver
     private let logger: Logger
-    private var objectSlot: BusSlot?
+    private let handler: TimerObjectHandler
+    private var object: BusObject?
 
-    private init(bus: Bus, queue: DispatchQueue, driver: BusDispatchDriver, objectSlot: BusSlot, logger: Logger) {
+    private init(
+        bus: Bus, queue: DispatchQueue, driver: BusDispatchDriver, handler: TimerObjectHandler, object: BusObject,
+        logger: Logger
+    ) {
         self.bus = bus
         self.queue = queue
         self.driver = driver
-        self.objectSlot = objectSlot
+        self.handler = handler
+        self.object = object
         self.logger = logger
     }
 
     deinit {
         // sd-bus is not thread-safe: whichever thread drops the last reference, the object is removed and
         // the connection closed on `queue`.
-        let remains = Remains(driver: driver, slot: objectSlot, bus: bus)
+        let remains = Remains(driver: driver, object: object, bus: bus)
         queue.async { remains.release() }
     }
 
@@ -101,10 +104,13 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         logger: Logger,
         onDisconnect: @escaping @Sendable (BusError) -> Void
     ) throws(TimerBusServerError) -> TimerBusServer {
-        let slot: BusSlot
-        let exported = ExportedTimer(delegate: delegate, logger: logger)
+        let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger, onDisconnect: onDisconnect)
+        let handler = TimerObjectHandler(delegate: delegate, logger: logger)
+        let object: BusObject
         do throws(BusError) {
-            slot = try exportObject(exported, on: bus)
+            object = try BusObject(
+                BusNames.timerInterface, on: bus, handler: handler, logger: logger,
+                afterReply: { [weak driver] in driver?.updateInterest() })
         } catch {
             throw TimerBusServerError(.exportFailed, error)
         }
@@ -117,9 +123,8 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         }
         logger.debug("Acquired the bus name.", metadata: ["name": "\(BusNames.service)"])
 
-        let driver = BusDispatchDriver(bus: bus, queue: queue, logger: logger, onDisconnect: onDisconnect)
-        let server = TimerBusServer(bus: bus, queue: queue, driver: driver, objectSlot: slot, logger: logger)
-        exported.afterLateReply = { [weak driver] in driver?.updateInterest() }
+        let server = TimerBusServer(
+            bus: bus, queue: queue, driver: driver, handler: handler, object: object, logger: logger)
         do throws(BusError) {
             try driver.start()
         } catch {
@@ -163,7 +168,7 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     public func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         driver.stop()
-        objectSlot = nil
+        object = nil
         do {
             try bus.releaseName(BusNames.service)
             try bus.flush()
@@ -184,18 +189,18 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
 /// What a deinitialised ``TimerBusServer`` leaves for its queue to release, in order.
 private final class Remains: @unchecked Sendable {
     private var driver: BusDispatchDriver?
-    private var slot: BusSlot?
+    private var object: BusObject?
     private var bus: Bus?
 
-    init(driver: BusDispatchDriver, slot: BusSlot?, bus: Bus) {
+    init(driver: BusDispatchDriver, object: BusObject?, bus: Bus) {
         self.driver = driver
-        self.slot = slot
+        self.object = object
         self.bus = bus
     }
 
     func release() {
         driver?.stop()
-        slot = nil
+        object = nil
         driver = nil
         bus = nil
     }
@@ -232,126 +237,68 @@ public struct TimerBusServerError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-// MARK: - The vtable's callbacks
+// MARK: - The object's handler
 
-/// What the C vtable's userdata points to; retained by the object's slot and released in its destroy callback.
-private final class ExportedTimer {
+/// Carries the calls of `org.intervald.Timer1` to the delegate; held by the server, weakly by the exported object.
+private final class TimerObjectHandler: BusObjectHandler {
     weak var delegate: (any TimerBusDelegate)?
     let logger: Logger
-    /// Lets the driver send what a reply given outside of `sd_bus_process` queued.
-    var afterLateReply: () -> Void = {}
 
     init(delegate: any TimerBusDelegate, logger: Logger) {
         self.delegate = delegate
         self.logger = logger
     }
 
-    static func from(_ context: UnsafeMutableRawPointer?) -> ExportedTimer? {
-        context.map { Unmanaged<ExportedTimer>.fromOpaque($0).takeUnretainedValue() }
-    }
-}
-
-private let errorFailed = "org.freedesktop.DBus.Error.Failed"
-private let errorUnknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
-
-/// Answers the current call with `name` and `message`; returns the negative errno sd-bus expects.
-private func reply(_ error: UnsafeMutablePointer<sd_bus_error>?, name: String, message: String) -> Int32 {
-    sd_bus_error_set(error, name, message)
-}
-
-private func unavailable(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-    reply(error, name: errorFailed, message: "The timer is shutting down.")
-}
-
-private func exportObject(_ exported: ExportedTimer, on bus: Bus) throws(BusError) -> BusSlot {
-    var handlers = ib_timer_handlers(
-        start: { context, call, plan, origin, replace, error in
-            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate, let call else {
-                return unavailable(error)
+    func handle(_ call: BusCall) throws(BusCallError) {
+        guard let delegate else { throw .unavailable }
+        if call.member == BusNames.Method.start { return try start(call, delegate) }
+        do throws(TimerCommandError) {
+            switch call.member {
+            case BusNames.Method.stop: delegate.stop()
+            case BusNames.Method.pause: try delegate.pause()
+            case BusNames.Method.resume: try delegate.resume()
+            case BusNames.Method.skip: try delegate.skip()
+            default: return call.fail(BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member)."))
             }
-            let origin = origin.map { String(cString: $0) } ?? ""
-            exported.logger.debug(
-                "Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace != 0)"])
-            let bytes = plan.map { strlen($0) } ?? 0
-            do throws(TimerCommandError) {
-                // Refused before it is copied, and before it waits behind other callers' plans to be parsed.
-                try WorkoutSession.checkSize(bytes: bytes, origin: origin)
-            } catch let failure {
-                delegate.refusedOversizedPlan(bytes: bytes)
-                return reply(error, name: failure.busErrorName, message: failure.message)
-            }
-            let plan = plan.map { String(cString: $0) } ?? ""
-            let pending = BusMessage(borrowing: call)
-            delegate.start(plan: plan, origin: origin, replace: replace != 0) { [weak exported] result in
-                let sent: Int32
-                switch result {
-                case .success: sent = ib_reply_empty(pending.pointer)
-                case .failure(let failure):
-                    sent = ib_reply_error(pending.pointer, failure.busErrorName, failure.message)
-                }
-                if sent < 0 {
-                    exported?.logger.debug("Failed to answer Start, ignoring.", metadata: ["errno": "\(-sent)"])
-                }
-                exported?.afterLateReply()
-            }
-            return 1
-        },
-        command: { context, command, error in
-            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
-                return unavailable(error)
-            }
-            do throws(TimerCommandError) {
-                switch command {
-                case IB_TIMER_COMMAND_STOP: delegate.stop()
-                case IB_TIMER_COMMAND_PAUSE: try delegate.pause()
-                case IB_TIMER_COMMAND_RESUME: try delegate.resume()
-                case IB_TIMER_COMMAND_SKIP: try delegate.skip()
-                default: return reply(error, name: errorFailed, message: "Unknown command.")
-                }
-                return 0
-            } catch let failure {
-                return reply(error, name: failure.busErrorName, message: failure.message)
-            }
-        },
-        get_property: { context, property, reply, error in
-            guard let exported = ExportedTimer.from(context), let delegate = exported.delegate else {
-                return unavailable(error)
-            }
-            guard let reply, let property else { return -EINVAL }
-            let name = String(cString: property)
-            do throws(BusError) {
-                return try appendProperty(name, of: delegate.status(), to: BusMessage(borrowing: reply), error: error)
-            } catch let failure {
-                return -failure.errno
-            }
-        },
-        release: { context in
-            guard let context else { return }
-            Unmanaged<ExportedTimer>.fromOpaque(context).release()
+        } catch {
+            throw BusCallError(error)
         }
-    )
-    let context = Unmanaged.passRetained(exported).toOpaque()
-    var slot: OpaquePointer?
-    do throws(BusError) {
-        try sdCall("sd_bus_add_object_vtable") {
-            ib_timer_add_object(bus.pointer, &slot, BusNames.objectPath, BusNames.interface, &handlers, context)
-        }
-    } catch {
-        // ib_timer_add_object does not call release on failure.
-        Unmanaged<ExportedTimer>.fromOpaque(context).release()
-        throw error
+        call.reply()
     }
-    return try BusSlot(owningResult: slot, function: "sd_bus_add_object_vtable")
-}
 
-/// Appends the value of property `name` from `status` to a getter's reply; unknown names are answered
-/// with `org.freedesktop.DBus.Error.UnknownProperty` (sd-bus only asks for the names of its vtable).
-private func appendProperty(
-    _ name: String, of status: TimerStatus, to reply: BusMessage, error: UnsafeMutablePointer<sd_bus_error>?
-) throws(BusError) -> Int32 {
-    guard let property = TimerProperty.named(name) else {
-        return sd_bus_error_set(error, errorUnknownProperty, "Unknown property \(name).")
+    /// `Start(s plan, s origin, b replace)`: an oversized plan is refused before it is copied, and before it waits
+    /// behind other callers' plans to be parsed; the call is answered once the delegate has parsed and started it.
+    private func start(_ call: BusCall, _ delegate: any TimerBusDelegate) throws(BusCallError) {
+        let text: UnsafePointer<CChar>
+        let origin: String
+        let replace: Bool
+        do throws(BusError) {
+            text = try call.message.readBorrowedString()
+            origin = try call.message.readString()
+            replace = try call.message.readBool()
+        } catch {
+            throw BusCallError(error)
+        }
+        logger.debug("Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace)"])
+        let bytes = strlen(text)
+        do throws(TimerCommandError) {
+            try WorkoutSession.checkSize(bytes: bytes, origin: origin)
+        } catch {
+            delegate.refusedOversizedPlan(bytes: bytes)
+            throw BusCallError(error)
+        }
+        delegate.start(plan: String(cString: text), origin: origin, replace: replace, answer: call.answer)
     }
-    try reply.append(property.value(of: status))
-    return 1
+
+    func appendProperty(_ property: String, of interface: String, to reply: BusMessage) throws(BusCallError) {
+        guard let delegate else { throw .unavailable }
+        guard let known = TimerProperty.named(property) else {
+            throw BusCallError(BusErrorName.unknownProperty, "Unknown property \(property).")
+        }
+        do throws(BusError) {
+            try reply.append(known.value(of: delegate.status()))
+        } catch {
+            throw BusCallError(error)
+        }
+    }
 }

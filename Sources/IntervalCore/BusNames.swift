@@ -17,6 +17,35 @@ public enum BusNames {
         public static let finished = "Finished"
         public static let stopped = "Stopped"
     }
+
+    /// `org.intervald.Timer1` as a table: what the daemon exports and `intervalctl` calls.
+    public static let timerInterface = BusInterface(
+        name: interface, path: objectPath,
+        summary: "The workout timer: start a plan, control it, read where it is, hear every change.",
+        members: TimerProperty.all.map { property in
+            .property(
+                name: property.name, signature: String(property.signature.rawValue),
+                change: property.emitsChangedSignal ? .emitsChange : .readTime, doc: property.doc)
+        } + [
+            .method(
+                name: Method.start,
+                arguments: [.init("plan", "s"), .init("origin", "s"), .init("replace", "b")], results: [],
+                doc: "Starts `plan` (plan-language text; `origin` names it in diagnostics). While a plan runs, fails "
+                    + "with `AlreadyRunning` unless `replace`, which stops it (reason `replaced`) first."),
+            BusInterface.method(Method.stop, "Stops the workout (reason `user`); succeeds when none runs."),
+            BusInterface.method(Method.pause, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
+            BusInterface.method(Method.resume, "Resumes; `NotRunning` when idle, `InvalidState` when running."),
+            BusInterface.method(Method.skip, "Ends the current segment now; `NotRunning` when idle."),
+            .signal(
+                name: Signal.segmentStarted,
+                arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],
+                doc: "At each change's instant: the segment that starts (0-based index, length in µs)."),
+            .signal(
+                name: Signal.finished, arguments: [.init("plan_name", "s")], doc: "The plan ran to its end."),
+            .signal(
+                name: Signal.stopped, arguments: [.init("reason", "s")],
+                doc: "The workout ended early: `user`, `notification`, `replaced` or `shutdown`."),
+        ])
 }
 
 /// What the timer is doing, as the `State` property spells it.

@@ -46,3 +46,62 @@ public enum DesktopLauncher {
         }
     }
 }
+
+extension DesktopLauncher {
+    /// `org.freedesktop.Application` (the Desktop Entry Specification's D-Bus activation) as a table.
+    public static let applicationInterfaceTable = BusInterface(
+        name: applicationInterface, path: applicationPath,
+        summary: "The D-Bus-activatable desktop entry and its actions.",
+        members: [
+            .method(
+                name: "Activate", arguments: [.init("platform_data", "a{sv}")], results: [],
+                doc: "Starts the plan used last, or shows the plans in a notification."),
+            .method(
+                name: "Open", arguments: [.init("uris", "as"), .init("platform_data", "a{sv}")], results: [],
+                doc: "As `Activate` (no file types are declared)."),
+            .method(
+                name: "ActivateAction",
+                arguments: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")],
+                results: [],
+                doc: "`stop`; `start` with a plan's name as the parameter; or a bundled plan's name (`tabata`)."),
+        ])
+
+    /// `org.gnome.Shell.SearchProvider2` as a table.
+    public static let searchProviderInterfaceTable = BusInterface(
+        name: searchProviderInterface, path: searchProviderPath,
+        summary: "GNOME Shell's overview search: plan names and one-line plans.",
+        members: [
+            .method(
+                name: "GetInitialResultSet", arguments: [.init("terms", "as")], results: [.init("results", "as")],
+                doc: "The plans that match the terms, best first."),
+            .method(
+                name: "GetSubsearchResultSet", arguments: [.init("previous_results", "as"), .init("terms", "as")],
+                results: [.init("results", "as")], doc: "As `GetInitialResultSet`."),
+            .method(
+                name: "GetResultMetas", arguments: [.init("identifiers", "as")], results: [.init("metas", "aa{sv}")],
+                doc: "`id`, `name`, `description`, `gicon` for each identifier, in order."),
+            .method(
+                name: "ActivateResult",
+                arguments: [.init("identifier", "s"), .init("terms", "as"), .init("timestamp", "u")], results: [],
+                doc: "Starts the result's plan."),
+            .method(
+                name: "LaunchSearch", arguments: [.init("terms", "as"), .init("timestamp", "u")], results: [],
+                doc: "As `Activate`."),
+        ])
+
+    /// `org.kde.krunner1` as a table.
+    public static let runnerInterfaceTable = BusInterface(
+        name: runnerInterface, path: runnerPath,
+        summary: "KRunner's D-Bus runner: plan names and one-line plans.",
+        members: [
+            .method(name: "Actions", arguments: [], results: [.init("actions", "a(sss)")], doc: "None."),
+            .method(
+                name: "Match", arguments: [.init("query", "s")], results: [.init("matches", "a(sssida{sv})")],
+                doc: "The plans that match: id, text, icon, category (100 exact, 30 possible), relevance, "
+                    + "`subtext`."),
+            .method(
+                name: "Run", arguments: [.init("match_id", "s"), .init("action_id", "s")], results: [],
+                doc: "Starts the match's plan."),
+            BusInterface.method("Teardown", "Nothing to release."),
+        ])
+}

@@ -1,5 +1,5 @@
 /// The workout as an MPRIS media player (spec §8): its names, its controls and what it shows, defined once so that
-/// the bus adapter, its C vtable and the tests read the same table.
+/// the bus adapter, its interface tables and the tests read the same table.
 public enum MediaPlayer {
     /// The well-known name the daemon owns while a workout exists.
     public static let service = "org.mpris.MediaPlayer2.intervald"
@@ -133,7 +133,7 @@ extension MediaPlayerSnapshot {
 }
 
 /// The properties of the two MPRIS interfaces (spec §8), with their D-Bus types: the getters, `PropertiesChanged`
-/// and the check against the C vtable all come from this table.
+/// and the interface tables (``MediaPlayer/playerInterfaceTable``) all come from this table.
 public enum MediaPlayerProperty: String, Sendable, CaseIterable {
     // org.mpris.MediaPlayer2
     case canQuit = "CanQuit"
@@ -230,4 +230,73 @@ public enum MediaPlayerProperty: String, Sendable, CaseIterable {
     public static func named(_ name: String, interface: String) -> MediaPlayerProperty? {
         MediaPlayerProperty(rawValue: name).flatMap { $0.interface == interface ? $0 : nil }
     }
+}
+
+extension MediaPlayerProperty {
+    /// What the value is, for docs/dbus-interfaces.md.
+    public var doc: String {
+        switch self {
+        case .canQuit, .canRaise: "false: there is no window to raise and the daemon is not quit from a player."
+        case .hasTrackList: "false."
+        case .identity: "\"\(MediaPlayer.identity)\"."
+        case .desktopEntry: "\"\(DesktopIdentity.desktopEntry)\": the desktop entry the player belongs to."
+        case .supportedUriSchemes, .supportedMimeTypes: "Empty: the player opens nothing."
+        case .playbackStatus: "`Playing` or `Paused` while a workout exists."
+        case .metadata:
+            "The current segment as a track: `mpris:trackid` (o), `xesam:title` (the cue text), `xesam:artist` (the "
+                + "plan's name, as), `xesam:album` (\"Round 3 of 8\"), `mpris:length` (x, µs), `mpris:artUrl` "
+                + "(the icon's file URI, when installed)."
+        case .position: "µs into the current segment at the instant of the read."
+        case .rate, .minimumRate, .maximumRate, .volume: "1.0."
+        case .canControl, .canPlay, .canPause, .canGoNext, .canGoPrevious: "true."
+        case .canSeek: "false."
+        }
+    }
+
+    /// The property as a row of its interface's table.
+    var member: BusInterface.Member {
+        let change: BusInterface.PropertyChange =
+            switch self.change {
+            case .constant: .constant
+            case .emitsChange: .emitsChange
+            case .readTime: .readTime
+            }
+        return .property(name: rawValue, signature: signature, change: change, doc: doc)
+    }
+}
+
+extension MediaPlayer {
+    /// `org.mpris.MediaPlayer2` as a table.
+    public static let rootInterfaceTable = BusInterface(
+        name: rootInterface, path: objectPath,
+        summary: "The MPRIS root object, under `\(service)` while a workout exists.",
+        members: MediaPlayerProperty.allCases.filter { $0.interface == rootInterface }.map(\.member) + [
+            BusInterface.method("Raise", "Does nothing."), BusInterface.method("Quit", "Does nothing."),
+        ])
+
+    /// `org.mpris.MediaPlayer2.Player` as a table. No control fails because of the workout's state.
+    public static let playerInterfaceTable = BusInterface(
+        name: playerInterface, path: objectPath,
+        summary: "The workout as a player: headset buttons, media keys and the desktop's media controls.",
+        members: MediaPlayerProperty.allCases.filter { $0.interface == playerInterface }.map(\.member) + [
+            BusInterface.method("Next", "Skips to the next segment."),
+            BusInterface.method("Previous", "Restarts the current segment from its start."),
+            BusInterface.method("Pause", "Pauses; nothing when paused."),
+            BusInterface.method("PlayPause", "Pauses or resumes."),
+            BusInterface.method("Stop", "Stops the workout (reason `user`)."),
+            BusInterface.method("Play", "Resumes; nothing when running."),
+            .method(name: "Seek", arguments: [.init("Offset", "x")], results: [], doc: "Does nothing."),
+            .method(
+                name: "SetPosition", arguments: [.init("TrackId", "o"), .init("Position", "x")], results: [],
+                doc: "Does nothing."),
+            .method(name: "OpenUri", arguments: [.init("Uri", "s")], results: [], doc: "Does nothing."),
+            .signal(
+                name: seekedSignal, arguments: [.init("Position", "x")],
+                doc: "The position jumped (a resume, `Previous`), µs into the segment."),
+        ])
+
+    /// The method names of ``Control``, as the player interface spells them.
+    public static let controls: [String: Control] = [
+        "Play": .play, "Pause": .pause, "PlayPause": .playPause, "Next": .next, "Previous": .previous, "Stop": .stop,
+    ]
 }
