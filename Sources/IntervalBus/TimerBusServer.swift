@@ -164,6 +164,30 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         try bus.emitPropertiesChanged(path: BusNames.objectPath, interface: BusNames.interface, names: names)
     }
 
+    /// Gives up the bus name without dropping a call (idle exit): releases it, waiting for the bus daemon's answer,
+    /// before which it delivers every call it routed to the name; then serves those calls as usual, so each gets its
+    /// answer (a `Start` among them is handed to the delegate). Calls sent to the name from then on start another
+    /// daemon by D-Bus activation. The corresponding C function is `sd_bus_release_name`.
+    public func releaseNameServingQueuedCalls() throws(BusError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        defer { driver.updateInterest() }
+        try bus.releaseName(BusNames.service)
+        while try bus.process() {}
+    }
+
+    /// Owns the bus name again, after ``releaseNameServingQueuedCalls()`` served a call that started work.
+    public func reacquireName() throws(TimerBusServerError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        defer { driver.updateInterest() }
+        do throws(BusError) {
+            try bus.requestName(BusNames.service)
+        } catch  where error.errno == EEXIST {
+            throw TimerBusServerError(.nameTaken, error)
+        } catch {
+            throw TimerBusServerError(.busUnavailable, error)
+        }
+    }
+
     /// Stops serving: removes the object, releases the name, and flushes what is queued. Later emits fail.
     public func close() {
         dispatchPrecondition(condition: .onQueue(queue))

@@ -33,6 +33,9 @@ public final class IdleExit: WorkoutOutput {
         rearm()
     }
 
+    /// Whether nothing runs and no Start waits for its plan: the daemon may leave.
+    public var isIdle: Bool { idle && pendingStarts == 0 }
+
     /// Arms the timer if the daemon is idle now (at start-up, when nothing was resumed).
     public func rearm() {
         guard let delay, idle, pendingStarts == 0 else {

@@ -263,10 +263,28 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
 
     // MARK: Exit
 
-    /// Idle for `idle-exit` seconds: leave the bus and exit 0; D-Bus activation starts the next daemon.
+    /// Idle for `idle-exit` seconds: leave the bus and exit 0; D-Bus activation starts the next daemon. No call is
+    /// dropped: the name is released first and the calls routed to it before then are answered; if one of them was a
+    /// Start, the daemon owns the name again and runs it.
     private func exitIdle() {
-        guard !session.isActive else { return }
+        guard !session.isActive, let server, let idleExit else { return }
         logger.info("Idle, exiting.")
+        do {
+            try server.releaseNameServingQueuedCalls()
+        } catch {
+            logger.warning("Failed to release the bus name, exiting anyway.", metadata: ["error": "\(error)"])
+        }
+        if !idleExit.isIdle {
+            do {
+                try server.reacquireName()
+                logger.info("A workout was asked for while exiting; staying.")
+                return
+            } catch {
+                // Another daemon, activated by a call in the instant the name was free, owns it now and serves
+                // every later call; this one's pending Start is not answered.
+                logger.error("Failed to own the bus name again, exiting.", metadata: ["error": "\(error)"])
+            }
+        }
         notifySystemd { try systemd.stopping() }
         leave()
         exitOnce(0)

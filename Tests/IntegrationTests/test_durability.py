@@ -8,9 +8,16 @@ import subprocess
 import threading
 import time
 
+from pathlib import Path
+
 from conftest import BIN, PATH, SERVICE, busctl, call, ctl, desktop_required, name_owner_pid, wait_until
 
 pytestmark = desktop_required()
+
+IDLE_EXIT_CLIENT = Path(__file__).with_name("idle_exit_client.py")
+# Debian's interpreter has python3-dbus, whichever one runs pytest.
+DEBIAN_PYTHON = "/usr/bin/python3"
+NOT_RUNNING = "org.intervald.Timer1.Error.NotRunning"
 
 
 def start(plan, origin="", replace=False, check=True):
@@ -131,3 +138,29 @@ def test_idle_exit_and_status_follow_across_it(activatable_daemon, daemon_config
         wait_until(lambda: lines.count("running") >= 2, 10, "status --follow to see the next daemon's workout")
     finally:
         follow.terminate()
+
+
+def test_no_call_is_dropped_at_the_idle_exit_instant(activatable_daemon, daemon_config):
+    """Calls keep arriving while the idle daemon exits, five times over: every one is answered, by the daemon that
+    exits or by the next one D-Bus activation starts, never with NoReply (release the name, answer what was routed
+    to it, then exit)."""
+    daemon_config.write_text('idle-exit = 1\n[notifications]\nsound = false\n')
+    exits = 5
+    run = subprocess.run([DEBIAN_PYTHON, str(IDLE_EXIT_CLIENT), "6", str(exits), "60"], capture_output=True,
+                         text=True, timeout=120, check=True)
+    calls = json.loads(run.stdout)["calls"]
+    unanswered = [call for call in calls if call[3] and call[3] != NOT_RUNNING]
+    assert not unanswered, f"{len(unanswered)} of {len(calls)} calls not answered: {unanswered[:5]}"
+    # The daemons in the order they answered first: each one but the last exited while the calls went on.
+    daemons = []
+    for call in sorted(calls, key=lambda call: call[1]):
+        if call[2] and call[2] not in daemons:
+            daemons.append(call[2])
+    assert len(daemons) > exits, f"only {len(daemons) - 1} idle exits happened"
+    # The calls at an instant: sent from 20 ms before the exiting daemon's last answer until the next one's first.
+    at_the_instant = 0
+    for exiting, following in zip(daemons, daemons[1:]):
+        last = max(call[1] for call in calls if call[2] == exiting)
+        first = min(call[1] for call in calls if call[2] == following)
+        at_the_instant += sum(1 for call in calls if last - 0.020 <= call[0] <= first)
+    assert at_the_instant >= 200, f"only {at_the_instant} calls were sent at the idle-exit instants"
