@@ -28,7 +28,7 @@ let package = Package(
         // located errors), compiled header-only into a small C++ target that turns its assertions off itself, so that no
         // build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift a C API.
         .target(name: "CTOMLReader"),
-        // The daemon's settings file.
+        // The settings file (the daemon's, which `intervalctl run` reads too), from one table of settings.
         .target(name: "IntervalSettings", dependencies: ["IntervalCore", "IntervalRuntime", "CTOMLReader"]),
 
         // libnotify adapter.
@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "intervalctl",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalNotify", "IntervalBus", "IntervalSound",
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus", "IntervalSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

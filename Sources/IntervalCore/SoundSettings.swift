@@ -36,7 +36,9 @@ public struct SoundSettings: Sendable, Equatable {
     }
 
     public static let defaults = SoundSettings()
-    public static let defaultRestKinds: Set<String> = ["walk", "rest", "recover", "recovery", "cooldown", "warmup"]
+    public static let defaultRestKinds = Set(defaultRestKindsInOrder)
+    /// ``defaultRestKinds`` in the order the settings file and its docs list them.
+    public static let defaultRestKindsInOrder = ["walk", "rest", "recover", "recovery", "cooldown", "warmup"]
 
     /// The sound played when `segment` begins: its kind's own, else the work or the rest sound.
     public func sound(for segment: Segment) -> String {
@@ -66,6 +68,16 @@ public enum SoundCue: String, Sendable, CaseIterable, Hashable {
     case countdown
     /// The end of the plan.
     case finish
+
+    /// What the cue is, for the settings' docs.
+    public var doc: String {
+        switch self {
+        case .work: "The sound of a change to a work segment (run, work, sprint, …)."
+        case .rest: "The sound of a change to one of `rest-kinds`."
+        case .countdown: "Each pip of the countdown before a change."
+        case .finish: "The end of the plan."
+        }
+    }
 
     /// intervald's own sounds, a sound theme of their own (`config/sounds/intervald`, CC0).
     public var defaultSound: String { "intervald-\(rawValue)" }

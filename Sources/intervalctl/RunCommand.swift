@@ -1,9 +1,11 @@
 import ArgumentParser
 import Dispatch
+import FoundationEssentials
 import IntervalBus
 import IntervalCore
 import IntervalNotify
 import IntervalRuntime
+import IntervalSettings
 import IntervalSound
 import Logging
 
@@ -15,7 +17,11 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a plan in the foreground, without the daemon: terminal progress and notifications with Stop.",
-        discussion: "Ctrl-C or the notification's Stop button ends the workout; both exit 0 and say how it ended."
+        discussion: """
+            Ctrl-C or the notification's Stop button ends the workout; both exit 0 and say how it ended. \
+            The daemon's settings file applies (buttons, urgency, sounds, voice, countdown, hooks); \
+            --silent and --voice override it.
+            """
     )
 
     @OptionGroup var input: PlanInput
@@ -29,21 +35,29 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Speak each change, the countdown and the summary (through speech-dispatcher).")
     var voice = false
 
+    @Option(help: "Settings file to read instead of $XDG_CONFIG_HOME/intervald/intervald.toml.")
+    var config: String?
+
     func run() throws {
         // First: Ctrl-C or SIGTERM from here on ends the workout cleanly, however early it comes.
         let signals = try SignalWatcher.catching([SIGINT, SIGTERM])
         let plan = try input.load().plan
         let logger = Logger(label: "intervalctl")
-        let sound = SoundSettings(enabled: !silent, voice: voice)
-        let style = CueStyle(soundName: nil, extraButtons: [.pause, .skip]).playingSoundItself(!silent)
+        let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
+        var (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
+        for problem in problems { Console.error("intervalctl: \(problem)\n") }
+        if silent { settings.sound.enabled = false }
+        if voice { settings.sound.voice = true }
         let workout = EmbeddedWorkout(
-            plan: plan, style: style, sound: sound, notifications: !noNotifications, signals: signals, logger: logger)
+            plan: plan.defaultingCountdown(to: settings.defaultCountdown), settings: settings,
+            notifications: !noNotifications, signals: signals, logger: logger)
         Console.print(workout.runToEnd())
     }
 }
 
-/// One workout run in this process: a ``WorkoutSession`` on a private serial queue whose outputs are the
-/// notification and the terminal; Ctrl-C feeds back into the queue.
+/// One workout run in this process: a ``WorkoutSession`` on a private serial queue with the outputs this process offers
+/// (the media player on a connection of its own, the sound, the terminal, the notification, the hooks), in the
+/// daemon's order (``SessionOutputs``); Ctrl-C feeds back into the queue.
 final class EmbeddedWorkout: @unchecked Sendable {
     private let queue = DispatchQueue(label: "intervalctl.run")
     private let plan: Plan
@@ -52,32 +66,36 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private let session: WorkoutSession
     private let progress: TerminalProgress
     private let sound: SoundOutput
+    private let deferred: DeferredOutputs
     private let signals: SignalWatcher
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
 
     /// - Parameter signals: SIGINT and SIGTERM, caught since the command began.
-    init(
-        plan: Plan, style: CueStyle, sound: SoundSettings, notifications: Bool, signals: SignalWatcher, logger: Logger
-    ) {
+    init(plan: Plan, settings: Settings, notifications: Bool, signals: SignalWatcher, logger: Logger) {
         self.plan = plan
         self.signals = signals
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
-        var outputs: [any WorkoutOutput] = []
+        sound = SoundOutput(settings: settings.sound, logger: logger)
+        var outputs = SessionOutputs()
         // Media keys and headset buttons work without the daemon too, beside it (spec §8); no session bus, no player.
         do {
-            outputs.append(try MediaPlayerOutput.openOwnConnection(queue: queue, session: session, logger: logger))
+            outputs.mediaPlayer = try MediaPlayerOutput.openOwnConnection(
+                queue: queue, session: session, logger: logger)
         } catch {
             logger.debug("No media player: the session bus is out of reach.", metadata: ["error": "\(error)"])
         }
+        outputs.sound = sound
+        outputs.terminal = progress
         if notifications {
-            outputs.append(NotificationOutput(style: style, session: session, queue: queue, logger: logger))
+            outputs.notification = NotificationOutput(
+                style: settings.notificationStyle, session: session, queue: queue, logger: logger)
         }
-        self.sound = SoundOutput(settings: sound, logger: logger)
-        outputs.append(self.sound)
-        outputs.append(progress)
-        session.outputs = outputs
+        outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger))
+        let assembled = outputs.assemble(on: queue)
+        deferred = assembled.deferred
+        session.outputs = assembled.outputs
         progress.onEnd = { [unowned self] sentence in end(sentence) }
     }
 
@@ -85,6 +103,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
     func runToEnd() -> String {
         queue.async { self.begin() }
         done.wait()
+        // What waits for after the instant (the last notification, the last hook) is handed on before the exit.
+        queue.sync { deferred.flush() }
         sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.
         GLibMainLoopThread.shutdownShared()

@@ -19,9 +19,6 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let queue = DispatchQueue(label: "intervald.main", qos: .userInteractive)
     /// Above this, a plan's text is large enough that the heap is trimmed once it has been handled.
     private static let largePlanBytes = 256 << 10
-    /// How long after a cue the outputs that need not act at its instant hear it: the signals, the player's change
-    /// and the notification are through the bus daemon by then (their p99 is under a millisecond).
-    private static let afterTheInstantDelay: DispatchTimeInterval = .milliseconds(2)
     /// One parse at a time: a flood of large plans costs at most one core.
     private let parseQueue = DispatchQueue(label: "intervald.parse", qos: .utility)
     private let logger: Logger
@@ -84,31 +81,21 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
                 [weak self] in self?.exitIdle()
             }
-            // At the instant only what the runner sees and hears then; the notification is sent at the instant by
-            // the GLib thread, which `notification` prepared at the change before.
-            let afterTheInstant = DeferredOutputs(
-                [
-                    BusPropertyAnnouncer(server: server, logger: logger),
-                    notification,
-                    state,
-                    history,
-                    HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger)),
-                    Watchdog(queue: queue, systemd: systemd, logger: logger),
-                    idleExit,
-                    WorkoutLog(logger: logger),
-                ],
-                later: { [queue] work in
-                    let onQueue = UncheckedBox(work)
-                    queue.asyncAfter(deadline: .now() + Self.afterTheInstantDelay) { onQueue.value() }
-                })
-            let outputs: [(any WorkoutOutput)?] = [
-                BusAnnouncer(server: server, logger: logger),
-                mediaPlayer,
-                SoundOutput(settings: settings.sound, logger: logger),
-                afterTheInstant,
-            ]
-            session.outputs = outputs.compactMap { $0 }
-            self.afterTheInstant = afterTheInstant
+            var outputs = SessionOutputs()
+            outputs.busSignals = BusAnnouncer(server: server, logger: logger)
+            outputs.mediaPlayer = mediaPlayer
+            outputs.sound = SoundOutput(settings: settings.sound, logger: logger)
+            outputs.busProperties = BusPropertyAnnouncer(server: server, logger: logger)
+            outputs.notification = notification
+            outputs.state = state
+            outputs.history = history
+            outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger))
+            outputs.watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
+            outputs.idleExit = idleExit
+            outputs.log = WorkoutLog(logger: logger)
+            let assembled = outputs.assemble(on: queue)
+            session.outputs = assembled.outputs
+            self.afterTheInstant = assembled.deferred
             self.notification = notification
             self.history = history
             self.idleExit = idleExit
@@ -317,15 +304,5 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         server = nil
         // The last state and history records reach the disk before the process exits.
         recordWriter.drain()
-    }
-}
-
-/// Carries a value that is used only on the queue it came from across a hop through another queue, or back to the
-/// same queue later.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -121,3 +121,29 @@ def test_notification_server_restarting_mid_workout(notify_log):
     assert run.returncode == 0, err
     assert out.splitlines()[-1].startswith("Finished")
     assert len(notify_log.entries()) > before, "delivery resumes when the server returns"
+
+
+def test_the_settings_file_applies_to_the_foreground_run(monitor, tmp_path):
+    """`intervalctl run` reads the daemon's settings file: buttons, urgency, the default countdown and hooks apply;
+    a problem in it is reported on stderr and the rest still applies."""
+    calls = monitor("type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
+    cues = tmp_path / "cues"
+    config = tmp_path / "intervald.toml"
+    config.write_text(
+        'bogus = 1\n'
+        '[notifications]\nbuttons = ["stop"]\nurgency = "critical"\n'
+        '[timing]\ncountdown = "200ms"\n'
+        f'[hooks]\non-cue = ["sh", "-c", "echo $0 >> {cues}", "{{label}}"]\n')
+    run = start_run("-e", "2x(600ms run, 600ms walk)", "--config", str(config))
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 0, err
+    assert f"{config}:1: unknown setting 'bogus', ignoring it." in err
+    notifies = calls.wait_for("Notify", 8)
+    for message in notifies[:4]:
+        _, _, _, summary, _, actions, hints, _ = message["payload"]["data"]
+        assert actions == ["stop", "Stop"], f"only the Stop button on {summary}"
+        assert hints["urgency"] == {"type": "y", "data": 2}
+    # A countdown update before each of the three changes, besides the four cues and the summary.
+    assert len(calls.wait_for("Notify", 8)) >= 8
+    wait_until(lambda: cues.exists() and cues.read_text().split() == ["Run", "Walk", "Run", "Walk"], 5 * SLOWDOWN,
+               "the on-cue hook to run at each change")

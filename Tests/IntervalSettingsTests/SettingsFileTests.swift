@@ -1,3 +1,4 @@
+import Foundation
 import IntervalCore
 import Testing
 
@@ -122,5 +123,57 @@ import Testing
                 "s.toml:4: work: expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\"; using the default.",
                 "s.toml:5: voice-rate: expected a whole number from -100 (slowest) to 100; using the default.",
             ])
+    }
+}
+
+/// The settings table (``Setting/all``) against the shipped file and the defaults.
+@Suite struct SettingTableTests {
+    static let shipped =
+        "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/config/intervald.toml"
+
+    /// Every `key = …` of the shipped file, set or commented out, with its table (`[sound.kinds]` is `kinds` of
+    /// `sound`).
+    static func shippedKeys() throws -> [String] {
+        var section: String?
+        var names: [String] = []
+        for line in try String(contentsOfFile: shipped, encoding: .utf8).split(separator: "\n") {
+            let text = line.hasPrefix("# ") ? line.dropFirst(2) : line[...]
+            if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+                let header = text[text.index(after: text.startIndex)..<end].split(separator: ".")
+                // The keys of a table inside a table (`[sound.kinds]`) are the user's, not settings.
+                section = header.joined(separator: ".")
+                if header.count == 2 { names.append("[\(header[0])] \(header[1])") }
+            } else if let equals = text.range(of: " = "), text.first?.isLetter == true,
+                !text[..<equals.lowerBound].contains(" ")
+            {
+                let key = String(text[..<equals.lowerBound])
+                names.append(section.map { "[\($0)] \(key)" } ?? key)
+            }
+        }
+        return names
+    }
+
+    @Test func theShippedFileHasEverySettingOnceAndNoOther() throws {
+        let shipped = try Self.shippedKeys().filter { !$0.hasPrefix("[sound.kinds]") }
+        #expect(shipped == Setting.all.map(\.name), "\(shipped) ≠ \(Setting.all.map(\.name))")
+    }
+
+    @Test func eachDefaultOfTheTableIsTheDefault() {
+        for setting in Setting.all {
+            guard let value = setting.defaultValue else { continue }
+            let text = setting.section.map { "[\($0)]\n" } ?? ""
+            let (settings, problems) = SettingsFile.parse(text + "\(setting.key) = \(value)\n", path: "s.toml")
+            #expect(problems == [], "\(setting.name)")
+            #expect(settings == .defaults, "\(setting.name)")
+        }
+    }
+
+    @Test func everySettingRefusesAValueOfAnotherTypeWithItsLine() {
+        for setting in Setting.all {
+            let text = (setting.section.map { "[\($0)]\n" } ?? "") + "\(setting.key) = 1.5\n"
+            let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
+            #expect(settings == .defaults, "\(setting.name)")
+            #expect(problems.count == 1 && problems[0].hasPrefix("s.toml:"), "\(setting.name): \(problems)")
+        }
     }
 }

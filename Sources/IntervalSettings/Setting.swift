@@ -1,0 +1,213 @@
+import IntervalCore
+
+/// One setting of `intervald.toml`: where it is, what it holds, its default and a line of doc, and how a value is read
+/// into ``Settings``. ``all`` is the one table: the reader, the unknown-key warning, the check of the shipped
+/// `config/intervald.toml` and docs/settings.md all come from it. Adding a setting is a row here and its field in
+/// ``Settings``.
+public struct Setting: Sendable {
+    /// The table it is in (`notifications`, `sound`); nil at the top of the file.
+    public let section: String?
+    public let key: String
+    /// What a value is, in words: "whole number", "true or false", …
+    public let type: String
+    /// The default as TOML writes it; nil when unset by default.
+    public let defaultValue: String?
+    public let doc: String
+    /// Stores a valid `value` into the settings, or returns what a valid one would be.
+    let read: @Sendable (TOMLValue, inout Settings) -> String?
+
+    /// `[section] key`, or `key` at the top.
+    public var name: String { section.map { "[\($0)] \(key)" } ?? key }
+
+    /// The tables a file may have, in the order of the table.
+    public static var sections: [String] {
+        var seen = Set<String>()
+        return all.compactMap(\.section).filter { seen.insert($0).inserted }
+    }
+
+    /// Every setting, in the order of the shipped file and of docs/settings.md.
+    public static let all: [Setting] =
+        [
+            Setting(
+                section: nil, key: "idle-exit", type: "whole number of seconds, 0 to 31536000", defaultValue: "120",
+                doc: "How long an idle daemon (no workout, nothing to resume) waits before it exits; 0 never."
+            ) { value, settings in
+                guard let seconds = value.int, seconds >= 0, seconds <= 86_400 * 365 else {
+                    return "expected a whole number of seconds, 0 for never"
+                }
+                settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
+                return nil
+            },
+            Setting(
+                section: "notifications", key: "sound", type: "sound name, or false", defaultValue: "\"bell\"",
+                doc: "The `sound-name` hint of each cue, only with `[sound] enabled = false` (else intervald plays its "
+                    + "cues itself and asks the server for silence)."
+            ) { value, settings in
+                if value.bool == false {
+                    settings.style.soundName = nil
+                } else if let name = value.string, !name.isEmpty {
+                    settings.style.soundName = name
+                } else {
+                    return "expected a sound name such as \"bell\", or false"
+                }
+                return nil
+            },
+            Setting(
+                section: "notifications", key: "urgency", type: "\"low\", \"normal\" or \"critical\"",
+                defaultValue: "\"normal\"", doc: "The urgency hint of each cue."
+            ) { value, settings in
+                guard let urgency = value.string.flatMap(NotificationUrgency.init(rawValue:)) else {
+                    return "expected \"low\", \"normal\" or \"critical\""
+                }
+                settings.style.urgency = urgency
+                return nil
+            },
+            Setting(
+                section: "notifications", key: "buttons", type: "list of \"stop\", \"pause\", \"skip\"",
+                defaultValue: "[\"stop\", \"pause\", \"skip\"]",
+                doc: "The buttons of each cue; Stop is always there, Pause becomes Resume while paused."
+            ) { value, settings in
+                let names = value.array.map { array in array.map { $0.string } } ?? [nil]
+                let actions = names.compactMap { $0.flatMap(NotificationAction.init(rawValue:)) }
+                guard actions.count == names.count, !actions.contains(.resume) else {
+                    return "expected a list of \"stop\", \"pause\" and \"skip\""
+                }
+                settings.style.extraButtons = actions.filter { $0 != .stop }
+                return nil
+            },
+            Setting(
+                section: "timing", key: "countdown", type: "duration (\"3s\"), or false", defaultValue: "false",
+                doc: "A pre-cue this long before every change, for plans without a `countdown` directive."
+            ) { value, settings in
+                if value.bool == false {
+                    settings.defaultCountdown = nil
+                } else if let text = value.string, let countdown = duration(text) {
+                    settings.defaultCountdown = countdown
+                } else {
+                    return "expected a duration such as \"3s\", or false"
+                }
+                return nil
+            },
+            flag("sound", "enabled", \.sound.enabled, "Play the cue sounds (through libcanberra)."),
+            Setting(
+                section: "sound", key: "volume", type: "whole number, 1 to 100", defaultValue: "100",
+                doc: "Loudness in percent of the sounds' own."
+            ) { value, settings in
+                guard let volume = value.int, (1...100).contains(volume) else {
+                    return "expected a percentage from 1 to 100"
+                }
+                settings.sound.volume = volume
+                return nil
+            },
+        ]
+        + SoundCue.allCases.map { cue in
+            Setting(
+                section: "sound", key: cue.rawValue, type: "sound theme event id, or a file",
+                defaultValue: "\"\(cue.defaultSound)\"", doc: cue.doc
+            ) { value, settings in
+                guard let name = soundName(value) else { return soundExpectation }
+                settings.sound.sounds[cue] = name
+                return nil
+            }
+        }
+        + [
+            Setting(
+                section: "sound", key: "rest-kinds", type: "list of kinds",
+                defaultValue: "[" + SoundSettings.defaultRestKindsInOrder.map { "\"\($0)\"" }.joined(separator: ", ")
+                    + "]",
+                doc: "The kinds that count as rest (the `rest` sound, the window's cool colour); every other is work."
+            ) { value, settings in
+                let kinds = value.array.map { array in array.compactMap { $0.string } }
+                guard let kinds, kinds.count == value.array?.count else {
+                    return "expected a list of kinds such as [\"walk\", \"rest\"]"
+                }
+                settings.sound.restKinds = Set(kinds)
+                return nil
+            },
+            flag(
+                "sound", "voice", \.sound.voice, "Speak each change, the countdown and the summary (speech-dispatcher)."
+            ),
+            Setting(
+                section: "sound", key: "voice-language", type: "language tag (\"en\", \"de\")", defaultValue: nil,
+                doc: "The voice's language; unset, the language of the phrases (your locale's)."
+            ) { value, settings in
+                guard let language = value.string, !language.isEmpty,
+                    language.allSatisfy({ $0.isLetter || $0 == "-" })
+                else { return "expected a language tag such as \"en\" or \"de\"" }
+                settings.sound.voiceLanguage = language
+                return nil
+            },
+            Setting(
+                section: "sound", key: "voice-rate", type: "whole number, -100 to 100", defaultValue: "0",
+                doc: "The voice's rate, from -100 (slowest) to 100."
+            ) { value, settings in
+                guard let rate = value.int, (-100...100).contains(rate) else {
+                    return "expected a whole number from -100 (slowest) to 100"
+                }
+                settings.sound.voiceRate = rate
+                return nil
+            },
+            flag(
+                "sound", "voice-halfway", \.sound.voiceHalfway,
+                "Also say \"Halfway, 2 minutes left\" in segments of 2 minutes or more."),
+            Setting(
+                section: "sound", key: "kinds", type: "table of kind = sound", defaultValue: nil,
+                doc: "`[sound.kinds]`: a sound of its own for some kinds, over the work or rest sound."
+            ) { value, settings in
+                guard let kinds = value.table else { return "expected a [sound.kinds] table of kind = \"sound\"" }
+                var sounds: [String: String] = [:]
+                for kind in kinds.keys.sorted() {
+                    guard let name = kinds[kind].flatMap(soundName) else { return soundExpectation }
+                    sounds[kind] = name
+                }
+                settings.sound.kindSounds = sounds
+                return nil
+            },
+            hook("on-cue", \.onCue, "Run at each change of segment."),
+            hook("on-finish", \.onFinish, "Run when the plan ends."),
+            hook("on-stop", \.onStop, "Run when the workout is stopped early."),
+        ]
+
+    private static let soundExpectation =
+        "expected a sound theme name such as \"bell\" or a file such as \"/path/to/cue.oga\""
+
+    /// A sound theme event id such as "bell", or a file (a path with a `/`).
+    private static func soundName(_ value: TOMLValue) -> String? {
+        guard let name = value.string, !name.isEmpty, !name.contains(where: \.isNewline) else { return nil }
+        return name
+    }
+
+    /// A duration in the plan language, e.g. "3s" or "1:30".
+    private static func duration(_ text: String) -> Int64? {
+        guard let plan = try? PlanParser.parse("\(text) countdown", origin: "", defaultName: "") else { return nil }
+        return plan.duration
+    }
+
+    private static func flag(
+        _ section: String, _ key: String, _ field: WritableKeyPath<Settings, Bool> & Sendable, _ doc: String
+    ) -> Setting {
+        Setting(
+            section: section, key: key, type: "true or false",
+            defaultValue: "\(Settings.defaults[keyPath: field])", doc: doc
+        ) { value, settings in
+            guard let flag = value.bool else { return "expected true or false" }
+            settings[keyPath: field] = flag
+            return nil
+        }
+    }
+
+    /// A command run directly (argv, no shell) with the workout's fields filled in (docs/workout-fields.md).
+    private static func hook(
+        _ key: String, _ field: WritableKeyPath<Settings.Hooks, [String]?> & Sendable, _ doc: String
+    ) -> Setting {
+        Setting(section: "hooks", key: key, type: "command: list of strings", defaultValue: nil, doc: doc) {
+            value, settings in
+            let argv = value.array.map { array in array.compactMap { $0.string } }
+            guard let argv, !argv.isEmpty, argv.count == value.array?.count, !(argv.first?.isEmpty ?? true) else {
+                return "expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]"
+            }
+            settings.hooks[keyPath: field] = argv
+            return nil
+        }
+    }
+}
