@@ -18,30 +18,86 @@ public struct HookEvent: Sendable {
         self.reason = reason
     }
 
-    /// The `INTERVALD_*` variables a hook gets.
-    public var environment: [String: String] {
-        var variables = [
-            "INTERVALD_EVENT": kind.rawValue,
-            "INTERVALD_PLAN": plan.name,
-            "INTERVALD_PLAN_DURATION_US": String(plan.duration),
-            "INTERVALD_SEGMENT_COUNT": String(plan.segmentCount),
+    /// The fields of ``StatusField`` as the status line would show them at this event: at a cue, the segment just
+    /// started, with all of it left; at the end, the whole plan done.
+    var status: TimerStatus {
+        TimerStatus(
+            state: .running, planName: plan.name, planDuration: UInt64(clamping: plan.duration),
+            segmentIndex: UInt32(clamping: segment?.index ?? 0), segmentCount: UInt32(clamping: plan.segmentCount),
+            segmentKind: segment?.kind ?? "", segmentLabel: segment?.label ?? "",
+            segmentDuration: UInt64(clamping: segment?.duration ?? 0), nextLabel: next?.label ?? "",
+            elapsed: UInt64(clamping: segment?.start ?? plan.duration),
+            segmentRemaining: UInt64(clamping: segment?.duration ?? 0))
+    }
+
+    /// The value of `field` at this event; the segment's fields are empty when there is no segment (`on-finish`).
+    public func value(of field: StatusField) -> String {
+        let ofSegment: Set<StatusField> = [
+            .kind, .label, .remaining, .index, .next, .segmentIndex, .segmentDuration,
         ]
+        guard field.inHooks, segment != nil || !ofSegment.contains(field) else { return "" }
+        return StatusText.value(field, of: status)
+    }
+
+    /// The spellings of earlier releases that a hook may still use, with what to use instead: `{index}` and
+    /// `{duration}` meant the segment's index from 0 and its length (now `{segment_index}`, `{segment_duration}`, as
+    /// `INTERVALD_INDEX` and `INTERVALD_DURATION`), and four variables had names of their own, which are still set.
+    public static let deprecated: [(spelling: String, instead: String)] = [
+        ("{index}", "{index} now counts from 1, as the status line does; {segment_index} counts from 0"),
+        (
+            "{duration}",
+            "{duration} is now the plan's duration, as in the status line; the segment's is {segment_duration}"
+        ),
+        ("INTERVALD_INDEX", "INTERVALD_INDEX now counts from 1; INTERVALD_SEGMENT_INDEX counts from 0"),
+        ("INTERVALD_DURATION", "INTERVALD_DURATION is now the plan's; the segment's is INTERVALD_SEGMENT_DURATION"),
+        ("INTERVALD_DURATION_US", "use INTERVALD_SEGMENT_DURATION_US"),
+        ("INTERVALD_SEGMENT_COUNT", "use INTERVALD_COUNT"),
+        ("INTERVALD_NEXT_LABEL", "use INTERVALD_NEXT"),
+        ("INTERVALD_POSITION", "use INTERVALD_INDEX and INTERVALD_COUNT"),
+    ]
+
+    /// What each deprecated spelling that `argv` uses has become, to log once when the hook is loaded.
+    public static func deprecations(in argv: [String]) -> [String] {
+        let text = argv.joined(separator: " ")
+        return deprecated.filter { uses(text, $0.spelling) }.map(\.instead)
+    }
+
+    /// Whether `text` has `spelling` as a whole name (`INTERVALD_DURATION` is not in `INTERVALD_DURATION_US`).
+    private static func uses(_ text: String, _ spelling: String) -> Bool {
+        var rest = text[...]
+        while !rest.isEmpty {
+            if rest.starts(with: spelling) {
+                let after = rest.dropFirst(spelling.count).first
+                if !(after.map { $0.isUppercase || $0.isNumber || $0 == "_" } ?? false) { return true }
+            }
+            rest = rest.dropFirst()
+        }
+        return false
+    }
+
+    /// The `INTERVALD_*` variables a hook gets: each field of ``StatusField`` that hooks have (``StatusField/environmentName``),
+    /// the event, the stop reason, the durations in µs, and, for one release, the variables of earlier releases
+    /// (``deprecated``).
+    public var environment: [String: String] {
+        var variables = ["INTERVALD_EVENT": kind.rawValue]
+        for field in StatusField.allCases where field.inHooks {
+            variables[field.environmentName] = value(of: field)
+        }
+        variables["INTERVALD_PLAN_DURATION_US"] = String(plan.duration)
         if let segment {
-            variables["INTERVALD_KIND"] = segment.kind
-            variables["INTERVALD_LABEL"] = segment.label
-            variables["INTERVALD_INDEX"] = String(segment.index)
+            variables["INTERVALD_SEGMENT_DURATION_US"] = String(segment.duration)
             variables["INTERVALD_DURATION_US"] = String(segment.duration)
-            variables["INTERVALD_DURATION"] = TimeText.spoken(microseconds: segment.duration)
             variables["INTERVALD_POSITION"] = WorkoutPresenter.position(segment, in: plan)
         }
+        variables["INTERVALD_SEGMENT_COUNT"] = String(plan.segmentCount)
         if let next { variables["INTERVALD_NEXT_LABEL"] = next.label }
         if let reason { variables["INTERVALD_REASON"] = reason.rawValue }
         return variables
     }
 
-    /// `argv` with `{label}`, `{kind}`, `{index}`, `{duration}`, `{plan}`, `{next}`, `{reason}` and `{event}` filled
-    /// in, so that `["espeak-ng", "{label}"]` speaks the cue without a shell. The program (`argv[0]`) is never
-    /// filled in, and each argument is filled in one pass: a label that contains `{plan}` stays literal.
+    /// `argv` with the fields filled in: `{event}`, `{reason}` and each of ``StatusField`` that hooks have, so that
+    /// `["espeak-ng", "{label}"]` speaks the cue without a shell. The program (`argv[0]`) is never filled in, and each
+    /// argument is filled in one pass: a label that contains `{plan}` stays literal.
     public func expand(_ argv: [String]) -> [String] {
         guard let program = argv.first else { return [] }
         return [program] + argv.dropFirst().map(fill)
@@ -64,17 +120,11 @@ public struct HookEvent: Sendable {
         return result + rest
     }
 
-    private func value(of field: Substring) -> String? {
-        switch field {
-        case "label": segment?.label ?? ""
-        case "kind": segment?.kind ?? ""
-        case "index": segment.map { String($0.index) } ?? ""
-        case "duration": segment.map { TimeText.spoken(microseconds: $0.duration) } ?? ""
-        case "plan": plan.name
-        case "next": next?.label ?? ""
-        case "reason": reason?.rawValue ?? ""
+    private func value(of name: Substring) -> String? {
+        switch name {
         case "event": kind.rawValue
-        default: nil
+        case "reason": reason?.rawValue ?? ""
+        default: StatusField(rawValue: String(name)).flatMap { $0.inHooks ? value(of: $0) : nil }
         }
     }
 }

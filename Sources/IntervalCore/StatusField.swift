@@ -1,27 +1,93 @@
-/// A field of a `--format` template: `{state}`, `{plan}`, ….
+/// The workout's fields, one name each, whatever shows them: a `--format` template (`{state}`, `{plan}`, …), a hook's
+/// arguments (`{label}`) and its `INTERVALD_*` variables (``HookEvent``). A name means one thing everywhere; the value
+/// comes from ``StatusText/value(_:of:)`` in every case. docs/workout-fields.md is rendered from this table, with the
+/// D-Bus property, the `status --json` key and the MPRIS metadata each field also is.
 public enum StatusField: String, CaseIterable, Sendable {
-    /// `idle`, `running` or `paused`.
     case state
-    /// The plan's name.
     case plan
-    /// The segment's kind: `run`.
     case kind
-    /// The segment's label: `Run`.
     case label
-    /// The segment's remaining time: `0:12`.
     case remaining
-    /// The workout's elapsed time: `14:48`.
     case elapsed
-    /// The plan's duration: `40:00`.
     case duration
-    /// The segment's number, from 1.
     case index
-    /// The number of segments.
     case count
-    /// The next segment's label, empty during the last one.
     case next
-    /// Elapsed share of the plan as a whole percentage: `37`.
     case progress
-    /// The default text line.
     case text
+    case segmentIndex = "segment_index"
+    case segmentDuration = "segment_duration"
+
+    /// What the field is, with an example, for docs/workout-fields.md.
+    public var doc: String {
+        switch self {
+        case .state: "`idle`, `running` or `paused`."
+        case .plan: "The plan's name."
+        case .kind: "The segment's kind: `run`."
+        case .label: "The segment's label: `Run`."
+        case .remaining: "The segment's time left, rounded up to the second: `0:12`."
+        case .elapsed: "The workout's time so far, pauses excluded: `14:48`."
+        case .duration: "The plan's duration: `40:00`."
+        case .index: "The segment's number, from 1: `23`."
+        case .count: "The number of segments: `56`."
+        case .next: "The next segment's label, empty during the last one."
+        case .progress: "The share of the plan done, in whole percent: `37`."
+        case .text: "The status line: `running · Run 0:12 · 23/56 · 14:48 of 40:00`."
+        case .segmentIndex: "The segment's index, from 0, as D-Bus counts: `22`."
+        case .segmentDuration: "The segment's length in words: `30 s`."
+        }
+    }
+
+    /// What the field is on the bus (`org.intervald.Timer1`), if it is one of the properties.
+    public var busProperty: TimerProperty? {
+        switch self {
+        case .state: .state
+        case .plan: .planName
+        case .kind: .segmentKind
+        case .label: .segmentLabel
+        case .remaining: .segmentRemaining
+        case .elapsed: .elapsed
+        case .duration: .planDuration
+        case .segmentIndex: .segmentIndex
+        case .count: .segmentCount
+        case .next: .nextLabel
+        case .segmentDuration: .segmentDuration
+        case .index, .progress, .text: nil
+        }
+    }
+
+    /// Its key in `intervalctl status --json`, where it has one (times in µs there, under a `_us` key, besides the
+    /// text of `remaining`, `elapsed` and `duration`).
+    public var jsonKey: String? {
+        switch self {
+        case .state: "state"
+        case .plan: "plan_name"
+        case .kind: "segment_kind"
+        case .label: "segment_label"
+        case .remaining: "remaining"
+        case .elapsed: "elapsed"
+        case .duration: "duration"
+        case .segmentIndex: "segment_index"
+        case .count: "segment_count"
+        case .next: "next_label"
+        case .text: "text"
+        case .index, .progress, .segmentDuration: nil
+        }
+    }
+
+    /// Its key in the MPRIS player's `Metadata`, where it is one.
+    public var mprisKey: String? {
+        switch self {
+        case .plan: "xesam:artist"
+        case .label: "xesam:title"
+        default: nil
+        }
+    }
+
+    /// Whether hooks get it (`{name}` in their arguments, ``environmentName`` in their environment): all but the
+    /// status line's own `state` and `text`.
+    public var inHooks: Bool { self != .state && self != .text }
+
+    /// The hook's variable: `INTERVALD_` and the name in capitals.
+    public var environmentName: String { "INTERVALD_" + rawValue.uppercased() }
 }

@@ -52,6 +52,8 @@ public enum StatusText {
         case .count: return String(status.segmentCount)
         case .next: return status.nextLabel
         case .progress: return String(percent(status))
+        case .segmentIndex: return String(status.segmentIndex)
+        case .segmentDuration: return TimeText.spoken(microseconds: Int64(clamping: status.segmentDuration))
         }
     }
 

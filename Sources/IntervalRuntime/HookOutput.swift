@@ -1,4 +1,5 @@
 import IntervalCore
+import Logging
 
 /// Runs the settings' hooks (spec §4a) as an output of the daemon's ``WorkoutSession``: `on-cue` at every segment
 /// start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
@@ -8,9 +9,15 @@ public final class HookOutput: WorkoutOutput {
     /// The segment playing, for the `on-stop` hook's variables.
     private var current: Segment?
 
-    public init(hooks: Settings.Hooks, runner: any HookLaunching) {
+    /// Logs, once, each spelling of an earlier release that a hook still uses (``HookEvent/deprecated``).
+    public init(hooks: Settings.Hooks, runner: any HookLaunching, logger: Logger) {
         self.hooks = hooks
         self.runner = runner
+        for (name, argv) in [("on-cue", hooks.onCue), ("on-finish", hooks.onFinish), ("on-stop", hooks.onStop)] {
+            for change in HookEvent.deprecations(in: argv ?? []) {
+                logger.warning("A hook uses a deprecated field.", metadata: ["hook": "\(name)", "change": "\(change)"])
+            }
+        }
     }
 
     public func handle(_ moment: WorkoutMoment) {

@@ -92,7 +92,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
             outputs.notification = NotificationOutput(
                 style: settings.notificationStyle, session: session, queue: queue, logger: logger)
         }
-        outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger))
+        outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
         let assembled = outputs.assemble(on: queue)
         deferred = assembled.deferred
         session.outputs = assembled.outputs

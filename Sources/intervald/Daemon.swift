@@ -89,7 +89,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs.notification = notification
             outputs.state = state
             outputs.history = history
-            outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger))
+            outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
             outputs.watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
             outputs.idleExit = idleExit
             outputs.log = WorkoutLog(logger: logger)

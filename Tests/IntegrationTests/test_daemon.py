@@ -197,7 +197,7 @@ def test_stop_button_through_dunst_gives_reason_notification(activatable_daemon,
 def test_hooks_run_with_their_variables(activatable_daemon, daemon_config, tmp_path):
     out = tmp_path / "hooks.log"
     script = tmp_path / "hook.sh"
-    script.write_text('#!/bin/sh\necho "$1 $INTERVALD_EVENT $INTERVALD_KIND $INTERVALD_INDEX $INTERVALD_REASON" >> "$2"\n')
+    script.write_text('#!/bin/sh\necho "$1 $INTERVALD_EVENT $INTERVALD_KIND $INTERVALD_INDEX $INTERVALD_SEGMENT_INDEX $INTERVALD_REASON" >> "$2"\n')
     script.chmod(0o755)
     daemon_config.write_text(
         "[notifications]\nsound = false\n[hooks]\n"
@@ -208,12 +208,12 @@ def test_hooks_run_with_their_variables(activatable_daemon, daemon_config, tmp_p
     start("name \"Hooked\"\n1x(100ms run \"Go\", 100ms walk)")
     wait_until(lambda: out.exists() and len(out.read_text().splitlines()) >= 3, 10, "three hook lines")
     lines = sorted(out.read_text().splitlines())
-    assert lines == sorted(["Go cue run 0 ", "Walk cue walk 1 ", "Hooked finish   "])
+    assert lines == sorted(["Go cue run 1 0 ", "Walk cue walk 2 1 ", "Hooked finish    "])
     start("10m run")
     call("Stop")
     wait_until(lambda: len(out.read_text().splitlines()) >= 5, 10, "the cue and stop hooks")
     # Each hook is its own process: the cue's and the stop's lines may land in either order.
-    assert sorted(out.read_text().splitlines()[3:]) == ["Run cue run 0 ", "stopped stop run 0 user"]
+    assert sorted(out.read_text().splitlines()[3:]) == ["Run cue run 1 0 ", "stopped stop run 1 0 user"]
 
 
 def test_sigterm_stops_with_reason_shutdown_and_exits_0(tmp_path, monitor, notify_log):

@@ -119,7 +119,7 @@ import Testing
         hooks.onCue = ["say", "{label}"]
         hooks.onStop = ["stopped"]
         hooks.onFinish = ["done"]
-        let (session, clock) = Self.session(HookOutput(hooks: hooks, runner: recorder))
+        let (session, clock) = Self.session(HookOutput(hooks: hooks, runner: recorder, logger: Logger(label: "test")))
         try session.start("countdown 2s\n2x(10s run, 10s walk)", origin: "", replace: false)
         clock.advance(by: 12_000_000)  // the run's pre-cue, then the walk
         try session.pause()
