@@ -13,8 +13,9 @@ def fmt(value, digits=2):
     return str(value)
 
 
-def render_markdown(r, measurements):
-    """docs/benchmarks.md: the fixed sections, then each measurement's own, then Benchmarks/notes.md."""
+def render_markdown(r, measurements, notes=True):
+    """docs/benchmarks.md: the fixed sections, then each measurement's own, then Benchmarks/notes.md (unless `notes`
+    is false: the rendered figures alone, which scripts/check-docs holds the notes' figures to)."""
     lines = header(r) + targets(r) + lateness(r) + cost(r) + client_and_scale(r)
     add = lines.append
     for measurement in measurements:
@@ -22,9 +23,9 @@ def render_markdown(r, measurements):
             lines.extend(measurement.render(r[measurement.KEY], r))
             add("")
 
-    notes = BENCH_DIR / "notes.md"
-    if notes.exists():
-        add(notes.read_text().rstrip())
+    notes_file = BENCH_DIR / "notes.md"
+    if notes and notes_file.exists():
+        add(notes_file.read_text().rstrip())
         add("")
     return "\n".join(lines)
 
@@ -51,8 +52,7 @@ def header(r):
     add(f"| virtualization | {m['virtualization']} |")
     add(f"| OS, kernel | {m['os']}, Linux {m['kernel']} |")
     add(f"| toolchain | {m['swift']} |")
-    bin_dir = Path(r["build"]["bin_dir"])
-    shown = bin_dir.relative_to(REPO) if bin_dir.is_relative_to(REPO) else bin_dir
+    shown = shown_bin_dir(r["build"]["bin_dir"])
     add(f"| build | {r['build']['configuration']}, `{shown}`, intervald binary {m['intervald_size_mb']} MB |")
     src = r["build"].get("source")
     if src:
@@ -76,6 +76,53 @@ def header(r):
             + f"; the harness itself (scripts/bench) {r['load'].get('harness_cpu_percent_during_intervald')}.")
     add("")
     return lines
+
+
+def shown_bin_dir(path):
+    """The build directory as the reader's checkout has it: relative to the repository, also when the run was made
+    in another checkout (a `.build…` directory is shown from there on), so that every checkout renders the same."""
+    path = Path(path)
+    if path.is_relative_to(REPO):
+        return path.relative_to(REPO)
+    parts = path.parts
+    for index, part in enumerate(parts):
+        if part.startswith(".build"):
+            return Path(*parts[index:])
+    return path
+
+
+README_BEGIN = "<!-- bench-table: rendered from bench-results.json by scripts/bench; scripts/check-docs compares -->"
+README_END = "<!-- end of bench-table -->"
+
+
+def readme_timing_table(r):
+    """The table of README.md's "Timing": the last run's lateness, drift and CPU, rounded for the front page. It
+    stands between README_BEGIN and README_END, and only scripts/bench writes it (see `with_readme_table`)."""
+    c, cpu = r["lateness"]["contenders"], r["cost"]["cpu_per_cue"]
+
+    def ms(value, small):
+        return "" if value is None else (f"{value:.2f} ms" if small else f"{value:.0f} ms")
+
+    def cpu_ms(value):
+        return "" if value is None else f"{value:.1f} ms"
+
+    rows = [("cue lateness p50", "p50_ms"), ("cue lateness p99", "p99_ms"),
+            (f"drift over {r['lateness']['cues']} cues", "drift_ms")]
+    lines = ["| | intervald | C floor | shell loop | Python loop |", "| --- | ---: | ---: | ---: | ---: |"]
+    for label, key in rows:
+        floor = "" if key == "drift_ms" else ms(c["c_floor_signal"][key], True)
+        lines.append(f"| {label} | {ms(c['intervald_signal'][key], True)} | {floor} | "
+                     f"{ms(c['shell_notify'][key], False)} | {ms(c['python_notify'][key], False)} |")
+    lines.append(f"| CPU per cue | {cpu_ms(cpu['intervald_ms_per_cue'])} | | {cpu_ms(cpu['shell_ms_per_cue'])} | "
+                 f"{cpu_ms(cpu['python_ms_per_cue'])} |")
+    return lines
+
+
+def with_readme_table(readme_text, r):
+    """README.md's text with the block between README_BEGIN and README_END replaced by the table of `r`."""
+    begin, end = readme_text.index(README_BEGIN), readme_text.index(README_END)
+    return (readme_text[:begin] + README_BEGIN + "\n" + "\n".join(readme_timing_table(r)) + "\n"
+            + readme_text[end:])
 
 
 def targets(r):

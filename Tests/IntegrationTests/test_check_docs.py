@@ -27,3 +27,27 @@ def test_a_stale_name_is_reported_with_its_line(tmp_path):
     result = check(doc)
     assert result.returncode == 1
     assert result.stdout.splitlines() == [f"{doc}:5: `{name}` not found ({kind})" for name, kind in stale]
+
+
+def figures(notes):
+    return subprocess.run([str(CHECK), "--figures", str(notes)], capture_output=True, text=True, timeout=60)
+
+
+def test_a_typed_figure_the_last_run_contradicts_is_reported(tmp_path):
+    # The review's case: the notes said p50 12.9 ms where docs/benchmarks.md's table, from bench-results.json, says
+    # 16.06. Named by its row the line passes; typed as the table renders it, too; typed stale, it fails.
+    row = 'row "`intervalctl start` round trip, daemon running (p50)"'
+    notes = tmp_path / "notes.md"
+    notes.write_text(f"**`intervalctl start` ≤ 20 ms with the daemon running** ({row}).\n")
+    assert (figures(notes).returncode, figures(notes).stdout) == (0, "")
+    notes.write_text("**`intervalctl start` ≤ 20 ms with the daemon running: met (p50 16.06 ms).**\n")
+    assert (figures(notes).returncode, figures(notes).stdout) == (0, "")
+    notes.write_text("Intro.\n\n**`intervalctl start` ≤ 20 ms with the daemon running: met (p50 12.9 ms).**\n")
+    result = figures(notes)
+    assert result.returncode == 1
+    assert result.stdout.startswith(f"{notes}:3: '12.9 ms': 12.9 is not a figure of the last run"), result.stdout
+    # A dated figure is history and stays typed; a row that does not exist is reported.
+    notes.write_text("On 2026-11-22 the same measure was 12.9 ms. See row \"intervalctl stat\".\n")
+    result = figures(notes)
+    assert result.stdout.splitlines() == [f'{notes}:1: row "intervalctl stat" is not a row of docs/benchmarks.md\'s '
+                                          "tables"]
