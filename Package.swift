@@ -82,17 +82,26 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore"]),
+        // What the unit tests share: ManualTimerSource (the virtual clock) and a session on it. Not a product, and no
+        // executable depends on it: it never ships.
+        .target(name: "IntervalTestSupport", dependencies: ["IntervalCore"]),
+
+        .testTarget(name: "IntervalCoreTests", dependencies: ["IntervalCore", "IntervalTestSupport"]),
         // The sd-bus adapter against a real session bus; skipped when there is none.
         .testTarget(
             name: "IntervalBusTests",
-            dependencies: ["IntervalBus", "IntervalCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "IntervalBus", "IntervalCore", "IntervalTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
-        .testTarget(name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalCore"]),
+        .testTarget(
+            name: "IntervalRuntimeTests", dependencies: ["IntervalRuntime", "IntervalCore", "IntervalTestSupport"]),
         .testTarget(name: "IntervalSettingsTests", dependencies: ["IntervalSettings", "IntervalCore"]),
-        .testTarget(name: "IntervalSoundTests", dependencies: ["IntervalSound", "IntervalCore"]),
-        .testTarget(name: "IntervalNotifyTests", dependencies: ["IntervalNotify", "IntervalCore"]),
-        .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore"]),
+        .testTarget(
+            name: "IntervalSoundTests", dependencies: ["IntervalSound", "IntervalCore", "IntervalTestSupport"]),
+        .testTarget(
+            name: "IntervalNotifyTests", dependencies: ["IntervalNotify", "IntervalCore", "IntervalTestSupport"]),
+        .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore", "IntervalTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

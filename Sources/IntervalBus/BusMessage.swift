@@ -196,6 +196,13 @@ public final class BusMessage {
         return value
     }
 
+    /// Reads a `x`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readInt64() throws(BusError) -> Int64 {
+        var value: Int64 = 0
+        try readBasic("x") { sd_bus_message_read_basic(pointer, $0, &value) }
+        return value
+    }
+
     /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readBool() throws(BusError) -> Bool {
         var value: Int32 = 0

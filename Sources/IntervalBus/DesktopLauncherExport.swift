@@ -5,20 +5,6 @@ import Logging
     import Glibc
 #endif
 
-/// What the desktop's requests (``DesktopLauncherExport``) are forwarded to: the daemon. Called on the connection's
-/// queue; each `answer` is called once, on that queue, and may be called later (after work off the queue).
-public protocol DesktopLauncherDelegate: AnyObject {
-    /// Carries out `request`; answers with why it could not (shown to the person as a notification too).
-    func perform(
-        _ request: DesktopLauncher.Request, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
-    /// Shows the person why a request could not be carried out (a malformed action).
-    func report(_ failure: TimerCommandError)
-    /// The results for what was typed (``PlanSearch/query(_:)``), best first.
-    func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void)
-    /// What to show for each of `results`, in their order; nil for one that no longer stands for a plan.
-    func describe(_ results: [PlanSearch.Result], answer: @escaping ([PlanSearch.Description?]) -> Void)
-}
-
 /// Starting a workout from the desktop (spec §8) on the daemon's connection: `org.freedesktop.Application` (the
 /// D-Bus-activatable desktop entry and its actions), `org.gnome.Shell.SearchProvider2` (GNOME Shell's overview
 /// search) and `org.kde.krunner1` (KRunner). Each call is read here and forwarded to the delegate; its answer is

@@ -47,6 +47,21 @@ public enum DesktopLauncher {
     }
 }
 
+/// What the desktop's requests (IntervalBus's `DesktopLauncherExport`) are forwarded to: the daemon's
+/// `DesktopLaunches` (IntervalRuntime). Called on the connection's queue; each `answer` is called once, on that queue,
+/// and may be called later (after work off the queue).
+public protocol DesktopLauncherDelegate: AnyObject {
+    /// Carries out `request`; answers with why it could not (shown to the person as a notification too).
+    func perform(
+        _ request: DesktopLauncher.Request, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
+    /// Shows the person why a request could not be carried out (a malformed action).
+    func report(_ failure: TimerCommandError)
+    /// The results for what was typed (``PlanSearch/query(_:)``), best first.
+    func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void)
+    /// What to show for each of `results`, in their order; nil for one that no longer stands for a plan.
+    func describe(_ results: [PlanSearch.Result], answer: @escaping ([PlanSearch.Description?]) -> Void)
+}
+
 extension DesktopLauncher {
     /// `org.freedesktop.Application` (the Desktop Entry Specification's D-Bus activation) as a table.
     public static let applicationInterfaceTable = BusInterface(

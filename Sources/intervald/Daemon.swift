@@ -40,6 +40,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let catalog: PlanCatalog
     private var desktopLaunches: DesktopLaunches?
     private var desktopExport: DesktopLauncherExport?
+    /// The desktop's messages through libnotify, made at the first one.
+    private var desktopMessages: DesktopMessageNotifier?
 
     /// - Parameter signals: SIGTERM, SIGINT and SIGHUP, caught since the first line of `main`.
     init(logger: Logger, settings: Settings, paths: XDGPaths, signals: SignalWatcher) {
@@ -119,13 +121,25 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             start: { [weak self] text, origin, answer in
                 self?.start(plan: text, origin: origin, replace: false, answer: answer)
             },
-            stop: { [weak self] in self?.stop() })
+            stop: { [weak self] in self?.stop() },
+            show: { [weak self] message in self?.showDesktopMessage(message) })
         do {
             desktopExport = try DesktopLauncherExport(server: server, delegate: launches, logger: logger)
             desktopLaunches = launches
         } catch {
             logger.warning("Failed to export the desktop launcher, ignoring.", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
+    private func showDesktopMessage(_ message: DesktopMessage) {
+        if desktopMessages == nil {
+            desktopMessages = DesktopMessageNotifier(logger: logger) { [weak self, queue] key in
+                guard let self else { return }
+                queue.async { self.desktopLaunches?.pressed(key) }
+            }
+        }
+        desktopMessages?.show(message)
     }
 
     // MARK: TimerBusDelegate (on `queue`)

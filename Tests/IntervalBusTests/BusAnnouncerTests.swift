@@ -1,5 +1,6 @@
 import IntervalBus
 import IntervalCore
+import IntervalTestSupport
 import Logging
 import Testing
 
@@ -21,13 +22,10 @@ import Testing
 
     @Test func eachEventSignalsFirstThenTheChangedPropertiesOnly() throws {
         let recorder = Recorder()
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(
-            timer: clock, wallClock: { clock.now },
-            outputs: [
-                BusAnnouncer(server: recorder, logger: Logger(label: "test")),
-                BusPropertyAnnouncer(server: recorder, logger: Logger(label: "test")),
-            ])
+        let (session, clock) = ManualTimerSource.session(outputs: [
+            BusAnnouncer(server: recorder, logger: Logger(label: "test")),
+            BusPropertyAnnouncer(server: recorder, logger: Logger(label: "test")),
+        ])
         try session.start("name \"P\"\ncountdown 1s\n2x(5s run)", origin: "", replace: false)
         clock.advance(by: 4_000_000)  // the pre-cue changes nothing that is announced
         try session.pause()

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import IntervalBus
 import IntervalCore
+import IntervalTestSupport
 import Testing
 
 /// Every object the daemon exports, introspected on a real session bus and compared with its table
@@ -22,7 +23,7 @@ extension TimerBusTests {
 
     @Test func everyExportedObjectIntrospectsAsItsTableSays() throws {
         try serve(Stand()) { server in
-            let session = WorkoutSession(timer: ManualTimerSource(), wallClock: { 0 })
+            let (session, _) = ManualTimerSource.session()
             let launcher = Launcher()
             let exports = try queue.sync {
                 (

@@ -1,6 +1,7 @@
 import Dispatch
 import IntervalBus
 import IntervalCore
+import IntervalTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -28,8 +29,7 @@ import Testing
         let recorder = Recorder(interval: .seconds(30))
         let queue = DispatchQueue(label: "WatchdogTests")
         let watchdog = queue.sync { Watchdog(queue: queue, systemd: recorder, logger: Logger(label: "test")) }
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(timer: clock, wallClock: { 0 }, outputs: [watchdog])
+        let (session, clock) = ManualTimerSource.session(outputs: [watchdog])
         try session.start("2x(10s run)", origin: "", replace: false)
         clock.advance(by: 10_000_000)  // a cue: still active, nothing new to say
         try session.pause()  // paused is active too
@@ -46,7 +46,7 @@ import Testing
         let recorder = Recorder(interval: nil)
         let queue = DispatchQueue(label: "WatchdogTests")
         let watchdog = queue.sync { Watchdog(queue: queue, systemd: recorder, logger: Logger(label: "test")) }
-        let session = WorkoutSession(timer: ManualTimerSource(), wallClock: { 0 }, outputs: [watchdog])
+        let (session, _) = ManualTimerSource.session(outputs: [watchdog])
         try session.start("1m run", origin: "", replace: false)
         session.stop(.user)
         #expect(recorder.states.withLock { $0 }.isEmpty)

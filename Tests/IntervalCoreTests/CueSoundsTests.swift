@@ -1,3 +1,4 @@
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalCore
@@ -23,9 +24,8 @@ import Testing
     func run(_ text: String, settings: SoundSettings = .defaults) throws -> (
         WorkoutSession, ManualTimerSource, Recorder
     ) {
-        let clock = ManualTimerSource()
         let recorder = Recorder(settings: settings)
-        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [recorder])
+        let (session, clock) = ManualTimerSource.session(outputs: [recorder])
         try session.start(text, origin: "", replace: false)
         return (session, clock, recorder)
     }
@@ -94,10 +94,9 @@ import Testing
     }
 
     @Test func theHalfwayPointOfLongSegmentsIsSaidWhenAsked() {
-        let clock = ManualTimerSource()
         let recorder = Recorder()
         recorder.spoken = SpokenCues(halfway: true)
-        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [recorder])
+        let (session, clock) = ManualTimerSource.session(outputs: [recorder])
         #expect(throws: Never.self) { try session.start("4m run, 1m walk", origin: "", replace: false) }
         #expect(recorder.speech[0].cues.contains(TimedCue("Halfway, 2 minutes left", delay: 2 * minute)))
         clock.advance(by: 4 * minute)

@@ -1,3 +1,4 @@
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalCore

@@ -1,3 +1,4 @@
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalCore
@@ -112,47 +113,6 @@ import Testing
         #expect(MediaPlayerProperty.identity.value(of: .stopped, artURL: nil) != .string(""))
         #expect(MediaPlayer.trackID(segmentIndex: 12).hasPrefix("/org/mpris") == false)
         #expect(MediaPlayer.instanceService(pid: 42) == "org.mpris.MediaPlayer2.intervald.instance42")
-    }
-
-    /// Plays what MediaPlayerOutput does with each moment, without a bus.
-    final class UpdateRecorder: WorkoutOutput {
-        var updates: [MediaPlayerUpdate] = []
-        private var announced = MediaPlayerSnapshot.stopped
-        private var ownsName = false
-
-        func handle(_ moment: WorkoutMoment) {
-            if case .countdown = moment.event { return }
-            let snapshot = MediaPlayerSnapshot(
-                status: moment.status, segment: moment.status.state == .idle ? nil : moment.segment, plan: moment.plan)
-            let update = MediaPlayerUpdate(
-                for: moment.event, snapshot: snapshot, previous: announced, ownsName: ownsName)
-            announced = snapshot
-            ownsName = (ownsName || update.requestName) && !update.releaseName
-            updates.append(update)
-        }
-    }
-
-    @Test func thePlayerOwnsItsNameWhileAWorkoutExistsAndAnnouncesEachChangeOnce() throws {
-        let recorder = UpdateRecorder()
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(timer: clock, wallClock: { clock.now }, outputs: [recorder])
-        try session.start("countdown 2s\n2x(10s run)", origin: "", replace: false)
-        clock.advance(by: 9 * second)  // the pre-cue: nothing for the player
-        try session.pause()
-        clock.advance(by: 1 * second)
-        try session.resume()
-        session.perform(MediaPlayer.Control.previous)
-        clock.advance(by: 10 * second)  // the second run
-        session.stop(.user)
-        #expect(
-            recorder.updates == [
-                MediaPlayerUpdate(requestName: true, changed: [.playbackStatus, .metadata]),  // the start
-                MediaPlayerUpdate(changed: [.playbackStatus]),  // paused
-                MediaPlayerUpdate(changed: [.playbackStatus], seekedTo: 9 * second),  // resumed where it was
-                MediaPlayerUpdate(seekedTo: 0),  // Previous: the same track from its start
-                MediaPlayerUpdate(changed: [.metadata]),  // the next segment
-                MediaPlayerUpdate(changed: [.playbackStatus, .metadata], releaseName: true),  // stopped
-            ])
     }
 }
 

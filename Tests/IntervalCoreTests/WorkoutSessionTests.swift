@@ -1,3 +1,4 @@
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalCore
@@ -30,19 +31,15 @@ import Testing
     }
 
     func makeService() -> (WorkoutSession, ManualTimerSource, Recorder) {
-        let clock = ManualTimerSource()
         let recorder = Recorder()
-        let service = WorkoutSession(
-            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [recorder])
+        let (service, clock) = ManualTimerSource.session(wallEpoch: 1_700_000_000_000_000, outputs: [recorder])
         return (service, clock, recorder)
     }
 
     @Test func outputsHearEveryEventInListOrder() throws {
-        let clock = ManualTimerSource()
         let log = OrderProbe.Log()
-        let service = WorkoutSession(
-            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now },
-            outputs: [OrderProbe("bus", log: log), OrderProbe("sound", log: log)])
+        let (service, clock) = ManualTimerSource.session(
+            wallEpoch: 1_700_000_000_000_000, outputs: [OrderProbe("bus", log: log), OrderProbe("sound", log: log)])
         try service.start("2x(1s run, 1s walk)", origin: "", replace: false)
         clock.advance(by: 5 * second)
         // Four cues and the finish, each heard by the bus first.
@@ -242,7 +239,7 @@ import Testing
 
 @Suite struct ChangedPropertiesTests {
     @Test func onlyChangedAnnouncedPropertiesAreListed() throws {
-        let service = WorkoutSession(timer: ManualTimerSource(), wallClock: { 0 })
+        let (service, _) = ManualTimerSource.session()
         try service.start("name \"P\"\n30s run, 30s walk", origin: "", replace: false)
         let running = service.status
         #expect(

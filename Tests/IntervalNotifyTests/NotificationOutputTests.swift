@@ -1,5 +1,6 @@
 import Dispatch
 import IntervalCore
+import IntervalTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -31,8 +32,7 @@ import Testing
     @Test func eachCueIsPreparedAheadAndShownOnceAndAStopClosesIt() throws {
         let recorder = Recorder()
         let queue = DispatchQueue(label: "NotificationOutputTests")
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(timer: clock, wallClock: { 0 })
+        let (session, clock) = ManualTimerSource.session()
         let output = NotificationOutput(
             style: CueStyle(), session: session, queue: queue, logger: Logger(label: "test")
         ) { _, _ in recorder }

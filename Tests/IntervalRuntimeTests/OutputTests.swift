@@ -1,4 +1,5 @@
 import IntervalCore
+import IntervalTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -15,10 +16,7 @@ import Testing
 @Suite struct OutputTests {
     /// A session on a manual clock that feeds `output`.
     static func session(_ output: any WorkoutOutput) -> (WorkoutSession, ManualTimerSource) {
-        let clock = ManualTimerSource(now: 1_000_000)
-        let session = WorkoutSession(
-            timer: clock, wallClock: { 1_700_000_000_000_000 + clock.now }, outputs: [output])
-        return (session, clock)
+        ManualTimerSource.session(now: 1_000_000, wallEpoch: 1_700_000_000_000_000, outputs: [output])
     }
 
     final class StateRecorder: WorkoutStateRecording, @unchecked Sendable {

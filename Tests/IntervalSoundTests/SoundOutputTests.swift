@@ -1,4 +1,5 @@
 import IntervalCore
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalSound
@@ -21,8 +22,7 @@ import Testing
         let player = Recorder()
         let voice = Recorder()
         let output = SoundOutput(settings: SoundSettings(voice: true), player: player, voice: voice)
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(timer: clock, wallClock: { 0 }, outputs: [output])
+        let (session, clock) = ManualTimerSource.session(outputs: [output])
         try session.start("countdown 2s\n10s run\n10s walk", origin: "", replace: false)
         clock.advance(by: 8_000_000)  // the pre-cue before the walk: pips at once and a second later
         clock.advance(by: 2_000_000)  // the walk

@@ -1,4 +1,5 @@
 import IntervalCore
+import IntervalTestSupport
 import Testing
 
 @testable import intervalctl
@@ -12,8 +13,7 @@ import Testing
         let plan = try PlanParser.parse("countdown 2s\n10s run\n10s walk", origin: "", defaultName: "Drill")
         let progress = TerminalProgress(plan: plan, interactive: false) { lines.append($0) }
         progress.onEnd = { ending = $0 }
-        let clock = ManualTimerSource()
-        let session = WorkoutSession(timer: clock, wallClock: { 0 }, outputs: [progress])
+        let (session, clock) = ManualTimerSource.session(outputs: [progress])
         progress.begin()
         try session.start(plan, replace: false)
         clock.advance(by: 9_000_000)

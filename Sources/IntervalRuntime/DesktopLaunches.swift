@@ -1,15 +1,15 @@
 import Dispatch
-import IntervalBus
 import IntervalCore
-import IntervalNotify
-import IntervalRuntime
 import Logging
 
 /// What the daemon does for the desktop's requests (spec §8): the desktop entry's activation and actions, GNOME
 /// Shell's search and KRunner. Plans are looked up, read and parsed on the parse queue, so no search delays a cue;
 /// a plan starts through the daemon's own `Start`, and whatever stops it is shown as a notification, since there
 /// is no terminal to print to. Called on the daemon's queue.
-final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
+///
+/// The decisions only: the daemon wires it to the bus (`DesktopLauncherExport`), to its own `Start` and `Stop`, and
+/// to libnotify (`DesktopMessageNotifier`, whose buttons come back through ``pressed(_:)``).
+public final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
     private let queue: DispatchQueue
     private let parseQueue: DispatchQueue
     private let catalog: PlanCatalog
@@ -20,12 +20,17 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         (_ text: String, _ origin: String, _ answer: @escaping (Result<Void, TimerCommandError>) -> Void)
             -> Void
     private let stop: () -> Void
-    private var messages: DesktopMessageNotifier?
+    /// Shows a message to the person (a notification); called on `queue`.
+    private let show: (DesktopMessage) -> Void
 
-    init(
+    /// - Parameters:
+    ///   - start: starts plan text and origin as the daemon's `Start` with replace false, answering on `queue`.
+    ///   - stop: stops the workout, as `Stop`.
+    ///   - show: shows a message (a notification); a button pressed on it is handed to ``pressed(_:)`` on `queue`.
+    public init(
         queue: DispatchQueue, parseQueue: DispatchQueue, catalog: PlanCatalog, store: StateStore, logger: Logger,
         start: @escaping (String, String, @escaping (Result<Void, TimerCommandError>) -> Void) -> Void,
-        stop: @escaping () -> Void
+        stop: @escaping () -> Void, show: @escaping (DesktopMessage) -> Void
     ) {
         self.queue = queue
         self.parseQueue = parseQueue
@@ -34,9 +39,11 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         self.logger = logger
         self.start = start
         self.stop = stop
+        self.show = show
     }
 
-    func perform(_ request: DesktopLauncher.Request, answer: @escaping (Result<Void, TimerCommandError>) -> Void) {
+    public func perform(_ request: DesktopLauncher.Request, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
+    {
         logger.info("Desktop request.", metadata: ["request": "\(request)"])
         switch request {
         case .stop:
@@ -67,12 +74,12 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         }
     }
 
-    func report(_ failure: TimerCommandError) {
+    public func report(_ failure: TimerCommandError) {
         logger.notice("Could not start a workout from the desktop.", metadata: ["error": "\(failure.message)"])
         show(DesktopMessage(summary: tr("Could not start the workout"), body: failure.message))
     }
 
-    func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void) {
+    public func search(_ query: String, answer: @escaping ([PlanSearch.Hit]) -> Void) {
         off { [catalog] () -> [PlanSearch.Hit] in
             let entries = catalog.items().compactMap { item in
                 (try? item.plan.get()).map { PlanSearch.Entry(name: item.name, plan: $0) }
@@ -87,7 +94,7 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         }
     }
 
-    func describe(_ results: [PlanSearch.Result], answer: @escaping ([PlanSearch.Description?]) -> Void) {
+    public func describe(_ results: [PlanSearch.Result], answer: @escaping ([PlanSearch.Description?]) -> Void) {
         off { [catalog] in
             results.map { result -> PlanSearch.Description? in
                 switch result {
@@ -104,13 +111,20 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
         }
     }
 
+    /// A button of a message was pressed: its key names the plan to start (``PlanSearch/Result/identifier``); a key
+    /// that names none is ignored. On `queue`.
+    public func pressed(_ key: String) {
+        guard let result = PlanSearch.Result(identifier: key) else { return }
+        perform(.start(result)) { _ in }
+    }
+
     // MARK: Helpers
 
     /// Runs `work` on the parse queue and hands its value to `then` on the daemon's queue.
     private func off<Value>(_ work: @escaping () -> Value, then: @escaping (Value) -> Void) {
-        let box = UncheckedBox((work, then))
+        let box = QueueBound((work, then))
         parseQueue.async { [queue] in
-            let value = UncheckedBox(box.value.0())
+            let value = QueueBound(box.value.0())
             queue.async { box.value.1(value.value) }
         }
     }
@@ -180,14 +194,14 @@ final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable {
             show(DesktopMessage(summary: tr("Interval Timer"), body: body, buttons: buttons))
         }
     }
+}
 
-    private func show(_ message: DesktopMessage) {
-        if messages == nil {
-            messages = DesktopMessageNotifier(logger: logger) { [weak self, queue] key in
-                guard let self, let result = PlanSearch.Result(identifier: key) else { return }
-                queue.async { self.perform(.start(result)) { _ in } }
-            }
-        }
-        messages?.show(message)
+/// Carries the work and its answer from the daemon's queue through the parse queue and back: each is used only on
+/// the queue it came from, or on the parse queue alone.
+private struct QueueBound<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

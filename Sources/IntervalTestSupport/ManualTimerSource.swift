@@ -1,3 +1,5 @@
+import IntervalCore
+
 /// A virtual clock for tests and simulations: time moves only when told, and the armed handler runs on the caller.
 public final class ManualTimerSource: TimerSource {
     public private(set) var now: ClockInstant
