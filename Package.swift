@@ -101,6 +101,9 @@ let package = Package(
             name: "IntervalSoundTests", dependencies: ["IntervalSound", "IntervalCore", "IntervalTestSupport"]),
         .testTarget(
             name: "IntervalNotifyTests", dependencies: ["IntervalNotify", "IntervalCore", "IntervalTestSupport"]),
+        // docs/dbus-interfaces.md, docs/settings.md and docs/workout-fields.md, rendered from the code's tables and
+        // compared with the files (scripts/update-docs writes them).
+        .testTarget(name: "ReferenceDocsTests", dependencies: ["IntervalCore", "IntervalSettings"]),
         .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore", "IntervalTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -32,7 +32,7 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .count: "The number of segments: `56`."
         case .next: "The next segment's label, empty during the last one."
         case .progress: "The share of the plan done, in whole percent: `37`."
-        case .text: "The status line: `running · Run 0:12 · 23/56 · 14:48 of 40:00`."
+        case .text: "The status line: `running · Tabata · Work 0:12 left (3/17) · next Rest · 1:52/12:00`."
         case .segmentIndex: "The segment's index, from 0, as D-Bus counts: `22`."
         case .segmentDuration: "The segment's length in words: `30 s`."
         }
@@ -75,11 +75,11 @@ public enum StatusField: String, CaseIterable, Sendable {
         }
     }
 
-    /// Its key in the MPRIS player's `Metadata`, where it is one.
+    /// Its key in the MPRIS player's `Metadata`, where it is one (the title there is the cue text, "Run · 30 s").
     public var mprisKey: String? {
         switch self {
         case .plan: "xesam:artist"
-        case .label: "xesam:title"
+        case .segmentDuration: "mpris:length"
         default: nil
         }
     }

@@ -46,6 +46,18 @@ public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvert
         case alreadyRunning = "org.intervald.Timer1.Error.AlreadyRunning"
         case notRunning = "org.intervald.Timer1.Error.NotRunning"
         case invalidState = "org.intervald.Timer1.Error.InvalidState"
+
+        /// When the timer answers with it, for docs/dbus-interfaces.md.
+        public var doc: String {
+            switch self {
+            case .invalidPlan:
+                "`Start`: the plan does not parse (the message is the located diagnostic) or its text is over 1 MiB; "
+                    + "a desktop request for a plan that is not there."
+            case .alreadyRunning: "`Start` without `replace` while a plan runs; the running plan is untouched."
+            case .notRunning: "`Pause`, `Resume` or `Skip` with nothing running."
+            case .invalidState: "`Pause` while paused, `Resume` while running."
+            }
+        }
     }
 
     public var code: Code

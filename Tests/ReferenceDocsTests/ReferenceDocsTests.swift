@@ -1,0 +1,164 @@
+import Foundation
+import IntervalCore
+import IntervalSettings
+import Testing
+
+/// The reference pages made from the code's tables: each is rendered here and must equal its file in docs/, so that a
+/// table and its page cannot drift apart. `scripts/update-docs` (INTERVALD_UPDATE_DOCS=1) writes them instead.
+@Suite struct ReferenceDocsTests {
+    static let repository = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+
+    static func check(_ rendered: String, _ page: String) throws {
+        let path = "\(repository)/docs/\(page)"
+        if ProcessInfo.processInfo.environment["INTERVALD_UPDATE_DOCS"] != nil {
+            try rendered.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(committed == rendered, "docs/\(page) is not what its table renders: run scripts/update-docs")
+    }
+
+    static func header(_ title: String, from table: String) -> String {
+        """
+        # \(title)
+
+        <!-- Rendered from \(table) by Tests/ReferenceDocsTests; scripts/update-docs writes it. Do not edit by hand. -->
+
+        """
+    }
+
+    /// A table cell: `|` escaped, never empty.
+    static func cell(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return "–" }
+        return text.replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    static func arguments(_ arguments: [BusInterface.Argument]) -> String {
+        arguments.isEmpty ? "–" : arguments.map { "`\($0.signature)` \($0.name)" }.joined(separator: ", ")
+    }
+
+    @Test func dbusInterfaces() throws {
+        var page = Self.header("D-Bus interfaces", from: "BusInterface.exported and TimerCommandError.Code")
+        page += """
+
+            What intervald exports on the session bus, every object with its methods, properties and signals (times in
+            microseconds). The daemon owns `\(BusNames.service)` while it runs (D-Bus activation starts it) and
+            `\(MediaPlayer.service)` while a workout exists; `intervalctl run` owns
+            `\(MediaPlayer.service).instance<pid>` for its own workout. Every interface is also introspectable, and
+            answers `org.freedesktop.DBus.Properties` and `org.freedesktop.DBus.Peer`. docs/reference.md §3 and §8
+            say what the calls do to a workout.
+
+            """
+        for interface in BusInterface.exported {
+            page += "\n## `\(interface.name)` at `\(interface.path)`\n\n\(interface.summary)\n"
+            if !interface.methods.isEmpty {
+                page += "\n| method | arguments | results | does |\n| --- | --- | --- | --- |\n"
+                for case .method(let name, let arguments, let results, let doc) in interface.methods {
+                    page +=
+                        "| `\(name)` | \(Self.arguments(arguments)) | \(Self.arguments(results)) | \(Self.cell(doc)) |\n"
+                }
+            }
+            if !interface.properties.isEmpty {
+                page += "\n| property | type | change signal | value |\n| --- | --- | --- | --- |\n"
+                for case .property(let name, let signature, let change, let doc) in interface.properties {
+                    let announced =
+                        switch change {
+                        case .constant: "constant"
+                        case .emitsChange: "`PropertiesChanged`"
+                        case .readTime: "none: read at the call"
+                        }
+                    page += "| `\(name)` | `\(signature)` | \(announced) | \(Self.cell(doc)) |\n"
+                }
+            }
+            if !interface.signals.isEmpty {
+                page += "\n| signal | arguments | when |\n| --- | --- | --- |\n"
+                for case .signal(let name, let arguments, let doc) in interface.signals {
+                    page += "| `\(name)` | \(Self.arguments(arguments)) | \(Self.cell(doc)) |\n"
+                }
+            }
+        }
+        page += """
+
+            ## Errors
+
+            The timer's own errors, with a sentence as their message:
+
+            | error | when |
+            | --- | --- |
+
+            """
+        for code in TimerCommandError.Code.allCases {
+            page += "| `\(code.rawValue)` | \(Self.cell(code.doc)) |\n"
+        }
+        page += """
+
+            Arguments of the wrong types get `\(BusErrorName.invalidArgs)` from sd-bus before they reach intervald; a
+            call that arrives while the daemon shuts down gets `\(BusErrorName.failed)`.
+
+            """
+        try Self.check(page, "dbus-interfaces.md")
+    }
+
+    @Test func settings() throws {
+        var page = Self.header("Settings", from: "Setting.all")
+        page += """
+
+            Every setting of `$XDG_CONFIG_HOME/intervald/intervald.toml`, which the daemon reads at start and
+            `intervalctl run` each time it runs (docs/reference.md §4a). The shipped `config/intervald.toml` has each
+            of them with its default and a comment. A value of the wrong kind is reported with its line and that
+            setting keeps its default; an unknown key is reported and ignored.
+
+            """
+        var section: String?? = .none
+        for setting in Setting.all {
+            if section != .some(setting.section) {
+                section = .some(setting.section)
+                page += "\n## \(setting.section.map { "`[\($0)]`" } ?? "At the top")\n\n"
+                page += "| key | value | default | meaning |\n| --- | --- | --- | --- |\n"
+            }
+            let defaultValue = setting.defaultValue.map { "`\($0)`" } ?? "unset"
+            page +=
+                "| `\(setting.key)` | \(Self.cell(setting.type)) | \(Self.cell(defaultValue)) | \(Self.cell(setting.doc)) |\n"
+        }
+        try Self.check(page, "settings.md")
+    }
+
+    @Test func workoutFields() throws {
+        var page = Self.header("The workout's fields", from: "StatusField")
+        page += """
+
+            Each field of a workout has one name and one meaning wherever it shows: in a `--format` template of
+            `intervalctl status` and in a hook's arguments as `{name}`, in a hook's environment as `INTERVALD_NAME`, and, where
+            it is one, as a `status --json` key, an `org.intervald.Timer1` property (µs where it is a time) and MPRIS
+            metadata. While idle every field but `state` and `text` is empty.
+
+            | field | value | `--format` | hooks: `{…}` and variable | `--json` key | D-Bus property | MPRIS |
+            | --- | --- | --- | --- | --- | --- | --- |
+
+            """
+        for field in StatusField.allCases {
+            let hooks = field.inHooks ? "`{\(field.rawValue)}`, `\(field.environmentName)`" : "–"
+            page +=
+                "| `\(field.rawValue)` | \(Self.cell(field.doc)) | `{\(field.rawValue)}` | \(hooks) | "
+                + "\(Self.cell(field.jsonKey.map { "`\($0)`" })) | \(Self.cell(field.busProperty.map { "`\($0.name)`" })) | "
+                + "\(Self.cell(field.mprisKey.map { "`\($0)`" })) |\n"
+        }
+        page += """
+
+            Hooks also get `{event}` and `INTERVALD_EVENT` (`cue`, `finish` or `stop`), `{reason}` and
+            `INTERVALD_REASON` (the stop reason, `on-stop` only), `INTERVALD_PLAN_DURATION_US` and
+            `INTERVALD_SEGMENT_DURATION_US`. At `on-finish` the segment's fields are empty.
+
+            ## Spellings of the release before
+
+            Still understood for this release; the daemon logs a warning at start for a hook that uses one.
+
+            | spelling | now |
+            | --- | --- |
+
+            """
+        for (spelling, instead) in HookEvent.deprecated {
+            page += "| `\(spelling)` | \(Self.cell(instead)) |\n"
+        }
+        try Self.check(page, "workout-fields.md")
+    }
+}
