@@ -24,7 +24,7 @@ let package = Package(
         .target(
             name: "IntervalRuntime",
             dependencies: ["IntervalCore", "CRuntimeShims", .product(name: "Logging", package: "swift-log")]),
-        // Settings are TOML (spec §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML 1.0 parser with
+        // Settings are TOML (docs/reference.md §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML 1.0 parser with
         // located errors), compiled header-only into a small C++ target that turns its assertions off itself, so that no
         // build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift a C API.
         .target(name: "CTOMLReader"),
@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
 
-        // Cue sounds through libcanberra and the voice through speech-dispatcher (spec §4b). The variadic calls have
+        // Cue sounds through libcanberra and the voice through speech-dispatcher (docs/reference.md §4b). The variadic calls have
         // `_full` siblings that take a property list, so no C shim is needed.
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),

@@ -33,7 +33,7 @@ from busmon import Writer, bus_socket, method_call, pad, parse
 SERVICE = "org.intervald.Timer1"
 OBJECT = "/org/intervald/Timer1"
 PROPERTIES = "org.freedesktop.DBus.Properties"
-PLAN_LIMIT = 1 << 20  # spec §5: plan text over the bus at most 1 MiB
+PLAN_LIMIT = 1 << 20  # docs/reference.md §5: plan text over the bus at most 1 MiB
 
 
 def body(signature, *values):

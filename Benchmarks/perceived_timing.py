@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Perceived timing (spec §6): when the cue's sound is heard at the audio server, against the cue's schedule.
+"""Perceived timing (docs/reference.md §6): when the cue's sound is heard at the audio server, against the cue's schedule.
 
     Benchmarks/perceived_timing.py [--cues N] [--period-ms MS] [--bin-dir DIR] [--json OUT.json]
 

@@ -26,7 +26,7 @@ def warm_up(bench):
 
 
 def mpris_change_times(events):
-    """Monitor times of the MPRIS player's PropertiesChanged signals (spec §8: Metadata and PlaybackStatus, sent after
+    """Monitor times of the MPRIS player's PropertiesChanged signals (docs/reference.md §8: Metadata and PlaybackStatus, sent after
     SegmentStarted at each cue)."""
     return [m["t"] for m in events if m.get("member") == "PropertiesChanged" and m.get("path") == "/org/mpris/MediaPlayer2"]
 

@@ -1,4 +1,4 @@
-"""Perceived timing (spec §6, issue 11): the cue's sound onset at the audio server against the schedule, for intervald
+"""Perceived timing (docs/reference.md §6, issue 11): the cue's sound onset at the audio server against the schedule, for intervald
 and a minimal C libcanberra loop (the floor), in one run. Benchmarks/perceived_timing.py does the measuring, in a
 private desktop and PulseAudio of its own: the benchmark's daemon owns the name on this desktop's bus."""
 import json
@@ -12,7 +12,7 @@ from .common import BENCH_DIR, log
 
 KEY = "perceived_timing"
 PARAMS = {"full": {"perceived_cues": 120}, "quick": {"perceived_cues": 20}}
-TARGET_MS = 5.0  # spec §6: the sound's onset lateness and spacing error within the C floor's + 5 ms (p99)
+TARGET_MS = 5.0  # docs/reference.md §6: the sound's onset lateness and spacing error within the C floor's + 5 ms (p99)
 # The private desktop this run is in; perceived_timing.py sets up its own when these are gone.
 DESKTOP_VARIABLES = ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY")
 

@@ -1,4 +1,4 @@
-"""Cue lateness side by side (spec §6): intervald and the C floor (Benchmarks/floor/c-cue-loop.c with `notify`: a
+"""Cue lateness side by side (docs/reference.md §6): intervald and the C floor (Benchmarks/floor/c-cue-loop.c with `notify`: a
 clock_nanosleep loop that emits one sd-bus signal, then shows one libnotify notification per cue) cue at the same
 time, half a period out of phase, seen by the same monitor, in several runs. Each run is reported as intervald minus
 the floor beside it, for `SegmentStarted` and for `Notify`: the machine's noise in that window is the same for both."""

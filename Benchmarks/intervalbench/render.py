@@ -187,7 +187,7 @@ def lateness(r):
     player = lat.get("intervald_signal_to_mpris_change")
     if player:
         add(f"intervald's `SegmentStarted` → the MPRIS player's `PropertiesChanged` (`Metadata`, `PlaybackStatus`) of "
-            f"the same cue, {player['cues']} cues (spec §8, target p99 ≤ 1 ms): p50 {player['p50_ms']} ms, "
+            f"the same cue, {player['cues']} cues (docs/reference.md §8, target p99 ≤ 1 ms): p50 {player['p50_ms']} ms, "
             f"p99 {player['p99_ms']} ms, max {player['max_ms']} ms.")
         add("")
     add("How many times later the baselines are (baseline ÷ intervald; like with like: `Notify` ÷ `Notify`; and "

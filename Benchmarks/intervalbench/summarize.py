@@ -49,7 +49,7 @@ def lateness_stats(indexed_times, period_ns, unit_ns=1, base=None):
 
 
 def signal_to_mpris_change(signal_times, change_times):
-    """How long after each SegmentStarted the MPRIS player's PropertiesChanged came (spec §8; the first one before the
+    """How long after each SegmentStarted the MPRIS player's PropertiesChanged came (docs/reference.md §8; the first one before the
     next cue), ms: p50, p99, max over the cues."""
     changes = sorted(change_times)
     cue_times = sorted(t for _, t in signal_times)
@@ -257,8 +257,8 @@ def targets(r):
 
     if sig:
         noise = max(sig["p99_ms"], 0.1)
-        row("cue lateness p99 (SegmentStarted)", "≤ 1 ms (spec §6: < 2 ms)", sig["p99_ms"], sig["p99_ms"] <= 1.0, "ms")
-        row("cue lateness max (SegmentStarted)", "≤ 5 ms (spec §6: < 10 ms)", sig["max_ms"], sig["max_ms"] <= 5.0, "ms")
+        row("cue lateness p99 (SegmentStarted)", "≤ 1 ms (docs/reference.md §6: < 2 ms)", sig["p99_ms"], sig["p99_ms"] <= 1.0, "ms")
+        row("cue lateness max (SegmentStarted)", "≤ 5 ms (docs/reference.md §6: < 10 ms)", sig["max_ms"], sig["max_ms"] <= 5.0, "ms")
         row("drift, last cue − first", f"0 within noise (within ± the p99 lateness, {noise:.2f} ms)", sig["drift_ms"],
             abs(sig["drift_ms"]) <= noise, "ms")
         row("drift, least-squares slope over the run", "≈ 0 (slope × cues within ± the p99 lateness)",

@@ -19,7 +19,7 @@ public enum TimerClientError: Error, Sendable, CustomStringConvertible {
     /// Any other failure (an unexpected D-Bus error, a malformed reply).
     case failed(BusError)
 
-    /// Whether this means "daemon unreachable" (exit code 69 in spec §2).
+    /// Whether this means "daemon unreachable" (exit code 69 in docs/reference.md §2).
     public var isUnreachable: Bool {
         switch self {
         case .busUnavailable, .daemonUnreachable: true

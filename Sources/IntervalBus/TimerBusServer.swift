@@ -36,7 +36,7 @@ public protocol TimerBusDelegate: AnyObject {
     func status() -> TimerStatus
 }
 
-/// Exports `org.intervald.Timer1` (spec §3) at `/org/intervald/Timer1` on the session bus, owns the
+/// Exports `org.intervald.Timer1` (docs/reference.md §3) at `/org/intervald/Timer1` on the session bus, owns the
 /// well-known name `org.intervald.Timer1`, and serves the connection on one serial `DispatchQueue`.
 ///
 /// Threading: after ``open(queue:delegate:logger:onDisconnect:)`` returns, the delegate is called, and

@@ -1,4 +1,4 @@
-/// The D-Bus names of spec §3, defined once so that the daemon and its clients cannot drift apart.
+/// The D-Bus names of docs/reference.md §3, defined once so that the daemon and its clients cannot drift apart.
 public enum BusNames {
     public static let service = "org.intervald.Timer1"
     public static let objectPath = "/org/intervald/Timer1"

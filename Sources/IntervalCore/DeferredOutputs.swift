@@ -1,5 +1,5 @@
 /// Outputs that need not act at a cue's instant: the timer's events reach them a moment later, so that at the
-/// instant the outputs that must act then have the machine's cores to themselves (spec §6). On two cores, the rest of
+/// instant the outputs that must act then have the machine's cores to themselves (docs/reference.md §6). On two cores, the rest of
 /// the cue's work (properties, the next notification, the state file, hooks, the log) kept both cores busy for half a
 /// millisecond, and the bus daemon waited for a core to route the `SegmentStarted` just written, often until the
 /// next scheduler tick, a millisecond late (docs/benchmarks.md, "Fourth run").

@@ -1,4 +1,4 @@
-/// How desktops recognise intervald (spec §7): its desktop entry (`org.intervald.Timer1.desktop`) and its icon
+/// How desktops recognise intervald (docs/reference.md §7): its desktop entry (`org.intervald.Timer1.desktop`) and its icon
 /// (`org.intervald.Timer1` in the hicolor theme) are named after the bus name. Every notification names both, so
 /// that a desktop can show the icon and list intervald in its notification settings.
 public enum DesktopIdentity {

@@ -1,5 +1,5 @@
 /// A notification that is not a cue: what the desktop's requests answer when there is no terminal to print to
-/// (spec §8) — why a plan did not start, or the plans to choose from, as buttons.
+/// (docs/reference.md §8) — why a plan did not start, or the plans to choose from, as buttons.
 public struct DesktopMessage: Sendable, Equatable {
     public var summary: String
     public var body: String

@@ -1,4 +1,4 @@
-/// Every sentence a person reads or hears goes through here (spec §9): ``tr(_:_:)`` and ``trn(_:_:_:_:)`` mark the
+/// Every sentence a person reads or hears goes through here (docs/reference.md §9): ``tr(_:_:)`` and ``trn(_:_:_:_:)`` mark the
 /// English text (the gettext msgid, extracted by `scripts/update-po`) and give the user's language. The core has no C
 /// module: the executables install gettext's lookups (``Localization/install(_:)``, from IntervalRuntime's `Gettext`)
 /// before any thread starts; until then, and in the core's tests, the text is English.
@@ -43,7 +43,7 @@ public enum Localization {
     }
 
     /// `body`'s value with every ``tr(_:_:)`` in it answering English: machine output (`--json`) built from the same
-    /// texts is byte-identical in every locale (spec §9).
+    /// texts is byte-identical in every locale (docs/reference.md §9).
     public static func inEnglish<Value>(_ body: () throws -> Value) rethrows -> Value {
         try using(.english, body)
     }
@@ -111,7 +111,7 @@ public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: Ke
 
 extension Localization {
     /// The common English labels of steps (a kind capitalised, or a bundled plan's label) shown in the user's
-    /// language (spec §9); any other label is the user's own word and is shown as written.
+    /// language (docs/reference.md §9); any other label is the user's own word and is shown as written.
     public static func label(_ label: String) -> String {
         commonLabels[label] ?? label
     }
@@ -129,7 +129,7 @@ extension Localization {
 }
 
 extension Segment {
-    /// The label as a person reads or hears it: a common English one in the user's language (spec §9). The bus,
+    /// The label as a person reads or hears it: a common English one in the user's language (docs/reference.md §9). The bus,
     /// hooks and `--json` keep ``label``.
     public var displayLabel: String { Localization.label(label) }
 }

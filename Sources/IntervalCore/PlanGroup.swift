@@ -7,12 +7,12 @@ public enum Micros {
     public static let day: Int64 = 24 * hour
 }
 
-/// The limits of spec §1, each with its own diagnostic.
+/// The limits of docs/reference.md §1, each with its own diagnostic.
 public enum PlanLimits {
     public static let maximumNesting = 32
     public static let maximumRepeatCount = 100_000
     public static let maximumDuration: Int64 = 7 * Micros.day
-    /// Steps, `for` bounds and the countdown (spec §5).
+    /// Steps, `for` bounds and the countdown (docs/reference.md §5).
     public static let minimumStepDuration: Int64 = Micros.millisecond
     /// `SegmentIndex` and `SegmentCount` are `u` on the bus: a plan with more segments is refused, never clamped.
     public static let maximumSegmentCount = Int64(UInt32.max)

@@ -1,4 +1,4 @@
-/// Where named plans live (spec §2): `$XDG_CONFIG_HOME/intervald/plans`, then the user's data directory
+/// Where named plans live (docs/reference.md §2): `$XDG_CONFIG_HOME/intervald/plans`, then the user's data directory
 /// `$XDG_DATA_HOME/intervald/plans` (where the install puts the bundled plans), then `intervald/plans` under each of
 /// `$XDG_DATA_DIRS`. Earlier directories shadow later ones.
 public struct PlanLocator: Sendable {

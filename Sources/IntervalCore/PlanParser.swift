@@ -1,4 +1,4 @@
-/// Parses the plan language of spec §1: one grammar for plan files and one-line plans.
+/// Parses the plan language of docs/reference.md §1: one grammar for plan files and one-line plans.
 ///
 /// A hand-written recursive-descent parser over UTF-8 bytes: each error names what was expected at the exact
 /// column, nesting is checked before recursing (no stack overflow on `((((…`), and every limit has its own message.

@@ -1,12 +1,12 @@
-/// The daemon's settings (spec §4a), with the defaults a missing or broken file falls back to.
+/// The daemon's settings (docs/reference.md §4a), with the defaults a missing or broken file falls back to.
 public struct Settings: Sendable, Equatable {
     public var style: CueStyle
     /// The pre-cue for plans that have no `countdown` directive; nil for none.
     public var defaultCountdown: Int64?
     public var hooks: Hooks
-    /// How long (µs) an idle daemon waits before it exits (spec §5 `idle-exit`); nil never exits.
+    /// How long (µs) an idle daemon waits before it exits (docs/reference.md §5 `idle-exit`); nil never exits.
     public var idleExit: Int64?
-    /// Cue sounds and voice (spec §4b).
+    /// Cue sounds and voice (docs/reference.md §4b).
     public var sound: SoundSettings
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
@@ -35,7 +35,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let defaults = Settings()
 
-    /// How notifications look when the daemon plays the cue sounds itself (spec §4b): silent, `suppress-sound`.
+    /// How notifications look when the daemon plays the cue sounds itself (docs/reference.md §4b): silent, `suppress-sound`.
     public var notificationStyle: CueStyle { style.playingSoundItself(sound.enabled) }
 }
 

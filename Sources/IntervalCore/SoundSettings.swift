@@ -1,4 +1,4 @@
-/// What the daemon plays and says itself (spec §4b), whatever the notification server does.
+/// What the daemon plays and says itself (docs/reference.md §4b), whatever the notification server does.
 public struct SoundSettings: Sendable, Equatable {
     /// Play cue sounds at all.
     public var enabled: Bool

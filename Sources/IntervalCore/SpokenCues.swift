@@ -1,4 +1,4 @@
-/// What the voice says (spec §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a countdown,
+/// What the voice says (docs/reference.md §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a countdown,
 /// "Workout done, 40 minutes" at the end, and, if asked, "Halfway, 2 minutes left" in the middle of long segments. Each phrase is timed for the change it announces, so the output that
 /// speaks can start it early by speech's own latency; a change that comes early (a skip) is said at once.
 ///
@@ -79,7 +79,7 @@ public struct SpokenCues: Sendable {
     }
 
     /// ``actions(for:)``, with each phrase's English beside it: what a voice says where none of the user's language is
-    /// installed (spec §9). The English pass replays the moment on a copy, so each moment is timed once; phrases that
+    /// installed (docs/reference.md §9). The English pass replays the moment on a copy, so each moment is timed once; phrases that
     /// are English already are not rendered again.
     public mutating func actionsWithEnglish(for moment: WorkoutMoment) -> (actions: AudibleActions, english: [String]) {
         var replay = self

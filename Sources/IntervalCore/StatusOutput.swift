@@ -29,7 +29,7 @@ public struct StatusOutput: Sendable, Equatable {
             // Names and labels come from whoever started the plan: printed as text, never as terminal commands.
             return text(status).terminalEscaped
         case .json:
-            // Machine output: the same bytes in every locale (spec §9).
+            // Machine output: the same bytes in every locale (docs/reference.md §9).
             return Localization.inEnglish { StatusText.json(status, text: text(status)) }
         case .waybar:
             let shown: String

@@ -1,4 +1,4 @@
-/// One property of `org.intervald.Timer1` (spec §3): its name, D-Bus type, where its value lives in
+/// One property of `org.intervald.Timer1` (docs/reference.md §3): its name, D-Bus type, where its value lives in
 /// ``TimerStatus``, and whether it announces changes. ``all`` is the one list of properties: the server's getters,
 /// `PropertiesChanged`, the client's decoding and the interface's table (``BusNames/timerInterface``) all read it.
 public struct TimerProperty: Sendable, CustomStringConvertible {

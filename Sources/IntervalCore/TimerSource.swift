@@ -1,6 +1,6 @@
 /// A point on the clock the scheduler runs on, in microseconds since an arbitrary origin.
 ///
-/// Production uses `CLOCK_BOOTTIME`, which keeps counting while the machine sleeps (spec §6).
+/// Production uses `CLOCK_BOOTTIME`, which keeps counting while the machine sleeps (docs/reference.md §6).
 public typealias ClockInstant = Int64
 
 /// The one timer a scheduler arms for its next event.

@@ -1,4 +1,4 @@
-/// The daemon's properties (spec §3) at one instant. Times are microseconds.
+/// The daemon's properties (docs/reference.md §3) at one instant. Times are microseconds.
 public struct TimerStatus: Sendable, Equatable, Codable {
     public var state: TimerState
     public var planName: String
@@ -37,7 +37,7 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     )
 }
 
-/// A control request the timer refuses, with the D-Bus error name it is answered with (spec §3).
+/// A control request the timer refuses, with the D-Bus error name it is answered with (docs/reference.md §3).
 public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Each refusal and the D-Bus error name it is sent as: the one table from which both the daemon's replies and
     /// the client's reading of them come.

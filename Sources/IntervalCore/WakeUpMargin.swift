@@ -1,4 +1,4 @@
-/// How early to arm a timer so that the thread is already awake at the deadline (spec §6): Dispatch delivers a timer
+/// How early to arm a timer so that the thread is already awake at the deadline (docs/reference.md §6): Dispatch delivers a timer
 /// through its manager thread, which then wakes a worker for the queue, two thread wake-ups that cost a fraction of a
 /// millisecond, more under load. Armed this much early, the timer's handler finishes the wait itself with an exact
 /// sleep (`clock_nanosleep` to the deadline), so that only the kernel's own timer wake-up remains, as in a plain C

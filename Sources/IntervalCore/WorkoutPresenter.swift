@@ -1,11 +1,11 @@
-/// How cues look: sound, urgency and buttons (spec §4, §4a).
+/// How cues look: sound, urgency and buttons (docs/reference.md §4, §4a).
 public struct CueStyle: Sendable, Equatable {
     /// The `sound-name` hint, or nil for silence.
     public var soundName: String?
     public var urgency: NotificationUrgency
     /// Buttons on every cue besides Stop, which is always there; `pause` becomes `resume` while paused.
     public var extraButtons: [NotificationAction]
-    /// The process plays the cue's sound itself (spec §4b): ask the server for silence (`suppress-sound`).
+    /// The process plays the cue's sound itself (docs/reference.md §4b): ask the server for silence (`suppress-sound`).
     public var suppressSound: Bool
 
     public init(

@@ -28,7 +28,7 @@ public struct XDGPaths: Sendable, Equatable {
     /// `$XDG_CONFIG_HOME/intervald/intervald.toml`.
     public var settingsFile: String { configHome + "/intervald/intervald.toml" }
 
-    /// `$XDG_STATE_HOME/intervald`: the running workout's state and the history (spec §5).
+    /// `$XDG_STATE_HOME/intervald`: the running workout's state and the history (docs/reference.md §5).
     public var stateDirectory: String { stateHome + "/intervald" }
 
     /// Where named plans are looked up, in order, without repeats: the user's configuration, the user's data

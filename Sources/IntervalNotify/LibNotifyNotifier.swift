@@ -5,7 +5,7 @@ import IntervalRuntime
 import Logging
 import Synchronization
 
-/// Shows the workout as one freedesktop notification through libnotify (spec §4).
+/// Shows the workout as one freedesktop notification through libnotify (docs/reference.md §4).
 ///
 /// One `NotifyNotification` per workout, updated in place (`notify_notification_update` + `show`), so every cue
 /// replaces the previous one under the same server id. A cue never expires; ``close()`` ends the workout's
@@ -79,7 +79,7 @@ public final class LibNotifyNotifier: Notifier {
     }
 
     /// Shows `notification` when the boot clock reaches `deadline` (µs). The GLib thread wakes at that instant itself,
-    /// with the cue already built, so that only libnotify's send remains at the deadline (spec §6: `Notify` within
+    /// with the cue already built, so that only libnotify's send remains at the deadline (docs/reference.md §6: `Notify` within
     /// 1.5 ms of the schedule). A cue scheduled before stays scheduled: the GLib thread may not have reached its
     /// deadline yet when the next one is scheduled. Does not block.
     public func show(_ notification: WorkoutNotification, at deadline: ClockInstant) {

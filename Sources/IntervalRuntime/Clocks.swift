@@ -5,7 +5,7 @@ import IntervalCore
 #endif
 
 /// The clock cues are scheduled on: `CLOCK_BOOTTIME`, which, unlike `CLOCK_MONOTONIC`, keeps counting while the
-/// machine sleeps, so a workout's elapsed time includes a suspend (spec §6).
+/// machine sleeps, so a workout's elapsed time includes a suspend (docs/reference.md §6).
 public enum BootClock {
     /// Nanoseconds since boot.
     public static func nanoseconds() -> Int64 {

@@ -5,7 +5,7 @@ import IntervalCore
     import Glibc
 #endif
 
-/// gettext through glibc (spec §9): the user's locale, the `intervald` text domain bound to the install's locale
+/// gettext through glibc (docs/reference.md §9): the user's locale, the `intervald` text domain bound to the install's locale
 /// directory, and ``Localization`` pointed at `dgettext`/`dngettext`.
 public enum Gettext {
     public static let domain = "intervald"

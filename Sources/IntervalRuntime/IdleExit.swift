@@ -1,6 +1,6 @@
 import IntervalCore
 
-/// Ends an idle daemon (spec §5 `idle-exit`): armed whenever no workout runs and no Start is being parsed,
+/// Ends an idle daemon (docs/reference.md §5 `idle-exit`): armed whenever no workout runs and no Start is being parsed,
 /// disarmed by activity. D-Bus activation brings the daemon back for the next call.
 public final class IdleExit: WorkoutOutput {
     private let timer: any TimerSource

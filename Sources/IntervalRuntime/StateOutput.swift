@@ -1,6 +1,6 @@
 import IntervalCore
 
-/// Keeps `state.json` (spec §5) true to the running workout, as an output of the daemon's session: written at the
+/// Keeps `state.json` (docs/reference.md §5) true to the running workout, as an output of the daemon's session: written at the
 /// start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known; never
 /// at an ordinary cue. Removed when the workout ends.
 ///

@@ -7,7 +7,7 @@ import Logging
     import Glibc
 #endif
 
-/// Plays cue sounds through libcanberra (spec §4b) on a serial queue of its own, never on the queue that times cues.
+/// Plays cue sounds through libcanberra (docs/reference.md §4b) on a serial queue of its own, never on the queue that times cues.
 ///
 /// The sounds are loaded into the audio server ahead (`ca_context_cache`), so that a cue's onset costs one request.
 /// Sounds may be timed ahead (countdown pips) with strict timers on the same queue; ``cut()`` cancels them and the
@@ -16,7 +16,7 @@ import Logging
 /// sound is dropped and the connection is tried again ``reconnectionDelay`` after it, at most every
 /// ``reconnectionInterval``: never at a cue's instant, where a failing connection (canberra tries each of its audio
 /// drivers, with threads of their own) took about as much CPU as the whole cue and shared the machine's cores with
-/// the cue's `SegmentStarted` on its way through the bus (spec §6).
+/// the cue's `SegmentStarted` on its way through the bus (docs/reference.md §6).
 public final class CanberraPlayer: @unchecked Sendable {
     /// Every cue sound plays under this id, so that one `ca_context_cancel` cuts it.
     private static let cueID: UInt32 = 1

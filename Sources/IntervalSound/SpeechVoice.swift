@@ -9,7 +9,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Speaks cues through speech-dispatcher (libspeechd, spec §4b) on a serial queue of its own.
+/// Speaks cues through speech-dispatcher (libspeechd, docs/reference.md §4b) on a serial queue of its own.
 ///
 /// Speech is slow to start: the first utterance starts the speech service and its synthesizer (seconds), later ones
 /// take a few hundred milliseconds before the first word is heard. So the connection is made once, at start-up, and
@@ -30,7 +30,7 @@ public final class SpeechVoice: @unchecked Sendable {
     private var voicesLookedUp = false
 
     /// - Parameter language: the voice's language; by default the language the phrases are translated into
-    ///   (``Localization/language``, spec §9).
+    ///   (``Localization/language``, docs/reference.md §9).
     public init(language: String?, rate: Int, logger: Logger) {
         self.language = language ?? Localization.language
         self.rate = rate
@@ -46,7 +46,7 @@ public final class SpeechVoice: @unchecked Sendable {
     }
 
     /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
-    /// start), or `english` if no voice of the language is installed (spec §9). Does not block.
+    /// start), or `english` if no voice of the language is installed (docs/reference.md §9). Does not block.
     public func say(_ text: String, orInEnglish english: String, after delay: Int64) {
         work.run(after: delay - SpeechLatency.shared.lead) { [weak self] in
             _ = self?.speak(text, orInEnglish: english)
@@ -144,7 +144,7 @@ public final class SpeechVoice: @unchecked Sendable {
         }
     }
 
-    /// From now on, speaks each phrase's English with an English voice; says so once in the log (spec §9).
+    /// From now on, speaks each phrase's English with an English voice; says so once in the log (docs/reference.md §9).
     private func useEnglish() {
         guard speaksLanguage else { return }
         speaksLanguage = false

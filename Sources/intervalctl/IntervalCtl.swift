@@ -22,7 +22,7 @@ struct IntervalCtl: ParsableCommand {
         ]
     )
 
-    /// Runs the command; usage errors are worded as every other error (`intervalctl: error: …`, spec §2),
+    /// Runs the command; usage errors are worded as every other error (`intervalctl: error: …`, docs/reference.md §2),
     /// followed by the usage, and exit 64.
     static func main() {
         Gettext.install(environment: ProcessInfo.processInfo.environment)
@@ -39,7 +39,7 @@ struct IntervalCtl: ParsableCommand {
     }
 }
 
-/// Exit codes of spec §2.
+/// Exit codes of docs/reference.md §2.
 enum ExitStatus {
     static let invalidPlan = ExitCode(65)
     static let unreachable = ExitCode(69)

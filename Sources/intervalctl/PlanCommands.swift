@@ -89,7 +89,7 @@ struct PlansCommand: ParsableCommand {
                 }
             }
         }
-        // In English for --json, whose diagnostics are the same bytes in every locale (spec §9).
+        // In English for --json, whose diagnostics are the same bytes in every locale (docs/reference.md §9).
         let entries = json ? Localization.inEnglish(list) : list()
         if json {
             Console.print(try stableJSON(entries))

@@ -113,7 +113,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         notifySystemd { try systemd.ready() }
     }
 
-    /// The desktop entry's activation, GNOME Shell's search provider and KRunner's runner (spec §8), on the same
+    /// The desktop entry's activation, GNOME Shell's search provider and KRunner's runner (docs/reference.md §8), on the same
     /// connection; a failure costs those, never the workout.
     private func exportDesktopLauncher(on server: TimerBusServer) {
         let launches = DesktopLaunches(
@@ -200,7 +200,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         session.status
     }
 
-    // MARK: Resuming (spec §5)
+    // MARK: Resuming (docs/reference.md §5)
 
     /// Continues the workout a crashed, killed or stopped daemon recorded, on its original schedule, or records it
     /// as interrupted when its time has passed. Either way its notification is taken over, never left behind.

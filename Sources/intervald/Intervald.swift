@@ -32,7 +32,7 @@ struct Intervald: ParsableCommand {
     func run() throws {
         // First, before any thread, queue or bus name exists: a SIGTERM from here on takes the clean shutdown path.
         let signals = try SignalWatcher.catching([SIGTERM, SIGINT, SIGHUP])
-        // The session's language for the desktop's words, before any thread starts (spec §9).
+        // The session's language for the desktop's words, before any thread starts (docs/reference.md §9).
         Gettext.install(environment: ProcessInfo.processInfo.environment)
         let level = logLevel
         LoggingSystem.bootstrap { label in

@@ -191,7 +191,7 @@ def activatable_daemon(daemon_config, daemon_environment, tmp_path):
 
 
 def install_desktop_files(share, bin_dir=BIN):
-    """Puts the desktop integration into `share` as the package does into /usr/share (spec §8): the desktop entry,
+    """Puts the desktop integration into `share` as the package does into /usr/share (docs/reference.md §8): the desktop entry,
     GNOME Shell's search provider, KRunner's runner, the bus activation file, the icon and the bundled plans, with
     `bin_dir` for the binaries. Returns `share`."""
     desktop = REPO / "desktop"

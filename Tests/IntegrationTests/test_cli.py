@@ -1,4 +1,4 @@
-"""intervalctl's plan commands, run as a user runs them: output, diagnostics and exit codes (spec §2)."""
+"""intervalctl's plan commands, run as a user runs them: output, diagnostics and exit codes (docs/reference.md §2)."""
 import json
 
 from conftest import REPO, ctl

@@ -1,4 +1,4 @@
-"""intervalctl controlling a D-Bus-activated intervald, as a user and a status bar do (spec §2)."""
+"""intervalctl controlling a D-Bus-activated intervald, as a user and a status bar do (docs/reference.md §2)."""
 import json
 import os
 import signal

@@ -1,4 +1,4 @@
-"""intervald on a real session bus with dunst, activated and driven as users' scripts drive it (spec §3–§5)."""
+"""intervald on a real session bus with dunst, activated and driven as users' scripts drive it (docs/reference.md §3–§5)."""
 import json
 import os
 import signal

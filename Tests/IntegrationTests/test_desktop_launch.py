@@ -1,4 +1,4 @@
-"""Starting a workout from the desktop, no terminal (spec §8), through the consumers' own tools: the desktop entry
+"""Starting a workout from the desktop, no terminal (docs/reference.md §8), through the consumers' own tools: the desktop entry
 and its actions launched with `gapplication` (which D-Bus-activates the daemon and calls org.freedesktop.Application,
 as desktops do) and with `gio launch` (which runs Exec=, as a desktop without D-Bus activation does), GNOME Shell's SearchProvider2 and KRunner's krunner1 called as those two call them,
 with the package's files on XDG_DATA_DIRS. What goes wrong shows as a notification under dunst. GNOME Shell's own

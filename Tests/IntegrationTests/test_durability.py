@@ -1,4 +1,4 @@
-"""Workouts that survive (spec §5): the state file, resuming after kill -9, history, idle exit. (Hostile callers:
+"""Workouts that survive (docs/reference.md §5): the state file, resuming after kill -9, history, idle exit. (Hostile callers:
 test_hostile.py; faults under a real systemd user manager:
 test_systemd_faults.py.)"""
 import json

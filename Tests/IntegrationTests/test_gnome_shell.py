@@ -1,4 +1,4 @@
-"""GNOME Shell itself, headless, as the desktop that shows and drives the workout's MPRIS player (spec §8; platform
+"""GNOME Shell itself, headless, as the desktop that shows and drives the workout's MPRIS player (docs/reference.md §8; platform
 notes "GNOME Shell and MPRIS in tests"): its media section lists the player with the cue as the title and the plan
 as the artist, and the Shell's own player object pauses and skips the workout. On a private session bus of its own
 (the Shell brings its own notification server), with a stand-in system bus for its login-manager code."""

@@ -1,4 +1,4 @@
-"""Hostile callers against the real daemon while a workout of short cues runs (spec §5 limits): oversized and
+"""Hostile callers against the real daemon while a workout of short cues runs (docs/reference.md §5 limits): oversized and
 pathological plans, floods of property reads and method calls, many clients at once. What must hold: every cue
 arrives, in order and roughly on time; every reply comes in bounded time; the daemon lives; its memory returns after
 the refused input. (Cue lateness under this load is measured by the benchmark, not asserted here.)"""

@@ -1,4 +1,4 @@
-"""Cues in the runner's language (spec §9): with a German, French or Spanish locale, the daemon's notifications
+"""Cues in the runner's language (docs/reference.md §9): with a German, French or Spanish locale, the daemon's notifications
 and buttons under dunst, `intervalctl status`, `plan show` (with decimal commas) and its errors are in that
 language, from the compiled catalogs of po/, while `--json` stays byte-identical to the English run."""
 import json

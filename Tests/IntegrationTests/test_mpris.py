@@ -1,4 +1,4 @@
-"""The workout as an MPRIS player (spec §8), driven by real MPRIS clients: playerctl, busctl for the types BlueZ and
+"""The workout as an MPRIS player (docs/reference.md §8), driven by real MPRIS clients: playerctl, busctl for the types BlueZ and
 KDE insist on, and hostile callers. GNOME Shell's own media controls: test_gnome_shell.py."""
 import json
 import os

@@ -38,7 +38,7 @@ def test_cues_arrive_on_time_in_one_notification_with_a_stop_button(notify_log, 
         assert -5 < late_ms < 250, f"cue {index} arrived {late_ms:.1f} ms off its schedule"
         app, replaces_id, icon, summary, body, actions, hints, timeout = message["payload"]["data"]
         assert app == "intervald"
-        # Named after the bus name, as the installed icon and desktop entry are (spec §7).
+        # Named after the bus name, as the installed icon and desktop entry are (docs/reference.md §7).
         assert icon == "org.intervald.Timer1"
         assert hints["desktop-entry"] == {"type": "s", "data": "org.intervald.Timer1"}
         assert actions[:2] == ["stop", "Stop"]

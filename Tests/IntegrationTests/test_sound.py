@@ -1,4 +1,4 @@
-"""Cues you hear (spec §4b): intervald and `intervalctl run` play their cues through libcanberra into a private
+"""Cues you hear (docs/reference.md §4b): intervald and `intervalctl run` play their cues through libcanberra into a private
 PulseAudio whose sink records every sample, and the recording is checked against the cues' schedule."""
 import math
 import os
@@ -216,7 +216,7 @@ def test_no_audio_server_then_a_restarting_one_leave_the_workout_on_time_and_sou
 
 def test_with_no_audio_server_a_connection_is_not_tried_at_every_cue(pulse, sound_daemon, tmp_path):
     """A failing connection costs canberra about as much CPU as the rest of the cue; with no audio server it is tried
-    again at most every 5 s, and only after a sound's instant, never at each cue (spec §6)."""
+    again at most every 5 s, and only after a sound's instant, never at each cue (docs/reference.md §6)."""
     pulse.stop()
     sound_daemon()
     signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")

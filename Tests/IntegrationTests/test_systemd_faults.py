@@ -1,4 +1,4 @@
-"""Faults under a real systemd user manager (spec §5): run inside scripts/test-systemd, which provides `systemd --user`
+"""Faults under a real systemd user manager (docs/reference.md §5): run inside scripts/test-systemd, which provides `systemd --user`
 in namespaces of its own, its user bus, and scripts/test-desktop's Xvfb and dunst on that bus.
 
 The daemon is what scripts/install put into the throw-away home: the unit in $XDG_DATA_HOME/systemd/user, the

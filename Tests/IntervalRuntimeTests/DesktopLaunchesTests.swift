@@ -6,7 +6,7 @@ import Testing
 
 @testable import IntervalRuntime
 
-/// What the daemon does for the desktop's requests (spec §8), decided by ``DesktopLaunches`` on a real
+/// What the daemon does for the desktop's requests (docs/reference.md §8), decided by ``DesktopLaunches`` on a real
 /// ``PlanCatalog`` (the repository's bundled plans, copied to a data directory of a temporary home) and a real
 /// ``StateStore``. Only the daemon's edges are recorded: what it would start, whether it stops, the notifications.
 @Suite struct DesktopLaunchesTests {
