@@ -114,13 +114,7 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         } catch {
             throw TimerBusServerError(.exportFailed, error)
         }
-        do throws(BusError) {
-            try bus.requestName(BusNames.service)
-        } catch  where error.errno == EEXIST {
-            throw TimerBusServerError(.nameTaken, error)
-        } catch {
-            throw TimerBusServerError(.busUnavailable, error)
-        }
+        try Self.requestServiceName(on: bus)
         logger.debug("Acquired the bus name.", metadata: ["name": "\(BusNames.service)"])
 
         let server = TimerBusServer(
@@ -179,6 +173,11 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     public func reacquireName() throws(TimerBusServerError) {
         dispatchPrecondition(condition: .onQueue(queue))
         defer { driver.updateInterest() }
+        try Self.requestServiceName(on: bus)
+    }
+
+    /// Owns `BusNames.service`; `.nameTaken` when another process owns it.
+    private static func requestServiceName(on bus: Bus) throws(TimerBusServerError) {
         do throws(BusError) {
             try bus.requestName(BusNames.service)
         } catch  where error.errno == EEXIST {

@@ -2,41 +2,45 @@ import Dispatch
 import IntervalCore
 
 /// The one place a session's outputs are put in order, for the daemon and `intervalctl run` alike: each process fills
-/// in what it offers, and the order is always this one. At a cue's instant, only what the runner sees and hears then:
-/// the bus signals, the media player, the sound, the terminal. Everything else hears the timer's events
-/// ``afterTheInstant`` later, in order (``DeferredOutputs``): the Timer1 properties, the notification (whose cue the GLib
-/// thread sends at the instant all the same, prepared at the change before), the state file, the history, the hooks,
-/// the watchdog, the idle exit, the log. Adding an output is a field here and its line in ``assemble(on:)``.
+/// in the slots it offers, and the order is always the slots' own. At a cue's instant, only what the runner sees and
+/// hears then: the bus signals, the media player, the sound, the terminal. Everything else hears the timer's events
+/// ``afterTheInstant`` later, in order (``DeferredOutputs``): the Timer1 properties, the notification (whose cue the
+/// GLib thread sends at the instant all the same, prepared at the change before), the state file, the history, the
+/// hooks, the watchdog, the idle exit, the log. Adding an output is a case of ``Slot``, in its place.
 public struct SessionOutputs {
-    public var busSignals: (any WorkoutOutput)?
-    public var mediaPlayer: (any WorkoutOutput)?
-    public var sound: (any WorkoutOutput)?
-    public var terminal: (any WorkoutOutput)?
-    public var busProperties: (any WorkoutOutput)?
-    public var notification: (any WorkoutOutput)?
-    public var state: (any WorkoutOutput)?
-    public var history: (any WorkoutOutput)?
-    public var hooks: (any WorkoutOutput)?
-    public var watchdog: (any WorkoutOutput)?
-    public var idleExit: (any WorkoutOutput)?
-    public var log: (any WorkoutOutput)?
+    /// Where an output stands, in the order the session hands it each event.
+    public enum Slot: CaseIterable, Sendable {
+        // At the instant.
+        case busSignals, mediaPlayer, sound, terminal
+        // After the instant.
+        case busProperties, notification, state, history, hooks, watchdog, idleExit, log
+
+        public var isAtTheInstant: Bool { [.busSignals, .mediaPlayer, .sound, .terminal].contains(self) }
+    }
 
     /// How long after a cue's instant the deferred outputs hear the timer's event: the bus daemon and the sound
     /// thread have the cores to themselves meanwhile.
     public static let afterTheInstant: DispatchTimeInterval = .milliseconds(2)
 
+    private var filled: [Slot: any WorkoutOutput] = [:]
+
     public init() {}
+
+    public subscript(slot: Slot) -> (any WorkoutOutput)? {
+        get { filled[slot] }
+        set { filled[slot] = newValue }
+    }
 
     /// The session's outputs, in order, for `WorkoutSession.outputs`, and the deferred part, to flush before the
     /// process exits. `queue` is the session's.
     public func assemble(on queue: DispatchQueue) -> (outputs: [any WorkoutOutput], deferred: DeferredOutputs) {
         let deferred = DeferredOutputs(
-            [busProperties, notification, state, history, hooks, watchdog, idleExit, log].compactMap { $0 },
+            Slot.allCases.filter { !$0.isAtTheInstant }.compactMap { filled[$0] },
             later: { work in
                 let onQueue = UncheckedBox(work)
                 queue.asyncAfter(deadline: .now() + Self.afterTheInstant) { onQueue.value() }
             })
-        return ([busSignals, mediaPlayer, sound, terminal].compactMap { $0 } + [deferred], deferred)
+        return (Slot.allCases.filter(\.isAtTheInstant).compactMap { filled[$0] } + [deferred], deferred)
     }
 }
 

@@ -81,18 +81,18 @@ final class EmbeddedWorkout: @unchecked Sendable {
         var outputs = SessionOutputs()
         // Media keys and headset buttons work without the daemon too, beside it (docs/reference.md §8); no session bus, no player.
         do {
-            outputs.mediaPlayer = try MediaPlayerOutput.openOwnConnection(
+            outputs[.mediaPlayer] = try MediaPlayerOutput.openOwnConnection(
                 queue: queue, session: session, logger: logger)
         } catch {
             logger.debug("No media player: the session bus is out of reach.", metadata: ["error": "\(error)"])
         }
-        outputs.sound = sound
-        outputs.terminal = progress
+        outputs[.sound] = sound
+        outputs[.terminal] = progress
         if notifications {
-            outputs.notification = NotificationOutput(
+            outputs[.notification] = NotificationOutput(
                 style: settings.notificationStyle, session: session, queue: queue, logger: logger)
         }
-        outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
+        outputs[.hooks] = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
         let assembled = outputs.assemble(on: queue)
         deferred = assembled.deferred
         session.outputs = assembled.outputs

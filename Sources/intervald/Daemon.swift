@@ -84,17 +84,17 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 [weak self] in self?.exitIdle()
             }
             var outputs = SessionOutputs()
-            outputs.busSignals = BusAnnouncer(server: server, logger: logger)
-            outputs.mediaPlayer = mediaPlayer
-            outputs.sound = SoundOutput(settings: settings.sound, logger: logger)
-            outputs.busProperties = BusPropertyAnnouncer(server: server, logger: logger)
-            outputs.notification = notification
-            outputs.state = state
-            outputs.history = history
-            outputs.hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
-            outputs.watchdog = Watchdog(queue: queue, systemd: systemd, logger: logger)
-            outputs.idleExit = idleExit
-            outputs.log = WorkoutLog(logger: logger)
+            outputs[.busSignals] = BusAnnouncer(server: server, logger: logger)
+            outputs[.mediaPlayer] = mediaPlayer
+            outputs[.sound] = SoundOutput(settings: settings.sound, logger: logger)
+            outputs[.busProperties] = BusPropertyAnnouncer(server: server, logger: logger)
+            outputs[.notification] = notification
+            outputs[.state] = state
+            outputs[.history] = history
+            outputs[.hooks] = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
+            outputs[.watchdog] = Watchdog(queue: queue, systemd: systemd, logger: logger)
+            outputs[.idleExit] = idleExit
+            outputs[.log] = WorkoutLog(logger: logger)
             let assembled = outputs.assemble(on: queue)
             session.outputs = assembled.outputs
             self.afterTheInstant = assembled.deferred

@@ -52,15 +52,8 @@ typedef struct ib_object_handlers {
  * owns the interface: sd_bus_slot_unref() removes it and calls handlers->release(context). On failure returns a
  * negative errno, keeps nothing and does not call release. Wraps sd_bus_add_object_vtable() and
  * sd_bus_slot_set_destroy_callback(). */
-int ib_object_add(
-                sd_bus *bus,
-                sd_bus_slot **ret_slot,
-                const char *path,
-                const char *interface,
-                const ib_member *members,
-                size_t count,
-                const ib_object_handlers *handlers,
-                void *context);
+int ib_object_add(sd_bus *bus, sd_bus_slot **ret_slot, const char *path, const char *interface,
+                  const ib_member *members, size_t count, const ib_object_handlers *handlers, void *context);
 
 /* Answers `call` with an empty method return. Wraps sd_bus_reply_method_return(), which is variadic. */
 int ib_reply_empty(sd_bus_message *call);
