@@ -183,31 +183,24 @@ public final class BusMessage {
     }
 
     /// Reads a `u`. The corresponding C function is `sd_bus_message_read_basic`.
-    public func readUInt32() throws(BusError) -> UInt32 {
-        var value: UInt32 = 0
-        try readBasic("u") { sd_bus_message_read_basic(pointer, $0, &value) }
-        return value
-    }
+    public func readUInt32() throws(BusError) -> UInt32 { try readNumber("u", 0) }
 
     /// Reads a `t`. The corresponding C function is `sd_bus_message_read_basic`.
-    public func readUInt64() throws(BusError) -> UInt64 {
-        var value: UInt64 = 0
-        try readBasic("t") { sd_bus_message_read_basic(pointer, $0, &value) }
-        return value
-    }
+    public func readUInt64() throws(BusError) -> UInt64 { try readNumber("t", 0) }
 
     /// Reads a `x`. The corresponding C function is `sd_bus_message_read_basic`.
-    public func readInt64() throws(BusError) -> Int64 {
-        var value: Int64 = 0
-        try readBasic("x") { sd_bus_message_read_basic(pointer, $0, &value) }
-        return value
-    }
+    public func readInt64() throws(BusError) -> Int64 { try readNumber("x", 0) }
 
     /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
-    public func readBool() throws(BusError) -> Bool {
-        var value: Int32 = 0
-        try readBasic("b") { sd_bus_message_read_basic(pointer, $0, &value) }
-        return value != 0
+    public func readBool() throws(BusError) -> Bool { try readNumber("b", Int32(0)) != 0 }
+
+    /// Reads a fixed-size item of `type` into a value of its C layout, `initial` until read.
+    private func readNumber<Number>(_ type: Character, _ initial: Number) throws(BusError) -> Number {
+        var value = initial
+        try readBasic(type) { code in
+            withUnsafeMutablePointer(to: &value) { sd_bus_message_read_basic(pointer, code, $0) }
+        }
+        return value
     }
 
     /// Reads an `av` to its end: the first variant's string, if it holds one (an action's parameter).

@@ -46,24 +46,24 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
             status.state = state
             return true
         })
-    public static let planName = string(
+    public static let planName = field(
         "PlanName", \.planName, doc: "The plan's name (its `name` directive, else the file name), \"\" when idle.")
-    public static let planDuration = uint64("PlanDuration", \.planDuration, doc: "The plan's total duration, µs.")
-    public static let segmentIndex = uint32("SegmentIndex", \.segmentIndex, doc: "The current segment, 0-based.")
-    public static let segmentCount = uint32("SegmentCount", \.segmentCount, doc: "How many segments the plan has.")
-    public static let segmentKind = string(
+    public static let planDuration = field("PlanDuration", \.planDuration, doc: "The plan's total duration, µs.")
+    public static let segmentIndex = field("SegmentIndex", \.segmentIndex, doc: "The current segment, 0-based.")
+    public static let segmentCount = field("SegmentCount", \.segmentCount, doc: "How many segments the plan has.")
+    public static let segmentKind = field(
         "SegmentKind", \.segmentKind, doc: "The current segment's kind as the plan spells it (`run`, `walk`, …).")
-    public static let segmentLabel = string(
+    public static let segmentLabel = field(
         "SegmentLabel", \.segmentLabel,
         doc: "The current segment's label (the kind, capitalised, when the plan gives none).")
-    public static let segmentDuration = uint64(
+    public static let segmentDuration = field(
         "SegmentDuration", \.segmentDuration, doc: "The current segment's length, µs.")
-    public static let nextLabel = string(
+    public static let nextLabel = field(
         "NextLabel", \.nextLabel, doc: "The next segment's label, \"\" in the last one.")
-    public static let elapsed = uint64(
+    public static let elapsed = field(
         "Elapsed", \.elapsed, doc: "Time into the workout at the instant of the read, µs (pauses excluded).",
         emitsChangedSignal: false)
-    public static let segmentRemaining = uint64(
+    public static let segmentRemaining = field(
         "SegmentRemaining", \.segmentRemaining, doc: "Time left in the current segment at the instant of the read, µs.",
         emitsChangedSignal: false)
 
@@ -75,46 +75,52 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    private static func string(
-        _ name: String, _ field: WritableKeyPath<TimerStatus, String> & Sendable, doc: String,
+    private static func field<T: TimerPropertyType>(
+        _ name: String, _ field: WritableKeyPath<TimerStatus, T> & Sendable, doc: String,
         emitsChangedSignal: Bool = true
     ) -> TimerProperty {
         TimerProperty(
-            name: name, signature: .string, emitsChangedSignal: emitsChangedSignal, doc: doc,
-            read: { .string($0[keyPath: field]) },
+            name: name, signature: T.signature, emitsChangedSignal: emitsChangedSignal, doc: doc,
+            read: { $0[keyPath: field].propertyValue },
             write: { status, value in
-                guard case .string(let text) = value else { return false }
-                status[keyPath: field] = text
+                guard let typed = T(propertyValue: value) else { return false }
+                status[keyPath: field] = typed
                 return true
             })
     }
+}
 
-    private static func uint32(
-        _ name: String, _ field: WritableKeyPath<TimerStatus, UInt32> & Sendable, doc: String,
-        emitsChangedSignal: Bool = true
-    ) -> TimerProperty {
-        TimerProperty(
-            name: name, signature: .uint32, emitsChangedSignal: emitsChangedSignal, doc: doc,
-            read: { .uint32($0[keyPath: field]) },
-            write: { status, value in
-                guard case .uint32(let number) = value else { return false }
-                status[keyPath: field] = number
-                return true
-            })
+/// The Swift types of the properties' values, each with its D-Bus type.
+private protocol TimerPropertyType: Sendable {
+    static var signature: TimerProperty.Signature { get }
+    var propertyValue: TimerProperty.Value { get }
+    init?(propertyValue: TimerProperty.Value)
+}
+
+extension String: TimerPropertyType {
+    static var signature: TimerProperty.Signature { .string }
+    var propertyValue: TimerProperty.Value { .string(self) }
+    init?(propertyValue: TimerProperty.Value) {
+        guard case .string(let text) = propertyValue else { return nil }
+        self = text
     }
+}
 
-    private static func uint64(
-        _ name: String, _ field: WritableKeyPath<TimerStatus, UInt64> & Sendable, doc: String,
-        emitsChangedSignal: Bool = true
-    ) -> TimerProperty {
-        TimerProperty(
-            name: name, signature: .uint64, emitsChangedSignal: emitsChangedSignal, doc: doc,
-            read: { .uint64($0[keyPath: field]) },
-            write: { status, value in
-                guard case .uint64(let number) = value else { return false }
-                status[keyPath: field] = number
-                return true
-            })
+extension UInt32: TimerPropertyType {
+    static var signature: TimerProperty.Signature { .uint32 }
+    var propertyValue: TimerProperty.Value { .uint32(self) }
+    init?(propertyValue: TimerProperty.Value) {
+        guard case .uint32(let number) = propertyValue else { return nil }
+        self = number
+    }
+}
+
+extension UInt64: TimerPropertyType {
+    static var signature: TimerProperty.Signature { .uint64 }
+    var propertyValue: TimerProperty.Value { .uint64(self) }
+    init?(propertyValue: TimerProperty.Value) {
+        guard case .uint64(let number) = propertyValue else { return nil }
+        self = number
     }
 }
 

@@ -37,48 +37,43 @@ struct StartCommand: ParsableCommand {
     }
 }
 
-struct StopCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stop",
-        abstract: "Stop the running plan; succeeds when nothing runs."
-    )
+/// A command that sends the daemon one method without arguments.
+protocol DaemonControlCommand: ParsableCommand {
+    /// The call, on a client of the daemon.
+    static func send(_ client: TimerBusClient) throws(TimerClientError)
+}
 
+extension DaemonControlCommand {
     func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try client.stop() }
+        try DaemonConnection.call { client throws(TimerClientError) in try Self.send(client) }
     }
 }
 
-struct PauseCommand: ParsableCommand {
+struct StopCommand: DaemonControlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop", abstract: "Stop the running plan; succeeds when nothing runs.")
+    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.stop() }
+}
+
+struct PauseCommand: DaemonControlCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
-        abstract: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
-    )
-
-    func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try client.pause() }
-    }
+        abstract: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused.")
+    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.pause() }
 }
 
-struct ResumeCommand: ParsableCommand {
+struct ResumeCommand: DaemonControlCommand {
     static let configuration = CommandConfiguration(
-        commandName: "resume",
-        abstract: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
+        commandName: "resume", abstract: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
     )
-
-    func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try client.resume() }
-    }
+    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.resume() }
 }
 
-struct SkipCommand: ParsableCommand {
+struct SkipCommand: DaemonControlCommand {
     static let configuration = CommandConfiguration(
         commandName: "skip",
-        abstract: "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
-    )
-
-    func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try client.skip() }
-    }
+        abstract: "End the current segment now and go on with the next; fails (exit 1) when nothing runs.")
+    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.skip() }
 }
 
 /// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
