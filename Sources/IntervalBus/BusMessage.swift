@@ -88,27 +88,23 @@ public final class BusMessage {
     }
 
     /// Appends a `u`. The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: UInt32) throws(BusError) {
-        var value = value
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeUInt32, &value) }
-    }
+    public func append(_ value: UInt32) throws(BusError) { try appendNumber(typeUInt32, value) }
 
     /// Appends a `t`. The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: UInt64) throws(BusError) {
-        var value = value
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeUInt64, &value) }
-    }
+    public func append(_ value: UInt64) throws(BusError) { try appendNumber(typeUInt64, value) }
 
     /// Appends an `x`. The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: Int64) throws(BusError) {
-        var value = value
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeInt64, &value) }
-    }
+    public func append(_ value: Int64) throws(BusError) { try appendNumber(typeInt64, value) }
 
     /// Appends a `d`. The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: Double) throws(BusError) {
+    public func append(_ value: Double) throws(BusError) { try appendNumber(typeDouble, value) }
+
+    /// Appends a fixed-size item of `type` from a value of its C layout.
+    private func appendNumber<Number>(_ type: CChar, _ value: Number) throws(BusError) {
         var value = value
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeDouble, &value) }
+        try sdCall("sd_bus_message_append_basic") {
+            withUnsafePointer(to: &value) { sd_bus_message_append_basic(pointer, type, $0) }
+        }
     }
 
     /// Appends an object path (`o`); an invalid path fails with `EINVAL`. The corresponding C function is
@@ -139,10 +135,7 @@ public final class BusMessage {
     }
 
     /// Appends an `i`. The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: Int32) throws(BusError) {
-        var value = value
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeInt32, &value) }
-    }
+    public func append(_ value: Int32) throws(BusError) { try appendNumber(typeInt32, value) }
 
     /// Appends one `{sv}` entry of an `a{sv}`: `key`, and a variant of `signature` that `value` appends.
     public func appendEntry(
@@ -157,10 +150,7 @@ public final class BusMessage {
     }
 
     /// Appends a `b` (sent as a 32-bit integer). The corresponding C function is `sd_bus_message_append_basic`.
-    public func append(_ value: Bool) throws(BusError) {
-        var value: Int32 = value ? 1 : 0
-        try sdCall("sd_bus_message_append_basic") { sd_bus_message_append_basic(pointer, typeBoolean, &value) }
-    }
+    public func append(_ value: Bool) throws(BusError) { try appendNumber(typeBoolean, Int32(value ? 1 : 0)) }
 
     // MARK: Reading
 

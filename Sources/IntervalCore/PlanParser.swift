@@ -53,17 +53,7 @@ private struct Parser {
         while true {
             skipBlankAndSeparators()
             guard let byte = peek() else {
-                if let closing {
-                    throw error(
-                        at: position,
-                        tr(
-                            "expected '{closing}' to close the group opened at {place}",
-                            [
-                                "closing": String(Character(Unicode.Scalar(closing))),
-                                "place": lineAndColumn(of: openedAt),
-                            ])
-                    )
-                }
+                if let closing { throw unclosed(closing, openedAt: openedAt, found: nil) }
                 return (items, offsets)
             }
             if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "}") {
@@ -71,17 +61,7 @@ private struct Parser {
                     position += 1
                     return (items, offsets)
                 }
-                if let closing {
-                    throw error(
-                        at: position,
-                        tr(
-                            "expected '{closing}' to close the group opened at {place}, found '{found}'",
-                            [
-                                "closing": String(Character(Unicode.Scalar(closing))),
-                                "place": lineAndColumn(of: openedAt), "found": String(Character(Unicode.Scalar(byte))),
-                            ])
-                    )
-                }
+                if let closing { throw unclosed(closing, openedAt: openedAt, found: byte) }
                 throw error(
                     at: position,
                     tr(
@@ -663,6 +643,25 @@ private struct Parser {
     func error(at offset: Int, _ message: String) -> PlanDiagnostic {
         PlanDiagnostic.at(offset, in: text, origin: origin, message)
     }
+
+    /// The group opened at `openedAt` is not closed by `closing` here: the text ends, or `found` stands instead.
+    func unclosed(_ closing: UInt8, openedAt: Int, found: UInt8?) -> PlanDiagnostic {
+        let closingText = String(Character(Unicode.Scalar(closing)))
+        let place = lineAndColumn(of: openedAt)
+        guard let found else {
+            return error(
+                at: position,
+                tr(
+                    "expected '{closing}' to close the group opened at {place}",
+                    ["closing": closingText, "place": place]))
+        }
+        return error(
+            at: position,
+            tr(
+                "expected '{closing}' to close the group opened at {place}, found '{found}'",
+                ["closing": closingText, "place": place, "found": String(Character(Unicode.Scalar(found)))]))
+    }
+
 }
 
 extension PlanLimits {

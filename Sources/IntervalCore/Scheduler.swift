@@ -126,14 +126,19 @@ public final class Scheduler {
         arm()
     }
 
+    /// Puts the workout at `offset` into the plan from now on: where a paused one stays, or where a running one is.
+    private func moveSchedule(to offset: Int64) {
+        if state == .paused {
+            pausedElapsed = offset
+        } else {
+            startInstant = timer.now - offset
+        }
+    }
+
     /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
     public func skip() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
-        if state == .paused {
-            pausedElapsed = current.end
-        } else {
-            startInstant = timer.now - current.end
-        }
+        moveSchedule(to: current.end)
         advance(to: current.end)
     }
 
@@ -141,11 +146,7 @@ public final class Scheduler {
     /// workout stays paused, at the segment's start. The schedule moves back by what was played of the segment.
     public func restartSegment() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
-        if state == .paused {
-            pausedElapsed = current.start
-        } else {
-            startInstant = timer.now - current.start
-        }
+        moveSchedule(to: current.start)
         enter(current, at: current.start)
         arm()
     }

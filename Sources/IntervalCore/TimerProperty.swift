@@ -75,53 +75,47 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    private static func field<T: TimerPropertyType>(
+    private static func field<T: Sendable>(
         _ name: String, _ field: WritableKeyPath<TimerStatus, T> & Sendable, doc: String,
         emitsChangedSignal: Bool = true
-    ) -> TimerProperty {
+    ) -> TimerProperty where T: TimerPropertyType {
         TimerProperty(
             name: name, signature: T.signature, emitsChangedSignal: emitsChangedSignal, doc: doc,
-            read: { $0[keyPath: field].propertyValue },
+            read: { T.wrap($0[keyPath: field]) },
             write: { status, value in
-                guard let typed = T(propertyValue: value) else { return false }
+                guard let typed = value[keyPath: T.unwrap] else { return false }
                 status[keyPath: field] = typed
                 return true
             })
     }
 }
 
-/// The Swift types of the properties' values, each with its D-Bus type.
-private protocol TimerPropertyType: Sendable {
+extension TimerProperty.Value {
+    var string: String? { if case .string(let text) = self { text } else { nil } }
+    var uint32: UInt32? { if case .uint32(let number) = self { number } else { nil } }
+    var uint64: UInt64? { if case .uint64(let number) = self { number } else { nil } }
+}
+
+/// The Swift types of the properties' values: the D-Bus type, and the case of ``TimerProperty/Value`` each is.
+protocol TimerPropertyType {
     static var signature: TimerProperty.Signature { get }
-    var propertyValue: TimerProperty.Value { get }
-    init?(propertyValue: TimerProperty.Value)
+    static var wrap: @Sendable (Self) -> TimerProperty.Value { get }
+    static var unwrap: KeyPath<TimerProperty.Value, Self?> & Sendable { get }
 }
 
 extension String: TimerPropertyType {
-    static var signature: TimerProperty.Signature { .string }
-    var propertyValue: TimerProperty.Value { .string(self) }
-    init?(propertyValue: TimerProperty.Value) {
-        guard case .string(let text) = propertyValue else { return nil }
-        self = text
-    }
+    static let signature = TimerProperty.Signature.string, wrap = TimerProperty.Value.string,
+        unwrap = \TimerProperty.Value.string
 }
 
 extension UInt32: TimerPropertyType {
-    static var signature: TimerProperty.Signature { .uint32 }
-    var propertyValue: TimerProperty.Value { .uint32(self) }
-    init?(propertyValue: TimerProperty.Value) {
-        guard case .uint32(let number) = propertyValue else { return nil }
-        self = number
-    }
+    static let signature = TimerProperty.Signature.uint32, wrap = TimerProperty.Value.uint32,
+        unwrap = \TimerProperty.Value.uint32
 }
 
 extension UInt64: TimerPropertyType {
-    static var signature: TimerProperty.Signature { .uint64 }
-    var propertyValue: TimerProperty.Value { .uint64(self) }
-    init?(propertyValue: TimerProperty.Value) {
-        guard case .uint64(let number) = propertyValue else { return nil }
-        self = number
-    }
+    static let signature = TimerProperty.Signature.uint64, wrap = TimerProperty.Value.uint64,
+        unwrap = \TimerProperty.Value.uint64
 }
 
 extension TimerStatus {

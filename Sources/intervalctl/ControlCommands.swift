@@ -37,44 +37,49 @@ struct StartCommand: ParsableCommand {
     }
 }
 
-/// A command that sends the daemon one method without arguments.
-protocol DaemonControlCommand: ParsableCommand {
-    /// The call, on a client of the daemon.
-    static func send(_ client: TimerBusClient) throws(TimerClientError)
-}
+/// The daemon's methods without arguments, each an `intervalctl` command of its name.
+enum DaemonControl: String, CaseIterable {
+    case stop, pause, resume, skip
 
-extension DaemonControlCommand {
-    func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try Self.send(client) }
+    var abstract: String {
+        switch self {
+        case .stop: "Stop the running plan; succeeds when nothing runs."
+        case .pause: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
+        case .resume: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
+        case .skip: "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
+        }
+    }
+
+    func send(_ client: TimerBusClient) throws(TimerClientError) {
+        switch self {
+        case .stop: try client.stop()
+        case .pause: try client.pause()
+        case .resume: try client.resume()
+        case .skip: try client.skip()
+        }
     }
 }
 
-struct StopCommand: DaemonControlCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stop", abstract: "Stop the running plan; succeeds when nothing runs.")
-    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.stop() }
+/// Names one ``DaemonControl`` as a type, for ``DaemonControlCommand``.
+protocol DaemonControlName {
+    static var control: DaemonControl { get }
 }
 
-struct PauseCommand: DaemonControlCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pause",
-        abstract: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused.")
-    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.pause() }
+/// `intervalctl stop`, `pause`, `resume` and `skip`: one command, made for each control.
+struct DaemonControlCommand<Name: DaemonControlName>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Name.control.rawValue, abstract: Name.control.abstract)
+    }
+
+    func run() throws {
+        try DaemonConnection.call { client throws(TimerClientError) in try Name.control.send(client) }
+    }
 }
 
-struct ResumeCommand: DaemonControlCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "resume", abstract: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
-    )
-    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.resume() }
-}
-
-struct SkipCommand: DaemonControlCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "skip",
-        abstract: "End the current segment now and go on with the next; fails (exit 1) when nothing runs.")
-    static func send(_ client: TimerBusClient) throws(TimerClientError) { try client.skip() }
-}
+enum StopControl: DaemonControlName { static let control = DaemonControl.stop }
+enum PauseControl: DaemonControlName { static let control = DaemonControl.pause }
+enum ResumeControl: DaemonControlName { static let control = DaemonControl.resume }
+enum SkipControl: DaemonControlName { static let control = DaemonControl.skip }
 
 /// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
 enum DaemonConnection {

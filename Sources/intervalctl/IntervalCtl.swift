@@ -16,7 +16,8 @@ struct IntervalCtl: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            StartCommand.self, StopCommand.self, PauseCommand.self, ResumeCommand.self, SkipCommand.self,
+            StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
+            DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
             PlansCommand.self,
         ]
