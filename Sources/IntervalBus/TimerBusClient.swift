@@ -86,7 +86,7 @@ public final class TimerBusClient {
 
     /// `Start(plan, origin, replace)`. Starts the daemon by D-Bus activation if it is not running.
     public func start(plan: String, origin: String, replace: Bool) throws(TimerClientError) {
-        try callTimer(BusNames.Method.start) { message throws(BusError) in
+        try callTimer(BusNames.Method.start.rawValue) { message throws(BusError) in
             try message.append(plan)
             try message.append(origin)
             try message.append(replace)
@@ -95,22 +95,22 @@ public final class TimerBusClient {
 
     /// `Stop()`. Activates the daemon if needed, so that a workout a restarted daemon recovered is stopped too.
     public func stop() throws(TimerClientError) {
-        try callTimer(BusNames.Method.stop)
+        try callTimer(BusNames.Method.stop.rawValue)
     }
 
     /// `Pause()`.
     public func pause() throws(TimerClientError) {
-        try callTimer(BusNames.Method.pause)
+        try callTimer(BusNames.Method.pause.rawValue)
     }
 
     /// `Resume()`.
     public func resume() throws(TimerClientError) {
-        try callTimer(BusNames.Method.resume)
+        try callTimer(BusNames.Method.resume.rawValue)
     }
 
     /// `Skip()`.
     public func skip() throws(TimerClientError) {
-        try callTimer(BusNames.Method.skip)
+        try callTimer(BusNames.Method.skip.rawValue)
     }
 
     /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon:
@@ -342,13 +342,13 @@ private let onPropertiesChanged: sd_bus_message_handler_t = { message, userdata,
 private let onTimerSignal: sd_bus_message_handler_t = { message, userdata, _ in
     EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
         switch message.member {
-        case BusNames.Signal.segmentStarted:
+        case BusNames.Signal.segmentStarted.rawValue:
             return .segmentStarted(
                 index: try message.readUInt32(), kind: try message.readString(), label: try message.readString(),
                 duration: try message.readUInt64())
-        case BusNames.Signal.finished:
+        case BusNames.Signal.finished.rawValue:
             return .finished(planName: try message.readString())
-        case BusNames.Signal.stopped:
+        case BusNames.Signal.stopped.rawValue:
             return .stopped(reason: try message.readString())
         default:
             return nil

@@ -129,7 +129,7 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
 
     /// Emits `SegmentStarted(u index, s kind, s label, t duration)`; `duration` in microseconds.
     public func emitSegmentStarted(index: UInt32, kind: String, label: String, duration: UInt64) throws(BusError) {
-        try emit(BusNames.Signal.segmentStarted) { message throws(BusError) in
+        try emit(BusNames.Signal.segmentStarted.rawValue) { message throws(BusError) in
             try message.append(index)
             try message.append(kind)
             try message.append(label)
@@ -139,12 +139,12 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
 
     /// Emits `Finished(s plan_name)`.
     public func emitFinished(planName: String) throws(BusError) {
-        try emit(BusNames.Signal.finished) { message throws(BusError) in try message.append(planName) }
+        try emit(BusNames.Signal.finished.rawValue) { message throws(BusError) in try message.append(planName) }
     }
 
     /// Emits `Stopped(s reason)`.
     public func emitStopped(_ reason: StopReason) throws(BusError) {
-        try emit(BusNames.Signal.stopped) { message throws(BusError) in try message.append(reason.rawValue) }
+        try emit(BusNames.Signal.stopped.rawValue) { message throws(BusError) in try message.append(reason.rawValue) }
     }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` with the current values (read through
@@ -274,13 +274,13 @@ private final class TimerObjectHandler: BusObjectHandler {
 
     func handle(_ call: BusCall) throws(BusCallError) {
         guard let delegate else { throw .unavailable }
-        if call.member == BusNames.Method.start { return try start(call, delegate) }
+        if call.member == BusNames.Method.start.rawValue { return try start(call, delegate) }
         do throws(TimerCommandError) {
             switch call.member {
-            case BusNames.Method.stop: delegate.stop()
-            case BusNames.Method.pause: try delegate.pause()
-            case BusNames.Method.resume: try delegate.resume()
-            case BusNames.Method.skip: try delegate.skip()
+            case BusNames.Method.stop.rawValue: delegate.stop()
+            case BusNames.Method.pause.rawValue: try delegate.pause()
+            case BusNames.Method.resume.rawValue: try delegate.resume()
+            case BusNames.Method.skip.rawValue: try delegate.skip()
             default: return call.fail(BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member)."))
             }
         } catch {

@@ -79,16 +79,13 @@ public struct BusInterface: Sendable, Equatable {
 /// The D-Bus error names intervald answers with or recognises, in one place: its own (``TimerCommandError/Code``) and
 /// the standard ones of the D-Bus specification.
 public enum BusErrorName {
-    public static let failed = "org.freedesktop.DBus.Error.Failed"
-    public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
-    public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
-    public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
-    public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
-    public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
-    public static let noReply = "org.freedesktop.DBus.Error.NoReply"
-    public static let timeout = "org.freedesktop.DBus.Error.Timeout"
-    public static let timedOut = "org.freedesktop.DBus.Error.TimedOut"
-    public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
+    public static let failed = standard("Failed"), invalidArgs = standard("InvalidArgs")
+    public static let unknownMethod = standard("UnknownMethod"), unknownProperty = standard("UnknownProperty")
+    public static let serviceUnknown = standard("ServiceUnknown"), nameHasNoOwner = standard("NameHasNoOwner")
+    public static let noReply = standard("NoReply"), timeout = standard("Timeout"), timedOut = standard("TimedOut")
+    public static let disconnected = standard("Disconnected")
     /// The prefix of the bus daemon's activation failures (`…Spawn.ChildExited`, `…Spawn.ExecFailed`, …).
-    public static let spawnPrefix = "org.freedesktop.DBus.Error.Spawn."
+    public static let spawnPrefix = standard("Spawn.")
+
+    private static func standard(_ name: String) -> String { "org.freedesktop.DBus.Error." + name }
 }

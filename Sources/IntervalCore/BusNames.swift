@@ -4,18 +4,12 @@ public enum BusNames {
     public static let objectPath = "/org/intervald/Timer1"
     public static let interface = "org.intervald.Timer1"
 
-    public enum Method {
-        public static let start = "Start"
-        public static let stop = "Stop"
-        public static let pause = "Pause"
-        public static let resume = "Resume"
-        public static let skip = "Skip"
+    public enum Method: String, CaseIterable, Sendable {
+        case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip"
     }
 
-    public enum Signal {
-        public static let segmentStarted = "SegmentStarted"
-        public static let finished = "Finished"
-        public static let stopped = "Stopped"
+    public enum Signal: String, CaseIterable, Sendable {
+        case segmentStarted = "SegmentStarted", finished = "Finished", stopped = "Stopped"
     }
 
     /// `org.intervald.Timer1` as a table: what the daemon exports and `intervalctl` calls.
@@ -28,22 +22,23 @@ public enum BusNames {
                 change: property.emitsChangedSignal ? .emitsChange : .readTime, doc: property.doc)
         } + [
             .method(
-                name: Method.start,
+                name: Method.start.rawValue,
                 arguments: [.init("plan", "s"), .init("origin", "s"), .init("replace", "b")], results: [],
                 doc: "Starts `plan` (plan-language text; `origin` names it in diagnostics). While a plan runs, fails "
                     + "with `AlreadyRunning` unless `replace`, which stops it (reason `replaced`) first."),
-            BusInterface.method(Method.stop, "Stops the workout (reason `user`); succeeds when none runs."),
-            BusInterface.method(Method.pause, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
-            BusInterface.method(Method.resume, "Resumes; `NotRunning` when idle, `InvalidState` when running."),
-            BusInterface.method(Method.skip, "Ends the current segment now; `NotRunning` when idle."),
+            BusInterface.method(Method.stop.rawValue, "Stops the workout (reason `user`); succeeds when none runs."),
+            BusInterface.method(Method.pause.rawValue, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
+            BusInterface.method(
+                Method.resume.rawValue, "Resumes; `NotRunning` when idle, `InvalidState` when running."),
+            BusInterface.method(Method.skip.rawValue, "Ends the current segment now; `NotRunning` when idle."),
             .signal(
-                name: Signal.segmentStarted,
+                name: Signal.segmentStarted.rawValue,
                 arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],
                 doc: "At each change's instant: the segment that starts (0-based index, length in µs)."),
             .signal(
-                name: Signal.finished, arguments: [.init("plan_name", "s")], doc: "The plan ran to its end."),
+                name: Signal.finished.rawValue, arguments: [.init("plan_name", "s")], doc: "The plan ran to its end."),
             .signal(
-                name: Signal.stopped, arguments: [.init("reason", "s")],
+                name: Signal.stopped.rawValue, arguments: [.init("reason", "s")],
                 doc: "The workout ended early: `user`, `notification`, `replaced` or `shutdown`."),
         ])
 }

@@ -1,13 +1,13 @@
 /// The daemon's settings (docs/reference.md §4a), with the defaults a missing or broken file falls back to.
 public struct Settings: Sendable, Equatable {
-    public var style: CueStyle
+    public var style = CueStyle()
     /// The pre-cue for plans that have no `countdown` directive; nil for none.
     public var defaultCountdown: Int64?
-    public var hooks: Hooks
+    public var hooks = Hooks()
     /// How long (µs) an idle daemon waits before it exits (docs/reference.md §5 `idle-exit`); nil never exits.
-    public var idleExit: Int64?
+    public var idleExit: Int64? = 120 * 1_000_000
     /// Cue sounds and voice (docs/reference.md §4b).
-    public var sound: SoundSettings
+    public var sound = SoundSettings.defaults
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
     public struct Hooks: Sendable, Equatable {
@@ -22,16 +22,8 @@ public struct Settings: Sendable, Equatable {
         }
     }
 
-    public init(
-        style: CueStyle = CueStyle(), defaultCountdown: Int64? = nil, hooks: Hooks = Hooks(),
-        idleExit: Int64? = 120 * 1_000_000, sound: SoundSettings = .defaults
-    ) {
-        self.sound = sound
-        self.style = style
-        self.defaultCountdown = defaultCountdown
-        self.hooks = hooks
-        self.idleExit = idleExit
-    }
+    /// The defaults; the settings file changes them one by one.
+    public init() {}
 
     public static let defaults = Settings()
 

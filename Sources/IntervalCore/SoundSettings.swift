@@ -1,39 +1,26 @@
 /// What the daemon plays and says itself (docs/reference.md §4b), whatever the notification server does.
 public struct SoundSettings: Sendable, Equatable {
     /// Play cue sounds at all.
-    public var enabled: Bool
+    public var enabled = true
     /// The sound of each cue: a sound theme event id (`"bell"`) or a file (any value with a `/`).
-    public var sounds: [SoundCue: String]
+    public var sounds = SoundCue.defaultSounds
     /// Sounds for particular kinds of segment, over the work or rest sound.
-    public var kindSounds: [String: String]
+    public var kindSounds: [String: String] = [:]
     /// The kinds that are rest (a change to them plays the `rest` sound); every other kind is work.
-    public var restKinds: Set<String>
+    public var restKinds = SoundSettings.defaultRestKinds
     /// Loudness in percent of the sound's own, 1–100.
-    public var volume: Int
+    public var volume = 100
     /// Speak each change through speech-dispatcher.
-    public var voice: Bool
+    public var voice = false
     /// The voice's language (an IETF tag such as "en" or "de"), or nil for the language the phrases are in.
     public var voiceLanguage: String?
     /// Speech rate from -100 (slowest) to 100, 0 being speech-dispatcher's default.
-    public var voiceRate: Int
+    public var voiceRate = 0
     /// Also say "Halfway" in the middle of segments of at least ``SpokenCues/halfwayMinimum``.
-    public var voiceHalfway: Bool
+    public var voiceHalfway = false
 
-    public init(
-        enabled: Bool = true, sounds: [SoundCue: String] = SoundCue.defaultSounds, kindSounds: [String: String] = [:],
-        restKinds: Set<String> = SoundSettings.defaultRestKinds, volume: Int = 100, voice: Bool = false,
-        voiceLanguage: String? = nil, voiceRate: Int = 0, voiceHalfway: Bool = false
-    ) {
-        self.voiceHalfway = voiceHalfway
-        self.enabled = enabled
-        self.sounds = sounds
-        self.kindSounds = kindSounds
-        self.restKinds = restKinds
-        self.volume = volume
-        self.voice = voice
-        self.voiceLanguage = voiceLanguage
-        self.voiceRate = voiceRate
-    }
+    /// The defaults; the settings file changes them one by one.
+    public init() {}
 
     public static let defaults = SoundSettings()
     public static let defaultRestKinds = Set(defaultRestKindsInOrder)

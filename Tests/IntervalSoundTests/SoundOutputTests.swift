@@ -7,6 +7,12 @@ import Testing
 /// SoundOutput's rules on the virtual clock, with recorders in place of libcanberra and speech-dispatcher: which
 /// sound each event plays and when, what cuts, and what the voice says ahead of the change.
 @Suite struct SoundOutputTests {
+    static let withVoice = {
+        var settings = SoundSettings()
+        settings.voice = true
+        return settings
+    }()
+
     final class Recorder: CuePlaying, CueSpeaking {
         var log: [String] = []
 
@@ -21,7 +27,7 @@ import Testing
     @Test func eachChangePlaysItsKindsSoundWithPipsBeforeIt() throws {
         let player = Recorder()
         let voice = Recorder()
-        let output = SoundOutput(settings: SoundSettings(voice: true), player: player, voice: voice)
+        let output = SoundOutput(settings: Self.withVoice, player: player, voice: voice)
         let (session, clock) = ManualTimerSource.session(outputs: [output])
         try session.start("countdown 2s\n10s run\n10s walk", origin: "", replace: false)
         clock.advance(by: 8_000_000)  // the pre-cue before the walk: pips at once and a second later
