@@ -18,8 +18,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// µs per segment kind, of what was done.
     public var timePerKind: [String: Int64]
     public var result: Result
-    /// The stop reason, for `stopped`.
-    public var reason: String?
+    /// The stop reason, for `stopped`; written as null otherwise, so that every record has the same keys.
+    @NullWhenAbsent public var reason: String?
 
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason
@@ -47,23 +47,6 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         self.timePerKind = timePerKind
         self.result = result
         self.reason = reason
-    }
-
-    /// Every key is written, `reason` as null when there is none, so that readers see one shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(plan, forKey: .plan)
-        try container.encode(origin, forKey: .origin)
-        try container.encode(start, forKey: .start)
-        try container.encode(end, forKey: .end)
-        try container.encode(startWall, forKey: .startWall)
-        try container.encode(plannedDuration, forKey: .plannedDuration)
-        try container.encode(doneDuration, forKey: .doneDuration)
-        try container.encode(segmentsDone, forKey: .segmentsDone)
-        try container.encode(timePerKind, forKey: .timePerKind)
-        try container.encode(result, forKey: .result)
-        try container.encode(reason, forKey: .reason)
     }
 
     /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
@@ -108,5 +91,25 @@ extension Plan {
     /// Totals of the plan's first `elapsed` microseconds: time, segments begun, time per kind.
     func summary(playedFor elapsed: Int64) -> PlanSummary {
         root.summary(until: min(max(elapsed, 0), duration))
+    }
+}
+
+/// An optional value that JSON gets as `null` when it is absent, instead of leaving its key out.
+@propertyWrapper
+public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
