@@ -12,6 +12,10 @@ struct JSONObject {
         add(key, raw: number)
     }
 
+    mutating func add(_ key: String, objects: [JSONObject]) {
+        add(key, raw: "[" + objects.map(\.closed).joined(separator: ",") + "]")
+    }
+
     mutating func add(_ key: String, array: [String]) {
         add(key, raw: "[" + array.map(quoted).joined(separator: ",") + "]")
     }

@@ -667,3 +667,79 @@ private struct Parser {
 extension PlanLimits {
     static var tooLongMessage: String { PlanLimitError.tooLong.message }
 }
+
+extension PlanParser {
+    /// Parses what `intervalctl calc` takes: two of a distance (`10mi`, `5km`), a time (`25:00`, `in 1h5m`) and a pace
+    /// (`@ 9:00/mi`, `@ 12 km/h`), in any order, with the plan language's own units and diagnostics.
+    public static func parseRun(_ text: String, origin: String) throws(PlanDiagnostic) -> RunCalculation.Given {
+        var parser = Parser(text: Array(text.utf8), origin: origin)
+        return try parser.parseRun()
+    }
+}
+
+extension Parser {
+    mutating func parseRun() throws(PlanDiagnostic) -> RunCalculation.Given {
+        var given = RunCalculation.Given()
+        var firstAt: [String: Int] = [:]
+        // The distance's unit decides the answer's; without a distance, the pace's.
+        var distanceInMiles: Bool?
+        var paceInMiles: Bool?
+        func once(_ what: String, at start: Int) throws(PlanDiagnostic) {
+            if let first = firstAt[what] {
+                throw error(
+                    at: start,
+                    tr("a second {what}; the first is at {place}", ["what": what, "place": lineAndColumn(of: first)]))
+            }
+            firstAt[what] = start
+        }
+        skipSpaces()
+        while let byte = peek() {
+            let start = position
+            if byte == UInt8(ascii: "@") {
+                position += 1
+                try once(tr("pace"), at: start)
+                given.pace = try parsePace()
+                paceInMiles = endsInMiles(from: start)
+            } else if !readLetters().isEmpty {
+                guard String(decoding: text[start..<position], as: UTF8.self) == "in" else {
+                    throw error(
+                        at: start, tr("expected a distance (5km, 10mi), a time (25:00, in 1h) or '@' and a pace"))
+                }
+                try once(tr("time"), at: start)
+                skipSpaces()
+                guard peek().map(isDigit) == true else {
+                    throw error(at: position, tr("expected a duration such as 30s, 1m30s or 1:30"))
+                }
+                given.time = try parseDuration()
+            } else if let metres = try distance() {
+                try once(tr("distance"), at: start)
+                guard metres > 0, metres.isFinite else {
+                    throw error(at: start, tr("distance must be greater than zero"))
+                }
+                given.metres = metres
+                distanceInMiles = endsInMiles(from: start)
+            } else if isDigit(byte) || byte == UInt8(ascii: ".") {
+                try once(tr("time"), at: start)
+                given.time = try parseDuration()
+            } else {
+                throw error(at: start, tr("expected a distance (5km, 10mi), a time (25:00, in 1h) or '@' and a pace"))
+            }
+            skipSpaces()
+        }
+        guard given.count == 2 else {
+            throw error(
+                at: given.count < 2 ? position : 0,
+                tr(
+                    "give two of a distance (5km, 10mi), a time (25:00, in 1h) and a pace (@ 5:00/km); the third is solved"
+                ))
+        }
+        given.miles = distanceInMiles ?? paceInMiles ?? false
+        return given
+    }
+
+    /// Whether what was read from `start` is in miles (`10mi`, `@ 9:00/mi`, `@ 6 mph`).
+    func endsInMiles(from start: Int) -> Bool {
+        let read = String(decoding: text[start..<position], as: UTF8.self)
+        return read.hasSuffix("mi") || read.hasSuffix("mph")
+    }
+}

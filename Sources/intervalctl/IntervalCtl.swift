@@ -19,7 +19,7 @@ struct IntervalCtl: ParsableCommand {
             StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
             DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
-            PlansCommand.self,
+            PlansCommand.self, CalcCommand.self,
         ]
     )
 

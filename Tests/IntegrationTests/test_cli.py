@@ -110,3 +110,27 @@ def test_check_goes_on_past_an_unreadable_file():
     assert result.returncode == 1
     assert result.stderr == "intervalctl: error: cannot read '/nonexistent/a.plan': no such file\n"
     assert "tabata.plan: ok: Tabata" in result.stdout
+
+
+def test_calc_solves_time_distance_or_pace():
+    """`intervalctl calc`: the third of time, distance and pace from the other two, as the plan language writes them."""
+    assert ctl("calc", "10mi", "@", "9:00/mi").stdout == "1:30:00\n"
+    assert ctl("calc", "5km in 25:00").stdout == "5:00/km, 12.0 km/h\n"
+    assert ctl("calc", "45:00 @ 5:30/km").stdout == "8.18 km\n"
+    splits = ctl("calc", "5km", "in", "26:15", "--splits")
+    assert splits.returncode == 0
+    assert splits.stdout.splitlines() == ["5:15/km, 11.4 km/h", "1 km   5:15", "2 km  10:30", "3 km  15:45",
+                                          "4 km  21:00", "5 km  26:15"]
+    solved = json.loads(ctl("calc", "3mi @ 8:00/mi", "--json", "--splits").stdout)
+    assert (solved["solved"], solved["time_us"], solved["mph"]) == ("time", 1_440_000_000, 7.5)
+    assert [split["time_us"] for split in solved["splits"]] == [480_000_000, 960_000_000, 1_440_000_000]
+
+
+def test_calc_refuses_bad_input_with_a_located_error():
+    one = ctl("calc", "5km")
+    assert one.returncode == 65 and one.stdout == ""
+    assert one.stderr.startswith("<calc>:1:4: error: give two of a distance")
+    typo = ctl("calc", "5km", "in", "25:0")
+    assert typo.returncode == 65
+    assert typo.stderr.splitlines()[1:] == ["5km in 25:0", "          ^"]
+    assert ctl("calc").returncode == 64

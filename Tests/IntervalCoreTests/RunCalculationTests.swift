@@ -1,0 +1,65 @@
+import IntervalCore
+import Testing
+
+/// The run calculator: two of time, distance and pace solve the third, with the plan language's units.
+@Suite struct RunCalculationTests {
+    func solve(_ text: String) throws -> RunCalculation {
+        try #require(RunCalculation(try PlanParser.parseRun(text, origin: "calc")))
+    }
+
+    @Test func aDistanceAndAPaceGiveTheTime() throws {
+        let run = try solve("10mi @ 9:00/mi")
+        #expect(run.solved == .time)
+        #expect(run.time == 90 * 60 * 1_000_000)
+        #expect(run.answer == "1:30:00")
+    }
+
+    @Test func aDistanceAndATimeGiveThePaceAndSpeed() throws {
+        let run = try solve("5km in 25:00")
+        #expect(run.solved == .pace)
+        #expect(run.answer == "5:00/km, 12.0 km/h")
+        #expect(try solve("25:00 5km") == run, "'in' is optional and the order free")
+        #expect(try solve("3mi in 24:00").answer == "8:00/mi, 7.5 mph", "miles in, miles out")
+    }
+
+    @Test func aTimeAndAPaceGiveTheDistance() throws {
+        let run = try solve("45:00 @ 5:30/km")
+        #expect(run.solved == .distance)
+        #expect(run.answer == "8.18 km")
+        #expect(try solve("1h @ 6 mph").answer == "6.00 mi")
+        #expect(try solve("1h @ 12 km/h").answer == "12.00 km")
+    }
+
+    @Test func splitsFallOnEachUnitAndTheEnd() throws {
+        let run = try solve("5.5km in 27:30")
+        let splits = run.splits(every: 1000)
+        #expect(splits.map(\.metres) == [1000, 2000, 3000, 4000, 5000, 5500])
+        #expect(splits.map(\.time) == [300, 600, 900, 1200, 1500, 1650].map { Int64($0) * 1_000_000 })
+        #expect(run.splitsText.split(separator: "\n").last == "5.5 km  27:30")
+        #expect(try solve("5km in 25:00").splits(every: 1000).count == 5, "no split of a rounding error at the end")
+    }
+
+    @Test func theJSONHasEveryUnit() throws {
+        let json = try solve("3mi @ 8:00/mi").json(splits: true)
+        #expect(json.hasPrefix(#"{"solved":"time","time_us":1440000000,"time":"24:00","distance_m":4828.032,"#))
+        #expect(json.contains(#""mph":7.50,"splits":[{"distance_m":1609.344,"time_us":480000000}"#))
+    }
+
+    @Test(arguments: [
+        ("5km", 3, "give two of"),
+        ("5km in 25:00 @ 5:00/km", 0, "give two of"),
+        ("5km 10km", 4, "a second distance; the first is at 1:1"),
+        ("5km for 25:00", 4, "expected a distance"),
+        ("5km in", 6, "expected a duration"),
+        ("5km @ 5:00", 10, "missing pace unit"),
+        ("0km in 25:00", 0, "distance must be greater than zero"),
+    ])
+    func badInputGetsALocatedDiagnostic(text: String, column: Int, message: String) {
+        #expect {
+            _ = try PlanParser.parseRun(text, origin: "calc")
+        } throws: { error in
+            let description = "\(error)"
+            return description.hasPrefix("calc:1:\(column + 1): error: \(message)")
+        }
+    }
+}
