@@ -24,9 +24,10 @@ let package = Package(
         .target(
             name: "IntervalRuntime",
             dependencies: ["IntervalCore", "CRuntimeShims", .product(name: "Logging", package: "swift-log")]),
-        // Settings are TOML (docs/reference.md §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML 1.0 parser with
-        // located errors), compiled header-only into a small C++ target that turns its assertions off itself, so that no
-        // build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift a C API.
+        // Settings are TOML (docs/reference.md §4a), parsed by Debian's toml++ (libtomlplusplus-dev: a complete TOML
+        // 1.0 parser with located errors), compiled header-only into a small C++ target that turns its assertions off
+        // itself, so that no build configuration gives a daemon that toml++ aborts on a malformed file; it gives Swift
+        // a C API.
         .target(name: "CTOMLReader"),
         // The settings file (the daemon's, which `intervalctl run` reads too), from one table of settings.
         .target(name: "IntervalSettings", dependencies: ["IntervalCore", "IntervalRuntime", "CTOMLReader"]),
@@ -53,8 +54,8 @@ let package = Package(
             ]
         ),
 
-        // Cue sounds through libcanberra and the voice through speech-dispatcher (docs/reference.md §4b). The variadic calls have
-        // `_full` siblings that take a property list, so no C shim is needed.
+        // Cue sounds through libcanberra and the voice through speech-dispatcher (docs/reference.md §4b). The variadic
+        // calls have `_full` siblings that take a property list, so no C shim is needed.
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
         .target(

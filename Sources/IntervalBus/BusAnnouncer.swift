@@ -9,9 +9,9 @@ public protocol TimerSignalEmitting: AnyObject {
     func emitPropertiesChanged(_ names: [String]) throws(BusError)
 }
 
-/// The daemon's first output: the timer's signals (docs/reference.md §3), `SegmentStarted` at the cue instant, `Finished` and
-/// `Stopped`. The properties they change are announced by ``BusPropertyAnnouncer``, later in the list, so that the
-/// MPRIS player's `PropertiesChanged` comes right behind the signal.
+/// The daemon's first output: the timer's signals (docs/reference.md §3), `SegmentStarted` at the cue instant,
+/// `Finished` and `Stopped`. The properties they change are announced by ``BusPropertyAnnouncer``, later in the list,
+/// so that the MPRIS player's `PropertiesChanged` comes right behind the signal.
 public final class BusAnnouncer: WorkoutOutput {
     private let server: any TimerSignalEmitting
     private let logger: Logger

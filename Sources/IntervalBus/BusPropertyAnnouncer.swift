@@ -1,8 +1,8 @@
 import IntervalCore
 import Logging
 
-/// `PropertiesChanged` for every `org.intervald.Timer1` property whose value an event changed (docs/reference.md §3), as an output
-/// of the daemon's session after the signals (``BusAnnouncer``) and the MPRIS player.
+/// `PropertiesChanged` for every `org.intervald.Timer1` property whose value an event changed (docs/reference.md §3),
+/// as an output of the daemon's session after the signals (``BusAnnouncer``) and the MPRIS player.
 public final class BusPropertyAnnouncer: WorkoutOutput {
     private let server: any TimerSignalEmitting
     private let logger: Logger

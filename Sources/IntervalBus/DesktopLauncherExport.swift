@@ -5,10 +5,10 @@ import Logging
     import Glibc
 #endif
 
-/// Starting a workout from the desktop (docs/reference.md §8) on the daemon's connection: `org.freedesktop.Application` (the
-/// D-Bus-activatable desktop entry and its actions), `org.gnome.Shell.SearchProvider2` (GNOME Shell's overview
-/// search) and `org.kde.krunner1` (KRunner). Each call is read here and forwarded to the delegate; its answer is
-/// sent when the delegate gives it. Everything runs on the server's queue.
+/// Starting a workout from the desktop (docs/reference.md §8) on the daemon's connection: `org.freedesktop.Application`
+/// (the D-Bus-activatable desktop entry and its actions), `org.gnome.Shell.SearchProvider2` (GNOME Shell's overview
+/// search) and `org.kde.krunner1` (KRunner). Each call is read here and forwarded to the delegate; its answer is sent
+/// when the delegate gives it. Everything runs on the server's queue.
 public final class DesktopLauncherExport {
     private let handler: LauncherHandler
     private let objects: [BusObject]

@@ -7,9 +7,9 @@ import Logging
     import Glibc
 #endif
 
-/// The workout as an MPRIS player (docs/reference.md §8), so that headset buttons, media keys and the desktop's media controls
-/// pause, skip and restart it: `org.mpris.MediaPlayer2` and `.Player` at `/org/mpris/MediaPlayer2`, the name owned
-/// while a workout exists and released when it ends, so that no idle player lingers in the desktop's controls.
+/// The workout as an MPRIS player (docs/reference.md §8), so that headset buttons, media keys and the desktop's media
+/// controls pause, skip and restart it: `org.mpris.MediaPlayer2` and `.Player` at `/org/mpris/MediaPlayer2`, the name
+/// owned while a workout exists and released when it ends, so that no idle player lingers in the desktop's controls.
 ///
 /// An output of the session, after the bus signals: at each change it announces `PlaybackStatus` and `Metadata` with
 /// `PropertiesChanged`, and `Seeked` when the position jumps (a resume, `Previous`). Its methods call
@@ -24,7 +24,8 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
     private let exported: ExportedPlayer
     private let objects: [BusObject]
     /// The next segment's `PropertiesChanged(Metadata)`, built at the change before it, so that only its send is left
-    /// between `SegmentStarted` and it at the cue instant (docs/reference.md §8); sent when the change is to that segment.
+    /// between `SegmentStarted` and it at the cue instant (docs/reference.md §8); sent when the change is to that
+    /// segment.
     private var prepared: (snapshot: MediaPlayerSnapshot, message: BusMessage)?
     /// A connection of its own (`intervalctl run`), served for as long as the player lives.
     private var ownDriver: BusDispatchDriver?

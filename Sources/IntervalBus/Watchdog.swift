@@ -14,8 +14,8 @@ public protocol WatchdogNotifying: Sendable {
 
 /// Pets systemd's watchdog from the daemon's queue, the one that would hang, at half its interval.
 ///
-/// An idle daemon must not wake up periodically (docs/reference.md §6), so while no workout runs it asks systemd for a long
-/// interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval. As an
+/// An idle daemon must not wake up periodically (docs/reference.md §6), so while no workout runs it asks systemd for a
+/// long interval (`WATCHDOG_USEC`, one day) and stops its timer; a workout brings back the configured interval. As an
 /// output of the daemon's session it learns from every event whether a workout is active.
 public final class Watchdog: WorkoutOutput {
     private static let idleInterval: Duration = .seconds(86_400)

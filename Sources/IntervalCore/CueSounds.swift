@@ -20,7 +20,8 @@ public struct AudibleActions: Sendable, Equatable {
     }
 }
 
-/// The countdown before a change (docs/reference.md §4b): a pip when the pre-cue comes and at each whole second after it.
+/// The countdown before a change (docs/reference.md §4b): a pip when the pre-cue comes and at each whole second after
+/// it.
 public enum CountdownMarks {
     /// The instants of the pips, in microseconds before the change, earliest first: 3 s → [3 s, 2 s, 1 s];
     /// 2.5 s → [2.5 s, 2 s, 1 s]; 300 ms → [300 ms]; 1 min → [1 min, 10 s, 9 s, …, 1 s].
@@ -35,8 +36,8 @@ public enum CountdownMarks {
     }
 }
 
-/// Which sound each event plays (docs/reference.md §4b): the segment's sound at each change, countdown pips before it, the
-/// finish sound at the end; a pause, a stop or a skip cuts what is playing.
+/// Which sound each event plays (docs/reference.md §4b): the segment's sound at each change, countdown pips before it,
+/// the finish sound at the end; a pause, a stop or a skip cuts what is playing.
 public enum CueSounds {
     public static func actions(for moment: WorkoutMoment, settings: SoundSettings) -> AudibleActions {
         switch moment.event {

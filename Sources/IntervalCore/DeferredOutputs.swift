@@ -1,8 +1,8 @@
-/// Outputs that need not act at a cue's instant: the timer's events reach them a moment later, so that at the
-/// instant the outputs that must act then have the machine's cores to themselves (docs/reference.md §6). On two cores, the rest of
-/// the cue's work (properties, the next notification, the state file, hooks, the log) kept both cores busy for half a
-/// millisecond, and the bus daemon waited for a core to route the `SegmentStarted` just written, often until the
-/// next scheduler tick, a millisecond late (docs/benchmarks.md, "Fourth run").
+/// Outputs that need not act at a cue's instant: the timer's events reach them a moment later, so that at the instant
+/// the outputs that must act then have the machine's cores to themselves (docs/reference.md §6). On two cores, the rest
+/// of the cue's work (properties, the next notification, the state file, hooks, the log) kept both cores busy for half
+/// a millisecond, and the bus daemon waited for a core to route the `SegmentStarted` just written, often until the next
+/// scheduler tick, a millisecond late (docs/benchmarks.md, "Fourth run").
 ///
 /// What the session's owner brings (start, pause, skip, stop …) reaches them at once, after any that wait: each
 /// output still hears every event in order, and a method's reply still follows what its call changed (the history

@@ -1,5 +1,5 @@
-/// Starting a workout from the desktop, no terminal (docs/reference.md §8): where the daemon serves the desktop's interfaces, and
-/// what each request of theirs asks for.
+/// Starting a workout from the desktop, no terminal (docs/reference.md §8): where the daemon serves the desktop's
+/// interfaces, and what each request of theirs asks for.
 public enum DesktopLauncher {
     /// `org.freedesktop.Application`, on the path the Desktop Entry Specification derives from the bus name.
     public static let applicationPath = BusNames.objectPath

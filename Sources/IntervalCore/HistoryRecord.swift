@@ -1,4 +1,5 @@
-/// One finished, stopped or interrupted workout: a line of `$XDG_STATE_HOME/intervald/history.jsonl` (docs/reference.md §5).
+/// One finished, stopped or interrupted workout: a line of `$XDG_STATE_HOME/intervald/history.jsonl` (docs/reference.md
+/// §5).
 public struct HistoryRecord: Sendable, Equatable, Codable {
     public enum Result: String, Sendable, Equatable, Codable {
         case finished, stopped, interrupted

@@ -75,9 +75,9 @@ public struct HookEvent: Sendable {
         return false
     }
 
-    /// The `INTERVALD_*` variables a hook gets: each field of ``StatusField`` that hooks have (``StatusField/environmentName``),
-    /// the event, the stop reason, the durations in µs, and, for one release, the variables of earlier releases
-    /// (``deprecated``).
+    /// The `INTERVALD_*` variables a hook gets: each field of ``StatusField`` that hooks have
+    /// (``StatusField/environmentName``), the event, the stop reason, the durations in µs, and, for one release, the
+    /// variables of earlier releases (``deprecated``).
     public var environment: [String: String] {
         var variables = ["INTERVALD_EVENT": kind.rawValue]
         for field in StatusField.allCases where field.inHooks {

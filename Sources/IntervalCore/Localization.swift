@@ -1,7 +1,7 @@
-/// Every sentence a person reads or hears goes through here (docs/reference.md §9): ``tr(_:_:)`` and ``trn(_:_:_:_:)`` mark the
-/// English text (the gettext msgid, extracted by `scripts/update-po`) and give the user's language. The core has no C
-/// module: the executables install gettext's lookups (``Localization/install(_:)``, from IntervalRuntime's `Gettext`)
-/// before any thread starts; until then, and in the core's tests, the text is English.
+/// Every sentence a person reads or hears goes through here (docs/reference.md §9): ``tr(_:_:)`` and ``trn(_:_:_:_:)``
+/// mark the English text (the gettext msgid, extracted by `scripts/update-po`) and give the user's language. The core
+/// has no C module: the executables install gettext's lookups (``Localization/install(_:)``, from IntervalRuntime's
+/// `Gettext`) before any thread starts; until then, and in the core's tests, the text is English.
 ///
 /// Placeholders are named, `{name}`, so that a translation may reorder them; ``tr(_:_:)`` fills them.
 public enum Localization {
@@ -129,7 +129,7 @@ extension Localization {
 }
 
 extension Segment {
-    /// The label as a person reads or hears it: a common English one in the user's language (docs/reference.md §9). The bus,
-    /// hooks and `--json` keep ``label``.
+    /// The label as a person reads or hears it: a common English one in the user's language (docs/reference.md §9). The
+    /// bus, hooks and `--json` keep ``label``.
     public var displayLabel: String { Localization.label(label) }
 }

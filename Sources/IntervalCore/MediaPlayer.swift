@@ -1,5 +1,5 @@
-/// The workout as an MPRIS media player (docs/reference.md §8): its names, its controls and what it shows, defined once so that
-/// the bus adapter, its interface tables and the tests read the same table.
+/// The workout as an MPRIS media player (docs/reference.md §8): its names, its controls and what it shows, defined once
+/// so that the bus adapter, its interface tables and the tests read the same table.
 public enum MediaPlayer {
     /// The well-known name the daemon owns while a workout exists.
     public static let service = "org.mpris.MediaPlayer2.intervald"
@@ -25,8 +25,8 @@ public enum MediaPlayer {
     }
 }
 
-/// What the player shows of the workout at one instant (docs/reference.md §8): the playback status and the current segment as a
-/// track.
+/// What the player shows of the workout at one instant (docs/reference.md §8): the playback status and the current
+/// segment as a track.
 public struct MediaPlayerSnapshot: Sendable, Equatable {
     public enum PlaybackStatus: String, Sendable {
         case playing = "Playing"
@@ -85,7 +85,8 @@ public struct MediaPlayerSnapshot: Sendable, Equatable {
     }
 }
 
-/// What the player announces at one event of the workout (docs/reference.md §8), decided from the snapshots before and after it.
+/// What the player announces at one event of the workout (docs/reference.md §8), decided from the snapshots before and
+/// after it.
 public struct MediaPlayerUpdate: Sendable, Equatable {
     /// Own the player's name now: a workout exists.
     public var requestName = false
@@ -132,8 +133,8 @@ extension MediaPlayerSnapshot {
     }
 }
 
-/// The properties of the two MPRIS interfaces (docs/reference.md §8), with their D-Bus types: the getters, `PropertiesChanged`
-/// and the interface tables (``MediaPlayer/playerInterfaceTable``) all come from this table.
+/// The properties of the two MPRIS interfaces (docs/reference.md §8), with their D-Bus types: the getters,
+/// `PropertiesChanged` and the interface tables (``MediaPlayer/playerInterfaceTable``) all come from this table.
 public enum MediaPlayerProperty: String, Sendable, CaseIterable {
     // org.mpris.MediaPlayer2
     case canQuit = "CanQuit"

@@ -1,6 +1,6 @@
-/// What the desktop's search (GNOME Shell's search provider, KRunner's runner; docs/reference.md §8) offers for what a person
-/// typed: the named plans whose name or title contains every term, and the typed text itself when it is a one-line
-/// plan that parses ("8x(30s run, 30s walk)", which the Shell hands over split at spaces).
+/// What the desktop's search (GNOME Shell's search provider, KRunner's runner; docs/reference.md §8) offers for what a
+/// person typed: the named plans whose name or title contains every term, and the typed text itself when it is a
+/// one-line plan that parses ("8x(30s run, 30s walk)", which the Shell hands over split at spaces).
 public enum PlanSearch {
     /// Longer queries are not searched: nobody types that much into a search field, and each one would be parsed.
     public static let maximumQueryCharacters = 512

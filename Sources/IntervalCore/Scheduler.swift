@@ -142,8 +142,9 @@ public final class Scheduler {
         advance(to: current.end)
     }
 
-    /// Starts the current segment again from its beginning, with a fresh cue (MPRIS `Previous`, docs/reference.md §8); a paused
-    /// workout stays paused, at the segment's start. The schedule moves back by what was played of the segment.
+    /// Starts the current segment again from its beginning, with a fresh cue (MPRIS `Previous`, docs/reference.md §8);
+    /// a paused workout stays paused, at the segment's start. The schedule moves back by what was played of the
+    /// segment.
     public func restartSegment() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
         moveSchedule(to: current.start)

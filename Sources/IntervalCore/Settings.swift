@@ -27,7 +27,8 @@ public struct Settings: Sendable, Equatable {
 
     public static let defaults = Settings()
 
-    /// How notifications look when the daemon plays the cue sounds itself (docs/reference.md §4b): silent, `suppress-sound`.
+    /// How notifications look when the daemon plays the cue sounds itself (docs/reference.md §4b): silent,
+    /// `suppress-sound`.
     public var notificationStyle: CueStyle { style.playingSoundItself(sound.enabled) }
 }
 

@@ -1,6 +1,7 @@
-/// What the voice says (docs/reference.md §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a countdown,
-/// "Workout done, 40 minutes" at the end, and, if asked, "Halfway, 2 minutes left" in the middle of long segments. Each phrase is timed for the change it announces, so the output that
-/// speaks can start it early by speech's own latency; a change that comes early (a skip) is said at once.
+/// What the voice says (docs/reference.md §4b): "Run, 30 seconds" landing on each change, "three, two, one" with a
+/// countdown, "Workout done, 40 minutes" at the end, and, if asked, "Halfway, 2 minutes left" in the middle of long
+/// segments. Each phrase is timed for the change it announces, so the output that speaks can start it early by speech's
+/// own latency; a change that comes early (a skip) is said at once.
 ///
 /// Keeps which change it has already timed a phrase for; confined to the session's queue like every output.
 public struct SpokenCues: Sendable {
@@ -79,8 +80,8 @@ public struct SpokenCues: Sendable {
     }
 
     /// ``actions(for:)``, with each phrase's English beside it: what a voice says where none of the user's language is
-    /// installed (docs/reference.md §9). The English pass replays the moment on a copy, so each moment is timed once; phrases that
-    /// are English already are not rendered again.
+    /// installed (docs/reference.md §9). The English pass replays the moment on a copy, so each moment is timed once;
+    /// phrases that are English already are not rendered again.
     public mutating func actionsWithEnglish(for moment: WorkoutMoment) -> (actions: AudibleActions, english: [String]) {
         var replay = self
         let actions = actions(for: moment)

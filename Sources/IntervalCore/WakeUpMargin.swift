@@ -1,8 +1,8 @@
-/// How early to arm a timer so that the thread is already awake at the deadline (docs/reference.md §6): Dispatch delivers a timer
-/// through its manager thread, which then wakes a worker for the queue, two thread wake-ups that cost a fraction of a
-/// millisecond, more under load. Armed this much early, the timer's handler finishes the wait itself with an exact
-/// sleep (`clock_nanosleep` to the deadline), so that only the kernel's own timer wake-up remains, as in a plain C
-/// loop.
+/// How early to arm a timer so that the thread is already awake at the deadline (docs/reference.md §6): Dispatch
+/// delivers a timer through its manager thread, which then wakes a worker for the queue, two thread wake-ups that cost
+/// a fraction of a millisecond, more under load. Armed this much early, the timer's handler finishes the wait itself
+/// with an exact sleep (`clock_nanosleep` to the deadline), so that only the kernel's own timer wake-up remains, as in
+/// a plain C loop.
 ///
 /// The margin is learned from how late the early wake-ups were: a running estimate of the lateness's upper tail,
 /// plus headroom, within bounds. Too small, and the cue is as late as before; too large, and the queue is held in the

@@ -1,5 +1,5 @@
-/// The one workout pipeline (docs/reference.md §3): at most one workout at a time, the `replace` rule, the properties, and an
-/// ordered list of outputs that hear every event. The daemon and `intervalctl run` both assemble one.
+/// The one workout pipeline (docs/reference.md §3): at most one workout at a time, the `replace` rule, the properties,
+/// and an ordered list of outputs that hear every event. The daemon and `intervalctl run` both assemble one.
 ///
 /// Like ``Scheduler``, it is confined to its owner's serial queue: every call, every timer fire and every output
 /// runs there. Parsing is not: ``parse(_:origin:)`` is pure, so the daemon parses off the queue that times cues.
@@ -29,8 +29,8 @@ public final class WorkoutSession {
     /// A workout is running or paused.
     public var isActive: Bool { (scheduler?.state ?? .idle) != .idle }
 
-    /// Parses plan text a caller sent, with the limits of docs/reference.md §5: at most ``maximumPlanTextBytes``, refused before
-    /// parsing; the parser refuses the rest, among them plans of more than 2^32 − 1 segments
+    /// Parses plan text a caller sent, with the limits of docs/reference.md §5: at most ``maximumPlanTextBytes``,
+    /// refused before parsing; the parser refuses the rest, among them plans of more than 2^32 − 1 segments
     /// (``PlanLimits/maximumSegmentCount``), so that `SegmentIndex` and `SegmentCount` fit their `u`.
     public static func parse(_ text: String, origin: String) throws(TimerCommandError) -> Plan {
         try checkSize(bytes: text.utf8.count, origin: origin)
@@ -85,7 +85,8 @@ public final class WorkoutSession {
         return begin(parsed, as: identity) { $0.start() }
     }
 
-    /// Continues a workout an earlier process recorded (docs/reference.md §5), as `resumption` says; nothing runs before.
+    /// Continues a workout an earlier process recorded (docs/reference.md §5), as `resumption` says; nothing runs
+    /// before.
     public func restore(_ parsed: Plan, as identity: WorkoutIdentity, anchor: ClockInstant, pausedElapsed: Int64?) {
         guard !isActive else { return }
         begin(parsed, as: identity) { $0.restore(anchor: anchor, pausedElapsed: pausedElapsed) }
@@ -116,8 +117,8 @@ public final class WorkoutSession {
     /// A notification button was pressed: the one place where buttons map to operations.
     public func perform(_ action: NotificationAction) throws(TimerCommandError) { try active().perform(action) }
 
-    /// A media control (MPRIS, docs/reference.md §8): the one place where they map to operations. None fails: a control that does
-    /// not apply to the workout's state (Play while running, anything while idle) does nothing.
+    /// A media control (MPRIS, docs/reference.md §8): the one place where they map to operations. None fails: a control
+    /// that does not apply to the workout's state (Play while running, anything while idle) does nothing.
     public func perform(_ control: MediaPlayer.Control) {
         guard let scheduler else { return }
         // Each operation is called only in a state it accepts, so none throws.

@@ -1,5 +1,5 @@
-/// What the daemon records of a running workout in `$XDG_STATE_HOME/intervald/state.json` (docs/reference.md §5), so that a
-/// restarted daemon continues it on the original schedule. Written at start, pause, resume, skip and when the
+/// What the daemon records of a running workout in `$XDG_STATE_HOME/intervald/state.json` (docs/reference.md §5), so
+/// that a restarted daemon continues it on the original schedule. Written at start, pause, resume, skip and when the
 /// notification's id becomes known; removed when the workout ends.
 public struct WorkoutState: Sendable, Equatable, Codable {
     public static let currentVersion = 1
@@ -81,8 +81,8 @@ public struct WorkoutState: Sendable, Equatable, Codable {
     /// differences of such values cannot overflow, whatever a damaged file says.
     static let plausibleMicroseconds: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
 
-    /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (docs/reference.md §5: set aside,
-    /// never fatal), and resuming from it would overflow.
+    /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (docs/reference.md
+    /// §5: set aside, never fatal), and resuming from it would overflow.
     public var hasPlausibleTimes: Bool {
         [anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0].allSatisfy(Self.plausibleMicroseconds.contains)
     }

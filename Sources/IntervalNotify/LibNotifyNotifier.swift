@@ -79,9 +79,9 @@ public final class LibNotifyNotifier: Notifier {
     }
 
     /// Shows `notification` when the boot clock reaches `deadline` (µs). The GLib thread wakes at that instant itself,
-    /// with the cue already built, so that only libnotify's send remains at the deadline (docs/reference.md §6: `Notify` within
-    /// 1.5 ms of the schedule). A cue scheduled before stays scheduled: the GLib thread may not have reached its
-    /// deadline yet when the next one is scheduled. Does not block.
+    /// with the cue already built, so that only libnotify's send remains at the deadline (docs/reference.md §6:
+    /// `Notify` within 1.5 ms of the schedule). A cue scheduled before stays scheduled: the GLib thread may not have
+    /// reached its deadline yet when the next one is scheduled. Does not block.
     public func show(_ notification: WorkoutNotification, at deadline: ClockInstant) {
         let number = pending.withLock { work -> UInt64 in
             work.lastScheduledCue &+= 1

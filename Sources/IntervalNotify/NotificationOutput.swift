@@ -14,8 +14,8 @@ protocol CueNotifying: Notifier {
 
 extension LibNotifyNotifier: CueNotifying {}
 
-/// The workout's one notification (docs/reference.md §4) as an output of a ``WorkoutSession``: every event shows what it means,
-/// a stop closes it, and a button pressed on it is performed on the session's queue. The daemon and
+/// The workout's one notification (docs/reference.md §4) as an output of a ``WorkoutSession``: every event shows what
+/// it means, a stop closes it, and a button pressed on it is performed on the session's queue. The daemon and
 /// `intervalctl run` both use it, so buttons map to operations in this one place.
 public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     private let style: CueStyle
@@ -96,7 +96,8 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     }
 
     /// Builds the next segment's cue now and has the GLib thread show it at the change, so that at the deadline only
-    /// libnotify's send remains, with no hop from this queue (docs/reference.md §6: `Notify` within 1.5 ms of the schedule).
+    /// libnotify's send remains, with no hop from this queue (docs/reference.md §6: `Notify` within 1.5 ms of the
+    /// schedule).
     private func scheduleNextCue(after moment: WorkoutMoment) {
         scheduled = nil
         guard moment.status.state == .running, let deadline = moment.nextChange, let current = moment.segment,

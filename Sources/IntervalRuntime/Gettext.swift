@@ -5,8 +5,8 @@ import IntervalCore
     import Glibc
 #endif
 
-/// gettext through glibc (docs/reference.md §9): the user's locale, the `intervald` text domain bound to the install's locale
-/// directory, and ``Localization`` pointed at `dgettext`/`dngettext`.
+/// gettext through glibc (docs/reference.md §9): the user's locale, the `intervald` text domain bound to the install's
+/// locale directory, and ``Localization`` pointed at `dgettext`/`dngettext`.
 public enum Gettext {
     public static let domain = "intervald"
 

@@ -1,7 +1,7 @@
 import IntervalCore
 
-/// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped. The append (with its
-/// `fsync`) happens on `writer`, off the queue that times cues.
+/// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped. The append (with
+/// its `fsync`) happens on `writer`, off the queue that times cues.
 public final class HistoryOutput: WorkoutOutput {
     private let store: StateStore
     private let writer: RecordWriter

@@ -1,8 +1,8 @@
 import IntervalCore
 import Logging
 
-/// Runs the settings' hooks (docs/reference.md §4a) as an output of the daemon's ``WorkoutSession``: `on-cue` at every segment
-/// start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
+/// Runs the settings' hooks (docs/reference.md §4a) as an output of the daemon's ``WorkoutSession``: `on-cue` at every
+/// segment start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
 public final class HookOutput: WorkoutOutput {
     private let hooks: Settings.Hooks
     private let runner: any HookLaunching

@@ -14,9 +14,9 @@ public protocol HookLaunching {
 }
 
 /// Runs hook commands (docs/reference.md §4a) directly with `posix_spawnp`: argv, no shell, `INTERVALD_*` added to the
-/// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged. At
-/// most `limit` hooks run at once (docs/reference.md §5): a hook that would exceed it is skipped with a log line, so a slow hook
-/// program cannot pile up processes cue after cue.
+/// environment. Hooks never block the caller: each child is reaped on a worker thread and its failure logged. At most
+/// `limit` hooks run at once (docs/reference.md §5): a hook that would exceed it is skipped with a log line, so a slow
+/// hook program cannot pile up processes cue after cue.
 public struct HookRunner: HookLaunching, Sendable {
     private let logger: Logger
     private let limit: Int

@@ -4,8 +4,9 @@ import IntervalCore
     import Glibc
 #endif
 
-/// The named plans (docs/reference.md §2) as files: every `NAME.plan` in the locator's directories, an earlier directory's file
-/// shadowing a later one's, read and parsed. What `intervalctl plans` lists and the desktop's search offers.
+/// The named plans (docs/reference.md §2) as files: every `NAME.plan` in the locator's directories, an earlier
+/// directory's file shadowing a later one's, read and parsed. What `intervalctl plans` lists and the desktop's search
+/// offers.
 public struct PlanCatalog: Sendable {
     /// A named plan's file, read and parsed.
     public struct Item: Sendable {

@@ -1,8 +1,8 @@
 import IntervalCore
 
-/// Keeps `state.json` (docs/reference.md §5) true to the running workout, as an output of the daemon's session: written at the
-/// start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known; never
-/// at an ordinary cue. Removed when the workout ends.
+/// Keeps `state.json` (docs/reference.md §5) true to the running workout, as an output of the daemon's session: written
+/// at the start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known;
+/// never at an ordinary cue. Removed when the workout ends.
 ///
 /// The writes (each with two `fsync`s) happen on `writer`, in the order of the events, off the queue that times cues.
 public final class StateOutput: WorkoutOutput {

@@ -11,8 +11,8 @@ public protocol WorkoutStateRecording: Sendable {
     func removeState() throws(FileError)
 }
 
-/// The daemon's durable records in `$XDG_STATE_HOME/intervald` (docs/reference.md §5): `state.json`, the running workout, and
-/// `history.jsonl`, one line per ended workout.
+/// The daemon's durable records in `$XDG_STATE_HOME/intervald` (docs/reference.md §5): `state.json`, the running
+/// workout, and `history.jsonl`, one line per ended workout.
 public struct StateStore: WorkoutStateRecording, Sendable {
     /// What `load()` found.
     public enum Loaded: Sendable, Equatable {

@@ -5,8 +5,8 @@ import IntervalRuntime
     import Glibc
 #endif
 
-/// Reads `intervald.toml` (docs/reference.md §4a). A broken file is reported with its line and the defaults are used; a bad value
-/// is reported with its key and line, and that one setting keeps its default.
+/// Reads `intervald.toml` (docs/reference.md §4a). A broken file is reported with its line and the defaults are used; a
+/// bad value is reported with its key and line, and that one setting keeps its default.
 public enum SettingsFile {
     /// The settings in `path` and the problems found; a missing file gives the defaults and no problem.
     public static func load(path: String) -> (Settings, [String]) {

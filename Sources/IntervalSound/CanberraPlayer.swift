@@ -7,7 +7,8 @@ import Logging
     import Glibc
 #endif
 
-/// Plays cue sounds through libcanberra (docs/reference.md §4b) on a serial queue of its own, never on the queue that times cues.
+/// Plays cue sounds through libcanberra (docs/reference.md §4b) on a serial queue of its own, never on the queue that
+/// times cues.
 ///
 /// The sounds are loaded into the audio server ahead (`ca_context_cache`), so that a cue's onset costs one request.
 /// Sounds may be timed ahead (countdown pips) with strict timers on the same queue; ``cut()`` cancels them and the

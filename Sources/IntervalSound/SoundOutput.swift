@@ -24,8 +24,8 @@ extension CanberraPlayer: CuePlaying {}
 
 extension SpeechVoice: CueSpeaking {}
 
-/// The workout's sounds (docs/reference.md §4b) as an output of a ``WorkoutSession``: the segment's sound at each change,
-/// countdown pips, the finish sound, and, when asked, the voice. `handle` only hands the work over: playing and
+/// The workout's sounds (docs/reference.md §4b) as an output of a ``WorkoutSession``: the segment's sound at each
+/// change, countdown pips, the finish sound, and, when asked, the voice. `handle` only hands the work over: playing and
 /// speaking happen on threads of their own.
 public final class SoundOutput: WorkoutOutput {
     private let settings: SoundSettings

@@ -104,8 +104,8 @@ enum DaemonConnection {
         }
     }
 
-    /// Writes what went wrong to stderr and returns the exit code of docs/reference.md §2: 65 for a plan the daemon refused
-    /// (its diagnostic as is), 69 when the bus or the daemon cannot be reached, 1 for anything else.
+    /// Writes what went wrong to stderr and returns the exit code of docs/reference.md §2: 65 for a plan the daemon
+    /// refused (its diagnostic as is), 69 when the bus or the daemon cannot be reached, 1 for anything else.
     static func exitCode(reporting error: TimerClientError) -> ExitCode {
         switch error {
         case .busUnavailable(let cause):

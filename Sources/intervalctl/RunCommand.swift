@@ -79,7 +79,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
         sound = SoundOutput(settings: settings.sound, logger: logger)
         var outputs = SessionOutputs()
-        // Media keys and headset buttons work without the daemon too, beside it (docs/reference.md §8); no session bus, no player.
+        // Media keys and headset buttons work without the daemon too, beside it (docs/reference.md §8); no session bus,
+        // no player.
         do {
             outputs[.mediaPlayer] = try MediaPlayerOutput.openOwnConnection(
                 queue: queue, session: session, logger: logger)

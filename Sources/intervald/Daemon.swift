@@ -113,8 +113,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         notifySystemd { try systemd.ready() }
     }
 
-    /// The desktop entry's activation, GNOME Shell's search provider and KRunner's runner (docs/reference.md §8), on the same
-    /// connection; a failure costs those, never the workout.
+    /// The desktop entry's activation, GNOME Shell's search provider and KRunner's runner (docs/reference.md §8), on
+    /// the same connection; a failure costs those, never the workout.
     private func exportDesktopLauncher(on server: TimerBusServer) {
         let launches = DesktopLaunches(
             queue: queue, parseQueue: parseQueue, catalog: catalog, store: store, logger: logger,

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 import Testing
 
-/// The watchdog's rule (docs/reference.md §5, §6): systemd's interval while a workout runs, a day while idle, so that an idle
-/// daemon is never woken to pet it.
+/// The watchdog's rule (docs/reference.md §5, §6): systemd's interval while a workout runs, a day while idle, so that
+/// an idle daemon is never woken to pet it.
 @Suite struct WatchdogTests {
     final class Recorder: WatchdogNotifying, @unchecked Sendable {
         let interval: Duration?

@@ -3,8 +3,9 @@ import Testing
 
 @testable import IntervalCore
 
-/// The words in another language come from the catalog, through the same code as English (docs/reference.md §9). A small German
-/// catalog stands in for gettext's; the real catalogs are checked by scripts/update-po and the integration tests.
+/// The words in another language come from the catalog, through the same code as English (docs/reference.md §9). A
+/// small German catalog stands in for gettext's; the real catalogs are checked by scripts/update-po and the integration
+/// tests.
 @Suite struct LocalizationTests {
     static let german = Localization.Catalog(
         singular: { germanWords[$0] ?? $0 },
@@ -58,7 +59,8 @@ import Testing
         #expect(Localization.language == "en")
     }
 
-    /// The voice's side of docs/reference.md §9: each phrase also in English, for a voice that has none of the user's language.
+    /// The voice's side of docs/reference.md §9: each phrase also in English, for a voice that has none of the user's
+    /// language.
     final class Voice: WorkoutOutput {
         var spoken = SpokenCues()
         var plain = SpokenCues()

@@ -2,9 +2,9 @@ import Testing
 
 @testable import IntervalCore
 
-/// Parsing is linear in the text whatever the plan (docs/reference.md §5). Timing is the benchmark's business; these tests count
-/// the work on kinds instead, which a linear search or a copy of the totals at every addition made quadratic in the
-/// number of distinct kinds (80,000 one-line steps of distinct kinds took 12 s).
+/// Parsing is linear in the text whatever the plan (docs/reference.md §5). Timing is the benchmark's business; these
+/// tests count the work on kinds instead, which a linear search or a copy of the totals at every addition made
+/// quadratic in the number of distinct kinds (80,000 one-line steps of distinct kinds took 12 s).
 @Suite struct PlanScaleTests {
     /// `count` one-line steps, each of a kind of its own.
     func distinctKinds(_ count: Int, duration: String = "1s") -> String {

@@ -30,7 +30,8 @@ typedef struct ib_member {
         const char *signature;
         /* A method's results; NULL for the others. */
         const char *result;
-        /* The argument names, then (for a method) the result names, each followed by a space: "plan origin replace ". */
+        /* The argument names, then (for a method) the result names, each followed by a space:
+         * "plan origin replace ". */
         const char *names;
         ib_property_change change;
 } ib_member;
