@@ -50,7 +50,10 @@ public struct MediaPlayerSnapshot: Sendable, Equatable {
 
     public static let stopped = MediaPlayerSnapshot(
         playbackStatus: .stopped, trackID: "", title: "", artist: [], album: "", length: 0, position: 0)
+}
 
+// In an extension, so that the struct keeps its memberwise initializer (the core's and its tests').
+extension MediaPlayerSnapshot {
     /// The player's view of `status`, with `segment` the one playing (nil when nothing does).
     public init(status: TimerStatus, segment: Segment?, plan: Plan?) {
         guard status.state != .idle, let segment, let plan else {
@@ -69,19 +72,6 @@ public struct MediaPlayerSnapshot: Sendable, Equatable {
             playbackStatus: .playing, trackID: MediaPlayer.trackID(segmentIndex: segment.index),
             title: WorkoutPresenter.headline(segment), artist: [plan.name],
             album: album.prefix(1).uppercased() + album.dropFirst(), length: segment.duration, position: 0)
-    }
-
-    public init(
-        playbackStatus: PlaybackStatus, trackID: String, title: String, artist: [String], album: String, length: Int64,
-        position: Int64
-    ) {
-        self.playbackStatus = playbackStatus
-        self.trackID = trackID
-        self.title = title
-        self.artist = artist
-        self.album = album
-        self.length = length
-        self.position = position
     }
 }
 

@@ -204,12 +204,7 @@ private struct Parser {
                 at: start, tr("'{word}' is only allowed at the top of a plan, not inside a group", ["word": word]))
         }
         guard !sawStep else { throw error(at: start, tr("'{word}' must come before the first step", ["word": word])) }
-        if let first = directiveOffsets[word] {
-            throw error(
-                at: start,
-                tr("'{word}' is given twice (first at {place})", ["word": word, "place": lineAndColumn(of: first)]))
-        }
-        directiveOffsets[word] = start
+        try once(word, at: start)
         skipSpacesAndComment()
         if word == "name" {
             guard peek() == UInt8(ascii: "\"") else {
@@ -640,6 +635,17 @@ private struct Parser {
         return "\(diagnostic.line):\(diagnostic.column)"
     }
 
+    /// Remembers where `word` (a directive, or a quantity of `intervalctl calc`) is given; a second time is an error
+    /// that points at the first.
+    mutating func once(_ word: String, at start: Int) throws(PlanDiagnostic) {
+        if let first = directiveOffsets[word] {
+            throw error(
+                at: start,
+                tr("'{word}' is given twice (first at {place})", ["word": word, "place": lineAndColumn(of: first)]))
+        }
+        directiveOffsets[word] = start
+    }
+
     func error(at offset: Int, _ message: String) -> PlanDiagnostic {
         PlanDiagnostic.at(offset, in: text, origin: origin, message)
     }
@@ -680,18 +686,9 @@ extension PlanParser {
 extension Parser {
     mutating func parseRun() throws(PlanDiagnostic) -> RunCalculation.Given {
         var given = RunCalculation.Given()
-        var firstAt: [String: Int] = [:]
         // The distance's unit decides the answer's; without a distance, the pace's.
         var distanceInMiles: Bool?
         var paceInMiles: Bool?
-        func once(_ what: String, at start: Int) throws(PlanDiagnostic) {
-            if let first = firstAt[what] {
-                throw error(
-                    at: start,
-                    tr("a second {what}; the first is at {place}", ["what": what, "place": lineAndColumn(of: first)]))
-            }
-            firstAt[what] = start
-        }
         skipSpaces()
         while let byte = peek() {
             let start = position

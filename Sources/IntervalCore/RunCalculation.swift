@@ -34,32 +34,6 @@ public struct RunCalculation: Sendable, Equatable {
     /// Answers and splits in miles rather than kilometres.
     public var miles: Bool
 
-    /// Solves the third of `given`'s two; nil unless exactly two are given, all positive.
-    public init?(_ given: Given) {
-        switch (given.time, given.metres, given.pace) {
-        case (nil, .some(let metres), .some(let pace)):
-            self.init(
-                time: Int64((metres / pace.metresPerSecond * 1e6).rounded()), metres: metres, pace: pace, solved: .time)
-        case (.some(let time), nil, .some(let pace)):
-            self.init(time: time, metres: pace.distance(in: time), pace: pace, solved: .distance)
-        case (.some(let time), .some(let metres), nil) where time > 0:
-            self.init(
-                time: time, metres: metres, pace: Pace(metresPerSecond: metres / (Double(time) / 1e6)), solved: .pace)
-        default:
-            return nil
-        }
-        miles = given.miles
-        guard time > 0, metres > 0, metres.isFinite, pace.metresPerSecond > 0 else { return nil }
-    }
-
-    private init(time: Int64, metres: Double, pace: Pace, solved: Quantity) {
-        self.time = time
-        self.metres = metres
-        self.pace = pace
-        self.solved = solved
-        self.miles = false
-    }
-
     /// One split: the distance reached and the time at it.
     public struct Split: Sendable, Equatable {
         public var metres: Double
@@ -134,5 +108,27 @@ public struct RunCalculation: Sendable, Equatable {
                 })
         }
         return object.closed
+    }
+}
+
+// In an extension, so that the struct keeps its memberwise initializer.
+extension RunCalculation {
+    /// Solves the third of `given`'s two; nil unless exactly two are given, all positive.
+    public init?(_ given: Given) {
+        switch (given.time, given.metres, given.pace) {
+        case (nil, .some(let metres), .some(let pace)):
+            self.init(
+                time: Int64((metres / pace.metresPerSecond * 1e6).rounded()), metres: metres, pace: pace, solved: .time,
+                miles: given.miles)
+        case (.some(let time), nil, .some(let pace)):
+            self.init(time: time, metres: pace.distance(in: time), pace: pace, solved: .distance, miles: given.miles)
+        case (.some(let time), .some(let metres), nil) where time > 0:
+            self.init(
+                time: time, metres: metres, pace: Pace(metresPerSecond: metres / (Double(time) / 1e6)), solved: .pace,
+                miles: given.miles)
+        default:
+            return nil
+        }
+        guard time > 0, metres > 0, metres.isFinite, pace.metresPerSecond > 0 else { return nil }
     }
 }

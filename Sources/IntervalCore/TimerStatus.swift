@@ -12,24 +12,6 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var elapsed: UInt64
     public var segmentRemaining: UInt64
 
-    public init(
-        state: TimerState, planName: String, planDuration: UInt64, segmentIndex: UInt32, segmentCount: UInt32,
-        segmentKind: String, segmentLabel: String, segmentDuration: UInt64, nextLabel: String, elapsed: UInt64,
-        segmentRemaining: UInt64
-    ) {
-        self.state = state
-        self.planName = planName
-        self.planDuration = planDuration
-        self.segmentIndex = segmentIndex
-        self.segmentCount = segmentCount
-        self.segmentKind = segmentKind
-        self.segmentLabel = segmentLabel
-        self.segmentDuration = segmentDuration
-        self.nextLabel = nextLabel
-        self.elapsed = elapsed
-        self.segmentRemaining = segmentRemaining
-    }
-
     /// Nothing runs.
     public static let idle = TimerStatus(
         state: .idle, planName: "", planDuration: 0, segmentIndex: 0, segmentCount: 0, segmentKind: "",

@@ -48,7 +48,7 @@ import Testing
     @Test(arguments: [
         ("5km", 3, "give two of"),
         ("5km in 25:00 @ 5:00/km", 0, "give two of"),
-        ("5km 10km", 4, "a second distance; the first is at 1:1"),
+        ("5km 10km", 4, "'distance' is given twice (first at 1:1)"),
         ("5km for 25:00", 4, "expected a distance"),
         ("5km in", 6, "expected a duration"),
         ("5km @ 5:00", 10, "missing pace unit"),
