@@ -1,10 +1,5 @@
 import CSystemd
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// An owning wrapper of an `sd_bus_message *`, released in `deinit` (`sd_bus_message_unref`).
 ///

@@ -5,8 +5,7 @@
 public struct BusInterface: Sendable, Equatable {
     /// A method's or a signal's argument.
     public struct Argument: Sendable, Equatable {
-        public let name: String
-        public let signature: String
+        public let name, signature: String
 
         public init(_ name: String, _ signature: String) {
             self.name = name

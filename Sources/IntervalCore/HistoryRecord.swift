@@ -24,11 +24,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason
-        case startWall = "start_wall_us"
-        case plannedDuration = "planned_us"
-        case doneDuration = "done_us"
-        case segmentsDone = "segments_done"
-        case timePerKind = "time_per_kind_us"
+        case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
+        case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
 
     public init(

@@ -29,9 +29,7 @@ public enum MediaPlayer {
 /// segment as a track.
 public struct MediaPlayerSnapshot: Sendable, Equatable {
     public enum PlaybackStatus: String, Sendable {
-        case playing = "Playing"
-        case paused = "Paused"
-        case stopped = "Stopped"
+        case playing = "Playing", paused = "Paused", stopped = "Stopped"
     }
 
     public var playbackStatus: PlaybackStatus

@@ -13,8 +13,7 @@ public enum PlanSearch {
         public var name: String
         /// The plan's own name: "Tabata".
         public var title: String
-        public var duration: Int64
-        public var segmentCount: Int64
+        public var duration, segmentCount: Int64
 
         public init(name: String, title: String, duration: Int64, segmentCount: Int64) {
             self.name = name
