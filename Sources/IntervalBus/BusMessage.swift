@@ -202,6 +202,20 @@ public final class BusMessage {
         return first
     }
 
+    /// Reads the rest of a `PropertiesChanged` after its interface: the names of the changed properties (their values
+    /// skipped), then of the invalidated ones.
+    public func readChangedPropertyNames() throws(BusError) -> [String] {
+        var names: [String] = []
+        try enterContainer("a", contents: "{sv}")
+        while try enterContainer("e", contents: "sv") {
+            names.append(try readString())
+            try skip("v")
+            try exitContainer()
+        }
+        try exitContainer()
+        return names + (try readStringArray())
+    }
+
     /// Reads a string array (`as`) to its end.
     public func readStringArray() throws(BusError) -> [String] {
         var strings: [String] = []

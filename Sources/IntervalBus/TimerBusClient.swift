@@ -325,16 +325,7 @@ private final class EventInbox {
 private let onPropertiesChanged: sd_bus_message_handler_t = { message, userdata, _ in
     EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
         guard try message.readString() == BusNames.interface else { return nil }
-        var names: [String] = []
-        try message.enterContainer("a", contents: "{sv}")
-        while try message.enterContainer("e", contents: "sv") {
-            names.append(try message.readString())
-            try message.skip("v")
-            try message.exitContainer()
-        }
-        try message.exitContainer()
-        names += try message.readStringArray()
-        return .propertiesChanged(names)
+        return .propertiesChanged(try message.readChangedPropertyNames())
     }
     return 0
 }

@@ -89,15 +89,7 @@ extension TimerBusTests {
                     signals.append("Seeked \(try message.readInt64())")
                 case "PropertiesChanged"?:
                     guard try message.readString() == MediaPlayer.playerInterface else { return }
-                    var names: [String] = []
-                    try message.enterContainer("a", contents: "{sv}")
-                    while try message.enterContainer("e", contents: "sv") {
-                        names.append(try message.readString())
-                        try message.skip("v")
-                        try message.exitContainer()
-                    }
-                    try message.exitContainer()
-                    names += try message.readStringArray()
+                    let names = try message.readChangedPropertyNames()
                     signals.append("PropertiesChanged " + names.joined(separator: ","))
                 default:
                     signals.append("unexpected \(message.member ?? "?")")
