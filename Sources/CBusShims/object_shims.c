@@ -61,12 +61,8 @@ static const char *object_keep_names(ib_object *o, const char *names, int *faile
 
 static int method_call(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         ib_object *o = userdata;
-        int r;
 
-        r = o->handlers.method(o->context, m, error);
-        if (r != 0)
-                return r;
-        return ib_reply_empty(m);
+        return o->handlers.method(o->context, m, error);
 }
 
 static int property_get(
@@ -195,8 +191,4 @@ int ib_object_add(
 fail:
         object_free_storage(o);
         return r;
-}
-
-int ib_reply_empty(sd_bus_message *call) {
-        return sd_bus_reply_method_return(call, NULL);
 }

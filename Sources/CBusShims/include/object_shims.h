@@ -38,9 +38,9 @@ typedef struct ib_member {
 
 /* Callbacks into the Swift side; `context` is the pointer given to ib_object_add(). */
 typedef struct ib_object_handlers {
-        /* `call` (positioned at its first argument) is a call of one of the table's methods. Returns 0 to have it
-         * answered with an empty method return, 1 when the Swift side answers it (now, or later with a reference of
-         * its own), or a negative errno after filling `error`. */
+        /* `call` (positioned at its first argument) is a call of one of the table's methods. Returns 1: the Swift side
+         * answers it (now, or later with a reference of its own); or a negative errno after filling `error`, which
+         * sd-bus answers with. */
         int (*method)(void *context, sd_bus_message *call, sd_bus_error *error);
         /* Appends the value of `property` (of the type the table declares) to `reply`. Returns >= 0, or a negative
          * errno after filling `error`. */
@@ -55,6 +55,3 @@ typedef struct ib_object_handlers {
  * sd_bus_slot_set_destroy_callback(). */
 int ib_object_add(sd_bus *bus, sd_bus_slot **ret_slot, const char *path, const char *interface,
                   const ib_member *members, size_t count, const ib_object_handlers *handlers, void *context);
-
-/* Answers `call` with an empty method return. Wraps sd_bus_reply_method_return(), which is variadic. */
-int ib_reply_empty(sd_bus_message *call);
