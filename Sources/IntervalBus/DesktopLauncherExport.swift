@@ -88,7 +88,9 @@ private final class LauncherHandler: BusObjectHandler {
         case (DesktopLauncher.searchProviderInterface, "ActivateResult"), (DesktopLauncher.runnerInterface, "Run"):
             let identifier = try message.readString()
             guard let result = PlanSearch.Result(identifier: identifier) else {
-                return call.fail(BusCallError(TimerCommandError(.invalidPlan, "No such search result.")))
+                let unknown =
+                    call.interface == DesktopLauncher.runnerInterface ? "No such match." : "No such search result."
+                return call.fail(BusCallError(TimerCommandError(.invalidPlan, unknown)))
             }
             perform(.start(result), call, delegate)
         case (DesktopLauncher.runnerInterface, "Actions"):
