@@ -113,7 +113,8 @@ public enum PlanReport {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
+        // Beyond what a fixed point holds (an absurd pace or distance typed in), Swift's own rendering: "1e+20".
+        guard let scaled = Int64(exactly: (abs(value) * scale).rounded()) else { return "\(value)" }
         let whole = scaled / Int64(scale)
         var fraction = String(scaled % Int64(scale))
         while fraction.count < digits { fraction = "0" + fraction }

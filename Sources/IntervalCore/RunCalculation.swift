@@ -117,9 +117,9 @@ extension RunCalculation {
     public init?(_ given: Given) {
         switch (given.time, given.metres, given.pace) {
         case (nil, .some(let metres), .some(let pace)):
-            self.init(
-                time: Int64((metres / pace.metresPerSecond * 1e6).rounded()), metres: metres, pace: pace, solved: .time,
-                miles: given.miles)
+            // A time beyond what a microsecond count holds (a marathon at a snail's pace) is no answer, not a trap.
+            guard let time = Int64(exactly: (metres / pace.metresPerSecond * 1e6).rounded()) else { return nil }
+            self.init(time: time, metres: metres, pace: pace, solved: .time, miles: given.miles)
         case (.some(let time), nil, .some(let pace)):
             self.init(time: time, metres: pace.distance(in: time), pace: pace, solved: .distance, miles: given.miles)
         case (.some(let time), .some(let metres), nil) where time > 0:

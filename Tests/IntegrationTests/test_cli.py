@@ -134,3 +134,5 @@ def test_calc_refuses_bad_input_with_a_located_error():
     assert typo.returncode == 65
     assert typo.stderr.splitlines()[1:] == ["5km in 25:0", "          ^"]
     assert ctl("calc").returncode == 64
+    endless = ctl("calc", "1000000km @ 0.0001 m/s")
+    assert (endless.returncode, endless.stderr) == (65, "intervalctl: error: That run cannot be solved.\n")

@@ -30,6 +30,18 @@ import Testing
         #expect(try solve("1h @ 12 km/h").answer == "12.00 km")
     }
 
+    @Test func aRunWhoseTimeNoCountHoldsHasNoAnswer() throws {
+        #expect(RunCalculation(try PlanParser.parseRun("1000000km @ 0.0001 m/s", origin: "calc")) == nil)
+        #expect(RunCalculation(try PlanParser.parseRun("99999999999999999999999km @ 5:00/km", origin: "calc")) == nil)
+    }
+
+    @Test func absurdSpeedsAndDistancesPrintRatherThanTrap() throws {
+        #expect(try solve("99999999999999999999km in 1h").answer == "0:00/km, 9.999999999999998e+19 km/h")
+        #expect(try solve("99999999999999999999km in 1h").json(splits: false).contains(#""distance_m":1e+23,"#))
+        let plan = try PlanParser.parse("10s run @ 99999999999999999999 km/h", origin: "", defaultName: "x")
+        #expect(PlanReport.text(for: plan).contains("Distance      2.777777777777778e+17 km"))
+    }
+
     @Test func splitsFallOnEachUnitAndTheEnd() throws {
         let run = try solve("5.5km in 27:30")
         let splits = run.splits(every: 1000)
