@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
         if silent { settings.sound.enabled = false }
         if voice { settings.sound.voice = true }
         let workout = EmbeddedWorkout(
-            plan: plan.defaultingCountdown(to: settings.defaultCountdown), settings: settings,
+            plan: plan, settings: settings,
             notifications: !noNotifications, signals: signals, logger: logger)
         Console.print(workout.runToEnd())
     }
@@ -76,6 +76,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
         self.plan = plan
         self.signals = signals
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
+        session.defaultCountdown = settings.defaultCountdown
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
         sound = SoundOutput(settings: settings.sound, logger: logger)
         var outputs = SessionOutputs()
