@@ -19,8 +19,9 @@ public struct HookEvent: Sendable {
     }
 
     /// The fields of ``StatusField`` as the status line would show them at this event: at a cue, the segment just
-    /// started, with all of it left; at the end, the whole plan done.
-    var status: TimerStatus {
+    /// started, with all of it left; at a stop, the segment that played, from its start; at the end, the whole plan
+    /// done.
+    private var status: TimerStatus {
         TimerStatus(
             state: .running, planName: plan.name, planDuration: UInt64(clamping: plan.duration),
             segmentIndex: UInt32(clamping: segment?.index ?? 0), segmentCount: UInt32(clamping: plan.segmentCount),
@@ -30,8 +31,9 @@ public struct HookEvent: Sendable {
             segmentRemaining: UInt64(clamping: segment?.duration ?? 0))
     }
 
-    /// The value of `field` at this event; the segment's fields are empty when there is no segment (`on-finish`).
-    public func value(of field: StatusField) -> String {
+    /// The value of `field` in `status` (this event's, made once per hook); the segment's fields are empty when there
+    /// is no segment (`on-finish`).
+    private func value(of field: StatusField, in status: TimerStatus) -> String {
         let ofSegment: Set<StatusField> = [
             .kind, .label, .remaining, .index, .next, .segmentIndex, .segmentDuration,
         ]
@@ -80,8 +82,9 @@ public struct HookEvent: Sendable {
     /// variables of earlier releases (``deprecated``).
     public var environment: [String: String] {
         var variables = ["INTERVALD_EVENT": kind.rawValue]
+        let status = self.status
         for field in StatusField.allCases where field.inHooks {
-            variables[field.environmentName] = value(of: field)
+            variables[field.environmentName] = value(of: field, in: status)
         }
         variables["INTERVALD_PLAN_DURATION_US"] = String(plan.duration)
         if let segment {
@@ -100,16 +103,19 @@ public struct HookEvent: Sendable {
     /// argument is filled in one pass: a label that contains `{plan}` stays literal.
     public func expand(_ argv: [String]) -> [String] {
         guard let program = argv.first else { return [] }
-        return [program] + argv.dropFirst().map(fill)
+        let status = self.status
+        return [program] + argv.dropFirst().map { fill($0, status) }
     }
 
-    private func fill(_ argument: String) -> String {
+    private func fill(_ argument: String, _ status: TimerStatus) -> String {
         var result = ""
         var rest = argument[...]
         while let open = rest.firstIndex(of: "{") {
             result += rest[..<open]
             let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = value(of: rest[afterOpen..<close]) {
+            if let close = rest[afterOpen...].firstIndex(of: "}"),
+                let value = value(of: rest[afterOpen..<close], in: status)
+            {
                 result += value
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -120,11 +126,11 @@ public struct HookEvent: Sendable {
         return result + rest
     }
 
-    private func value(of name: Substring) -> String? {
+    private func value(of name: Substring, in status: TimerStatus) -> String? {
         switch name {
         case "event": kind.rawValue
         case "reason": reason?.rawValue ?? ""
-        default: StatusField(rawValue: String(name)).flatMap { $0.inHooks ? value(of: $0) : nil }
+        default: StatusField(rawValue: String(name)).flatMap { $0.inHooks ? value(of: $0, in: status) : nil }
         }
     }
 }
