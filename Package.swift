@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "intervald", targets: ["intervald"]),
         .executable(name: "intervalctl", targets: ["intervalctl"]),
+        .executable(name: "interval-timer", targets: ["interval-timer"]),
         .library(name: "IntervalCore", targets: ["IntervalCore"]),
     ],
     dependencies: [
@@ -71,6 +72,18 @@ let package = Package(
             dependencies: [
                 "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus", "IntervalSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The Interval Timer window (docs/reference.md §10): GTK 4 and libadwaita 1.2 through their C API, a client of
+        // the daemon as intervalctl is. Only this executable links them; the daemon never does.
+        .systemLibrary(
+            name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
+        .target(name: "CGtkShims", dependencies: ["CGtk"]),
+        .executableTarget(
+            name: "interval-timer",
+            dependencies: [
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "CGtk", "CGtkShims",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

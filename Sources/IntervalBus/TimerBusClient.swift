@@ -64,19 +64,22 @@ public enum FollowAction: Sendable {
     case `continue`, stop
 }
 
-/// The client side of `org.intervald.Timer1`, for `intervalctl`: blocking calls on its own connection.
+/// The client side of `org.intervald.Timer1`, for `intervalctl` and the window (through ``TimerBusConnection``):
+/// blocking calls on its own connection.
 ///
 /// Threading: not thread-safe; use an instance from one thread. Calls block for at most `callTimeout`.
 public final class TimerBusClient {
-    private let bus: Bus
+    let bus: Bus
     private let callTimeout: Duration
     private let logger: Logger
 
     /// Connects to the session bus. Throws ``TimerClientError/busUnavailable(_:)`` if there is none.
     /// The corresponding C function is `sd_bus_open_user`.
-    public init(callTimeout: Duration = .seconds(10), logger: Logger) throws(TimerClientError) {
+    public init(
+        callTimeout: Duration = .seconds(10), description: String = "intervalctl", logger: Logger
+    ) throws(TimerClientError) {
         do throws(BusError) {
-            bus = try Bus.openUser(description: "intervalctl")
+            bus = try Bus.openUser(description: description)
         } catch {
             throw .busUnavailable(error)
         }
@@ -111,6 +114,11 @@ public final class TimerBusClient {
     /// `Skip()`.
     public func skip() throws(TimerClientError) {
         try callTimer(BusNames.Method.skip.rawValue)
+    }
+
+    /// `Restart()`: the current segment again from its start.
+    public func restart() throws(TimerClientError) {
+        try callTimer(BusNames.Method.restart.rawValue)
     }
 
     /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon:
@@ -162,28 +170,10 @@ public final class TimerBusClient {
     public func follow(
         nextTick: () -> Duration?, _ handler: (TimerEvent) -> FollowAction
     ) throws(TimerClientError) {
-        let inbox = EventInbox(logger: logger)
-        let context = Unmanaged.passUnretained(inbox).toOpaque()
-        var slots: [BusSlot] = []
-        defer { slots.removeAll() }  // Remove the matches before `inbox` can go away.
-
-        do throws(BusError) {
-            slots.append(
-                try bus.matchSignal(
-                    sender: BusNames.service, path: BusNames.objectPath, interface: propertiesInterface,
-                    member: "PropertiesChanged", callback: onPropertiesChanged, userdata: context))
-            slots.append(
-                try bus.matchSignal(
-                    sender: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
-                    member: nil, callback: onTimerSignal, userdata: context))
-            slots.append(
-                try bus.addMatch(
-                    "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(BusNames.service)'",
-                    callback: onNameOwnerChanged, userdata: context))
-        } catch {
-            throw classify(error)
-        }
+        let inbox = EventInbox()
+        let receiver = TimerSignalReceiver(logger: logger) { inbox.post($0) }
+        var subscription = try subscribe(receiver)
+        defer { subscription.removeAll() }  // Remove the matches before `receiver` can go away.
 
         let clock = ContinuousClock()
         var deadline: ContinuousClock.Instant? = clock.now
@@ -211,6 +201,28 @@ public final class TimerBusClient {
             } catch {
                 throw .busUnavailable(error)
             }
+        }
+    }
+
+    /// Adds the matches of ``follow(tick:_:)``: the timer's signals, its property changes and the name's owner
+    /// changes go to `receiver` from inside `sd_bus_process`. Keep `receiver` alive as long as the slots.
+    func subscribe(_ receiver: TimerSignalReceiver) throws(TimerClientError) -> [BusSlot] {
+        let context = Unmanaged.passUnretained(receiver).toOpaque()
+        do throws(BusError) {
+            return [
+                try bus.matchSignal(
+                    sender: BusNames.service, path: BusNames.objectPath, interface: propertiesInterface,
+                    member: "PropertiesChanged", callback: onPropertiesChanged, userdata: context),
+                try bus.matchSignal(
+                    sender: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
+                    member: nil, callback: onTimerSignal, userdata: context),
+                try bus.addMatch(
+                    "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(BusNames.service)'",
+                    callback: onNameOwnerChanged, userdata: context),
+            ]
+        } catch {
+            throw classify(error)
         }
     }
 
@@ -292,11 +304,6 @@ private func decodeStatus(_ reply: BusMessage) throws(BusError) -> TimerStatus {
 /// Collects events from the match callbacks (which run inside `sd_bus_process`) for delivery after it returns.
 private final class EventInbox {
     private var events: [TimerEvent] = []
-    let logger: Logger
-
-    init(logger: Logger) {
-        self.logger = logger
-    }
 
     func post(_ event: TimerEvent) {
         events.append(event)
@@ -306,16 +313,27 @@ private final class EventInbox {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
+}
 
-    static func from(_ userdata: UnsafeMutableRawPointer?) -> EventInbox? {
-        userdata.map { Unmanaged<EventInbox>.fromOpaque($0).takeUnretainedValue() }
+/// What the match callbacks of ``TimerBusClient/subscribe(_:)`` hand their parsed signals to.
+final class TimerSignalReceiver {
+    private let deliver: (TimerEvent) -> Void
+    private let logger: Logger
+
+    init(logger: Logger, deliver: @escaping (TimerEvent) -> Void) {
+        self.logger = logger
+        self.deliver = deliver
+    }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> TimerSignalReceiver? {
+        userdata.map { Unmanaged<TimerSignalReceiver>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Parses a signal in a match callback; a malformed one is logged and dropped.
     func parse(_ message: OpaquePointer?, _ body: (BusMessage) throws(BusError) -> TimerEvent?) {
         guard let message else { return }
         do throws(BusError) {
-            if let event = try body(BusMessage(borrowing: message)) { post(event) }
+            if let event = try body(BusMessage(borrowing: message)) { deliver(event) }
         } catch {
             logger.debug("Failed to parse a signal, ignoring.", metadata: ["error": "\(error)"])
         }
@@ -323,7 +341,7 @@ private final class EventInbox {
 }
 
 private let onPropertiesChanged: sd_bus_message_handler_t = { message, userdata, _ in
-    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+    TimerSignalReceiver.from(userdata)?.parse(message) { message throws(BusError) in
         guard try message.readString() == BusNames.interface else { return nil }
         return .propertiesChanged(try message.readChangedPropertyNames())
     }
@@ -331,7 +349,7 @@ private let onPropertiesChanged: sd_bus_message_handler_t = { message, userdata,
 }
 
 private let onTimerSignal: sd_bus_message_handler_t = { message, userdata, _ in
-    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+    TimerSignalReceiver.from(userdata)?.parse(message) { message throws(BusError) in
         switch message.member {
         case BusNames.Signal.segmentStarted.rawValue:
             return .segmentStarted(
@@ -349,7 +367,7 @@ private let onTimerSignal: sd_bus_message_handler_t = { message, userdata, _ in
 }
 
 private let onNameOwnerChanged: sd_bus_message_handler_t = { message, userdata, _ in
-    EventInbox.from(userdata)?.parse(message) { message throws(BusError) in
+    TimerSignalReceiver.from(userdata)?.parse(message) { message throws(BusError) in
         guard try message.readString() == BusNames.service else { return nil }
         _ = try message.readString()  // old owner
         return try message.readString().isEmpty ? .daemonVanished : .daemonAppeared

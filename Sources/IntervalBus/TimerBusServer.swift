@@ -32,6 +32,8 @@ public protocol TimerBusDelegate: AnyObject {
     func resume() throws(TimerCommandError)
     /// `Skip()`.
     func skip() throws(TimerCommandError)
+    /// `Restart()`: the current segment again, from its start.
+    func restart() throws(TimerCommandError)
     /// The property values now (`Elapsed` and `SegmentRemaining` are read-time snapshots).
     func status() -> TimerStatus
 }
@@ -281,6 +283,7 @@ private final class TimerObjectHandler: BusObjectHandler {
             case BusNames.Method.pause.rawValue: try delegate.pause()
             case BusNames.Method.resume.rawValue: try delegate.resume()
             case BusNames.Method.skip.rawValue: try delegate.skip()
+            case BusNames.Method.restart.rawValue: try delegate.restart()
             default: return call.fail(BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member)."))
             }
         } catch {

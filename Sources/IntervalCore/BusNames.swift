@@ -5,7 +5,7 @@ public enum BusNames {
     public static let interface = "org.intervald.Timer1"
 
     public enum Method: String, CaseIterable, Sendable {
-        case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip"
+        case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip", restart = "Restart"
     }
 
     public enum Signal: String, CaseIterable, Sendable {
@@ -31,6 +31,10 @@ public enum BusNames {
             BusInterface.method(
                 Method.resume.rawValue, "Resumes; `NotRunning` when idle, `InvalidState` when running."),
             BusInterface.method(Method.skip.rawValue, "Ends the current segment now; `NotRunning` when idle."),
+            BusInterface.method(
+                Method.restart.rawValue,
+                "Starts the current segment again from its beginning, with its cue (the window's Previous, MPRIS "
+                    + "`Previous`); `NotRunning` when idle."),
             .signal(
                 name: Signal.segmentStarted.rawValue,
                 arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],

@@ -196,6 +196,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         try session.skip()
     }
 
+    func restart() throws(TimerCommandError) {
+        try session.restartSegment()
+    }
+
     func status() -> TimerStatus {
         session.status
     }

@@ -32,6 +32,7 @@ struct TimerBusTests {
         func pause() throws(TimerCommandError) { try fail() }
         func resume() throws(TimerCommandError) { try fail() }
         func skip() throws(TimerCommandError) { try fail() }
+        func restart() throws(TimerCommandError) { try fail() }
         func status() -> TimerStatus { current }
 
         private func fail() throws(TimerCommandError) {

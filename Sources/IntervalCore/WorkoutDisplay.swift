@@ -1,0 +1,71 @@
+/// What the window's workout view shows at an instant (docs/reference.md §10), from the timer's properties as last
+/// read and how long ago they were read: the daemon's schedule, carried forward by the local clock between its
+/// signals, never polled.
+public struct WorkoutDisplay: Sendable, Equatable {
+    /// The background: work warm, rest cool (the rest kinds of `[sound]`), paused grey.
+    public enum Tone: String, Sendable, Equatable, CaseIterable {
+        case work, rest, paused
+    }
+
+    /// The segment's label ("Run").
+    public var title: String
+    /// The segment's time left, rounded up to the second ("0:29"), as every status shows it.
+    public var countdown: String
+    /// "Next: Walk", or "Last one".
+    public var next: String
+    /// "segment 3 of 16".
+    public var position: String
+    /// How much of the segment and of the plan are done, 0...1.
+    public var segmentProgress: Double
+    public var planProgress: Double
+    /// "3:20 elapsed · 12:40 left".
+    public var times: String
+    public var tone: Tone
+    /// Paused: the Pause button reads Resume.
+    public var paused: Bool
+
+    /// `status` (read `age` µs ago) as shown now; nil when no workout exists.
+    public init?(_ status: TimerStatus, age: Int64, restKinds: Set<String>) {
+        guard status.state != .idle else { return nil }
+        let now = Self.advanced(status, by: age)
+        title = now.segmentLabel.isEmpty ? now.segmentKind : now.segmentLabel
+        countdown = StatusText.remaining(now)
+        next = now.nextLabel.isEmpty ? tr("Last one") : tr("Next: {next}", ["next": now.nextLabel])
+        position = tr(
+            "segment {number} of {count}",
+            ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])
+        segmentProgress =
+            now.segmentDuration > 0
+            ? min(
+                1,
+                Double(now.segmentDuration - min(now.segmentRemaining, now.segmentDuration))
+                    / Double(now.segmentDuration)) : 1
+        planProgress = StatusText.progress(now)
+        let left = now.planDuration - min(now.elapsed, now.planDuration)
+        times = tr(
+            "{elapsed} elapsed · {left} left",
+            ["elapsed": StatusText.elapsed(now), "left": TimeText.countdown(microseconds: Int64(clamping: left))])
+        paused = now.state == .paused
+        tone = paused ? .paused : restKinds.contains(now.segmentKind) ? .rest : .work
+    }
+
+    /// µs from the read until the shown second next changes, or nil when nothing changes without a signal (paused,
+    /// or the segment's time is up and the next `SegmentStarted` is due).
+    public static func nextChange(_ status: TimerStatus, age: Int64) -> Int64? {
+        let now = advanced(status, by: age)
+        guard now.state == .running, now.segmentRemaining > 0,
+            let wait = StatusText.microsecondsUntilNextSecond(now)
+        else { return nil }
+        return max(age, 0) + Int64(wait)
+    }
+
+    /// `status` as it is `age` µs after it was read: a running workout's clocks move on, a paused one's do not.
+    public static func advanced(_ status: TimerStatus, by age: Int64) -> TimerStatus {
+        guard status.state == .running, age > 0 else { return status }
+        var now = status
+        let passed = UInt64(age)
+        now.elapsed = status.elapsed &+ passed
+        now.segmentRemaining = status.segmentRemaining - min(passed, status.segmentRemaining)
+        return now
+    }
+}

@@ -1,0 +1,144 @@
+import CGtk
+import IntervalCore
+
+/// The run calculator (docs/reference.md §10), Interval RunCalc's heart: lock the one of time, distance and pace to
+/// solve, enter the other two. The fields are put together as `intervalctl calc` reads its terms and solved by the same
+/// core (`PlanParser.parseRun`, ``RunCalculation``), at every keystroke.
+final class CalculatorPage {
+    let root: Widget
+    private var solving = RunCalculation.Quantity.time
+    private let time: Widget
+    private let distance: Widget
+    private let distanceUnit: Widget
+    private let pace: Widget
+    private let paceUnit: Widget
+    private let splitsUnit: Widget
+    private let answer: Widget
+    private let splits: Widget
+
+    private static let distanceUnits = ["km", "mi"]
+    /// What each pace unit appends to the number, as the plan language writes it.
+    private static let paceUnits: [(shown: String, written: String)] = [
+        ("min/km", "/km"), ("min/mi", "/mi"), ("km/h", " km/h"), ("mph", " mph"),
+    ]
+
+    init() {
+        time = Self.entry(placeholder: "25:00")
+        distance = Self.entry(placeholder: "5")
+        distanceUnit = Self.dropDown(Self.distanceUnits, name: tr("Distance unit"))
+        pace = Self.entry(placeholder: "5:00")
+        paceUnit = Self.dropDown(Self.paceUnits.map(\.shown), name: tr("Pace unit"))
+        splitsUnit = Self.dropDown([tr("Splits per km"), tr("Splits per mile")], name: tr("Splits"))
+        answer = label("", classes: ["title-2"], xalign: 0)
+        gtk_label_set_selectable(cast(answer), 1)
+        accessibleName(answer, tr("Answer"))
+        splits = label("", classes: ["monospace"], xalign: 0)
+        gtk_label_set_selectable(cast(splits), 1)
+        accessibleName(splits, tr("Splits"))
+
+        // Which of the three is solved: a group of toggle buttons, one pressed.
+        let solveTime: Widget = gtk_toggle_button_new_with_label(tr("Solve Time"))
+        let solveDistance: Widget = gtk_toggle_button_new_with_label(tr("Solve Distance"))
+        let solvePace: Widget = gtk_toggle_button_new_with_label(tr("Solve Pace"))
+        gtk_toggle_button_set_group(cast(solveDistance), cast(solveTime))
+        gtk_toggle_button_set_group(cast(solvePace), cast(solveTime))
+        gtk_toggle_button_set_active(cast(solveTime), 1)
+        let choice = box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [solveTime, solveDistance, solvePace])
+        gtk_widget_add_css_class(choice, "linked")
+        gtk_widget_set_halign(choice, GTK_ALIGN_CENTER)
+
+        let grid: Widget = gtk_grid_new()
+        gtk_grid_set_row_spacing(cast(grid), 12)
+        gtk_grid_set_column_spacing(cast(grid), 12)
+        for (row, (name, field, unit)) in [
+            (tr("Time"), time, nil), (tr("Distance"), distance, distanceUnit), (tr("Pace or speed"), pace, paceUnit),
+        ].enumerated() {
+            let caption = label(name, xalign: 0)
+            gtk_label_set_mnemonic_widget(cast(caption), field)
+            gtk_grid_attach(cast(grid), caption, 0, Int32(row), 1, 1)
+            gtk_grid_attach(cast(grid), field, 1, Int32(row), 1, 1)
+            gtk_widget_set_hexpand(field, 1)
+            if let unit { gtk_grid_attach(cast(grid), unit, 2, Int32(row), 1, 1) }
+        }
+        root = scrolledPage(box(GTK_ORIENTATION_VERTICAL, [choice, grid, answer, splitsUnit, splits]))
+
+        for (button, quantity) in [
+            (solveTime, RunCalculation.Quantity.time), (solveDistance, .distance), (solvePace, .pace),
+        ] {
+            on(button, "toggled") { [unowned self] in
+                if gtk_toggle_button_get_active(cast(button)) != 0 {
+                    solving = quantity
+                    solve()
+                }
+            }
+        }
+        for field in [time, distance, pace] { on(field, "changed") { [unowned self] in solve() } }
+        for unit in [distanceUnit, paceUnit, splitsUnit] {
+            on(unit, "notify::selected") { [unowned self] _ in solve() }
+        }
+        solve()
+    }
+
+    /// Solves what is locked from the other two fields and shows the answer and the splits, or what is wrong.
+    private func solve() {
+        gtk_widget_set_sensitive(time, solving == .time ? 0 : 1)
+        gtk_widget_set_sensitive(distance, solving == .distance ? 0 : 1)
+        gtk_widget_set_sensitive(pace, solving == .pace ? 0 : 1)
+        var terms: [String] = []
+        if solving != .time, let text = Self.text(time) { terms.append("in \(text)") }
+        if solving != .distance, let text = Self.text(distance) {
+            terms.append(text + Self.distanceUnits[Self.selected(distanceUnit, of: Self.distanceUnits.count)])
+        }
+        if solving != .pace, let text = Self.text(pace) {
+            terms.append("@ " + text + Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)].written)
+        }
+        guard terms.count == 2 else {
+            show(tr("Enter the other two."), splits: "")
+            return
+        }
+        let given: RunCalculation.Given
+        do throws(PlanDiagnostic) {
+            given = try PlanParser.parseRun(terms.joined(separator: " "), origin: "<calc>")
+        } catch {
+            show(error.message, splits: "")
+            return
+        }
+        guard let calculation = RunCalculation(given) else {
+            show(tr("That run cannot be solved."), splits: "")
+            return
+        }
+        let every = Self.selected(splitsUnit, of: 2) == 1 ? Pace.metresPerMile : 1000
+        var perUnit = calculation
+        perUnit.miles = every != 1000
+        show(calculation.answer, splits: perUnit.splitsText)
+    }
+
+    private func show(_ text: String, splits splitsText: String) {
+        setText(answer, text)
+        setText(splits, splitsText)
+    }
+
+    private static func text(_ entry: Widget) -> String? {
+        let text = String(cString: gtk_editable_get_text(cast(entry)))
+        return text.allSatisfy(\.isWhitespace) ? nil : text
+    }
+
+    private static func selected(_ dropDown: Widget, of count: Int) -> Int {
+        min(Int(gtk_drop_down_get_selected(cast(dropDown))), count - 1)
+    }
+
+    /// An entry, named by the caption the grid puts beside it (its mnemonic widget).
+    private static func entry(placeholder: String) -> Widget {
+        let entry: Widget = gtk_entry_new()
+        gtk_entry_set_placeholder_text(cast(entry), placeholder)
+        return entry
+    }
+
+    private static func dropDown(_ items: [String], name: String) -> Widget {
+        let strings = items.map { UnsafePointer(strdup($0)) } + [nil]
+        defer { strings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        let dropDown: Widget = gtk_drop_down_new_from_strings(strings)
+        accessibleName(dropDown, name)
+        return dropDown
+    }
+}

@@ -1,0 +1,220 @@
+import CGtk
+import CGtkShims
+
+/// Every GTK widget, as the toolkit's constructors return it.
+typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+// GTK's C types are a hierarchy that Swift sees as unrelated pointers (its cast macros do not import): a widget is
+// handed to a function of its class through these, as C code would through GTK_BOX() and the like.
+
+/// A GObject pointer as a pointer to another class in its hierarchy, typed (GtkBox, AdwApplication…) or opaque
+/// (GtkLabel, GtkWindow…, whose structs GTK keeps private), as the expected argument says.
+func cast<T, U>(_ pointer: UnsafeMutablePointer<U>) -> UnsafeMutablePointer<T> {
+    UnsafeMutablePointer(OpaquePointer(pointer))
+}
+
+func cast<U>(_ pointer: UnsafeMutablePointer<U>) -> OpaquePointer {
+    OpaquePointer(pointer)
+}
+
+func cast<T>(_ pointer: OpaquePointer) -> UnsafeMutablePointer<T> {
+    UnsafeMutablePointer(pointer)
+}
+
+// MARK: Signals
+
+/// A Swift closure kept alive as a signal handler's or a source's data, released when GLib drops it.
+private final class Handler {
+    let callback: Any
+    init(_ callback: Any) { self.callback = callback }
+
+    /// The closure of `data`, if it has the type the thunk expects.
+    static func from<Callback>(_ data: UnsafeMutableRawPointer?, as _: Callback.Type = Callback.self) -> Callback? {
+        data.flatMap { Unmanaged<Handler>.fromOpaque($0).takeUnretainedValue().callback as? Callback }
+    }
+
+    static func retained(_ callback: Any) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(Handler(callback)).toOpaque()
+    }
+
+    static let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+        data.map { Unmanaged<Handler>.fromOpaque($0).release() }
+    }
+}
+
+private func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ thunk: GCallback, _ callback: Any) {
+    g_signal_connect_data(
+        instance, signal, thunk, Handler.retained(callback), { data, _ in Handler.release(data) }, GConnectFlags(0))
+}
+
+/// A signal whose handler takes only the instance (`clicked`, `activate`, `changed`…).
+func on(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: @escaping () -> Void) {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        Handler.from(data, as: (() -> Void).self)?()
+    }
+    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// A signal with one pointer argument (`response`'s id, `row-activated`'s row, `notify`'s pspec, an action's
+/// parameter).
+func on(
+    _ instance: UnsafeMutableRawPointer, _ signal: String,
+    _ callback: @escaping (UnsafeMutableRawPointer?) -> Void
+) {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+        _, argument, data in
+        Handler.from(data, as: ((UnsafeMutableRawPointer?) -> Void).self)?(argument)
+    }
+    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// A boolean signal with no argument (`close-request`): the callback's value stops the default handler.
+func onRequest(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: @escaping () -> Bool) {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
+        (Handler.from(data, as: (() -> Bool).self)?() ?? false) ? 1 : 0
+    }
+    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// `GtkDrawingArea::resize(width, height)`.
+func onResize(_ area: Widget, _ callback: @escaping (Int32, Int32) -> Void) {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+        _, width, height, data in
+        Handler.from(data, as: ((Int32, Int32) -> Void).self)?(width, height)
+    }
+    connect(UnsafeMutableRawPointer(area), "resize", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// `GtkEventControllerKey::key-pressed(keyval, keycode, state)`: the callback's value says whether it was handled.
+func onKeyPressed(_ controller: OpaquePointer, _ callback: @escaping (UInt32, GdkModifierType) -> Bool) {
+    let thunk:
+        @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) ->
+            gboolean = { _, keyval, _, state, data in
+                (Handler.from(data, as: ((UInt32, GdkModifierType) -> Bool).self)?(keyval, state) ?? false) ? 1 : 0
+            }
+    connect(UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// Draws `area` with `draw(cairo, width, height)` whenever GTK asks.
+func setDrawing(_ area: Widget, _ draw: @escaping (OpaquePointer, Int32, Int32) -> Void) {
+    gtk_drawing_area_set_draw_func(
+        cast(area),
+        { _, cairo, width, height, data in
+            guard let cairo else { return }
+            Handler.from(data, as: ((OpaquePointer, Int32, Int32) -> Void).self)?(cairo, width, height)
+        }, Handler.retained(draw), Handler.release)
+}
+
+// MARK: Threads
+
+/// Runs `body` on the GLib main thread (the one that runs GTK), from any thread.
+func onMainThread(_ body: @escaping @Sendable () -> Void) {
+    it_post_main(
+        { data in Handler.from(data, as: (@Sendable () -> Void).self)?() }, Handler.retained(body), Handler.release)
+}
+
+/// Runs `body` once on the main thread after `milliseconds`; returns the source's id for `g_source_remove`.
+@discardableResult
+func after(milliseconds: UInt32, _ body: @escaping () -> Void) -> UInt32 {
+    return g_timeout_add_full(
+        G_PRIORITY_HIGH, guint(milliseconds),
+        { data in
+            Handler.from(data, as: (() -> Void).self)?()
+            return 0  // G_SOURCE_REMOVE
+        }, Handler.retained(body), Handler.release)
+}
+
+// MARK: Building widgets
+
+func label(_ text: String, classes: [String] = [], xalign: Float = 0.5) -> Widget {
+    let label: Widget = gtk_label_new(text)
+    gtk_label_set_xalign(cast(label), xalign)
+    gtk_label_set_wrap(cast(label), 1)
+    for name in classes { gtk_widget_add_css_class(label, name) }
+    return label
+}
+
+func setText(_ label: Widget, _ text: String) {
+    gtk_label_set_text(cast(label), text)
+}
+
+func button(_ text: String, classes: [String] = [], _ clicked: @escaping () -> Void) -> Widget {
+    let button: Widget = gtk_button_new_with_label(text)
+    for name in classes { gtk_widget_add_css_class(button, name) }
+    on(button, "clicked", clicked)
+    return button
+}
+
+func box(_ orientation: GtkOrientation, spacing: Int32 = 12, _ children: [Widget] = []) -> Widget {
+    let box: Widget = gtk_box_new(orientation, spacing)
+    for child in children { gtk_box_append(cast(box), child) }
+    return box
+}
+
+func append(_ box: Widget, _ child: Widget) {
+    gtk_box_append(cast(box), child)
+}
+
+func setMargins(_ widget: Widget, _ margin: Int32) {
+    gtk_widget_set_margin_top(widget, margin)
+    gtk_widget_set_margin_bottom(widget, margin)
+    gtk_widget_set_margin_start(widget, margin)
+    gtk_widget_set_margin_end(widget, margin)
+}
+
+func accessibleName(_ widget: Widget, _ name: String) {
+    it_accessible_set_label(widget, name)
+}
+
+func accessibleDescription(_ widget: Widget, _ description: String) {
+    it_accessible_set_description(widget, description)
+}
+
+/// A scrolled, width-clamped page body, as GNOME apps lay out lists.
+func scrolledPage(_ content: Widget) -> Widget {
+    let clamp: Widget = adw_clamp_new()
+    adw_clamp_set_maximum_size(cast(clamp), 720)
+    adw_clamp_set_child(cast(clamp), content)
+    setMargins(content, 18)
+    let scrolled: Widget = gtk_scrolled_window_new()
+    gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    gtk_scrolled_window_set_child(cast(scrolled), clamp)
+    gtk_widget_set_vexpand(scrolled, 1)
+    return scrolled
+}
+
+/// Removes every child of a GtkBox or GtkListBox.
+func removeChildren(_ container: Widget, from list: Bool = false) {
+    while let child = gtk_widget_get_first_child(container) {
+        if list {
+            gtk_list_box_remove(cast(container), child)
+        } else {
+            gtk_box_remove(cast(container), child)
+        }
+    }
+}
+
+/// An AdwActionRow with a title and a subtitle. With `activated`, the row ends in an arrow button, which a click
+/// anywhere on the row presses too: assistive technologies press buttons, not rows, and the row names it by its title.
+func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) -> Widget {
+    let row: Widget = adw_action_row_new()
+    adw_preferences_row_set_title(cast(row), title)
+    adw_action_row_set_subtitle(cast(row), subtitle)
+    if let activated {
+        let open: Widget = gtk_button_new_from_icon_name("go-next-symbolic")
+        gtk_widget_add_css_class(open, "flat")
+        gtk_widget_set_valign(open, GTK_ALIGN_CENTER)
+        on(open, "clicked", activated)
+        adw_action_row_add_suffix(cast(row), open)
+        adw_action_row_set_activatable_widget(cast(row), open)
+    }
+    return row
+}
+
+/// A boxed list (GtkListBox in the `boxed-list` style), its rows not selectable.
+func boxedList() -> Widget {
+    let list: Widget = gtk_list_box_new()
+    gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_NONE)
+    gtk_widget_add_css_class(list, "boxed-list")
+    return list
+}

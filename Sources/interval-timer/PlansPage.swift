@@ -1,0 +1,199 @@
+import CGtk
+import Dispatch
+import IntervalCore
+import IntervalRuntime
+
+/// The plans (docs/reference.md §10): the bundled and the user's plans, a plan's page with its timeline as a bar of
+/// coloured segments, its folded listing and totals; and a field for a one-line plan, checked as it is typed.
+final class PlansPage {
+    let root: Widget
+    private unowned let application: TimerApplication
+    private let pages: OpaquePointer
+    private let list: Widget
+    private let detailTitle: Widget
+    private let detailListing: Widget
+    private let timeline: Widget
+    private var detailPlan: (plan: Plan, text: String, origin: String)?
+    private let oneLine: Widget
+    private let verdict: Widget
+    private let startOneLine: Widget
+    /// Bumped at each keystroke: only the newest text's verdict is shown.
+    private var typed = 0
+
+    /// Texts longer than this are parsed off the main thread, so that typing never waits for the parser.
+    private static let parseInPlaceLimit = 256
+    private static let parseQueue = DispatchQueue(label: "org.intervald.window.parse", qos: .userInitiated)
+
+    init(application: TimerApplication) {
+        self.application = application
+        list = boxedList()
+        accessibleName(list, tr("Plans"))
+
+        oneLine = gtk_entry_new()
+        gtk_entry_set_placeholder_text(cast(oneLine), "8x(30s run, 30s walk)")
+        accessibleName(oneLine, tr("One-line plan"))
+        verdict = label(
+            tr("Type a plan such as 8x(30s run, 30s walk)."), classes: ["dim-label", "monospace"], xalign: 0)
+        gtk_label_set_selectable(cast(verdict), 1)
+        startOneLine = button(tr("Start"), classes: ["suggested-action"]) {}
+        gtk_widget_set_sensitive(startOneLine, 0)
+        let oneLineRow = box(GTK_ORIENTATION_HORIZONTAL, [oneLine, startOneLine])
+        gtk_widget_set_hexpand(oneLine, 1)
+
+        let listing = box(
+            GTK_ORIENTATION_VERTICAL,
+            [
+                label(tr("Plans"), classes: ["heading"], xalign: 0), list,
+                label(tr("One-line plan"), classes: ["heading"], xalign: 0), oneLineRow, verdict,
+            ])
+
+        detailTitle = label("", classes: ["title-2"], xalign: 0)
+        timeline = gtk_drawing_area_new()
+        gtk_drawing_area_set_content_height(cast(timeline), 36)
+        accessibleName(timeline, tr("Timeline"))
+        detailListing = label("", classes: ["monospace"], xalign: 0)
+        gtk_label_set_selectable(cast(detailListing), 1)
+        let back = button(tr("Back to Plans")) {}
+        let startPlan = button(tr("Start Plan"), classes: ["suggested-action", "pill"]) {}
+        let actions = box(GTK_ORIENTATION_HORIZONTAL, [back, startPlan])
+        let detail = box(GTK_ORIENTATION_VERTICAL, [actions, detailTitle, timeline, detailListing])
+
+        let stack: Widget = gtk_stack_new()
+        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        pages = cast(stack)
+        gtk_stack_add_named(pages, scrolledPage(listing), "list")
+        gtk_stack_add_named(pages, scrolledPage(detail), "detail")
+        root = stack
+
+        on(back, "clicked") { [unowned self] in gtk_stack_set_visible_child_name(pages, "list") }
+        on(startPlan, "clicked") { [unowned self] in
+            if let detailPlan { self.application.start(text: detailPlan.text, origin: detailPlan.origin) }
+        }
+        on(startOneLine, "clicked") { [unowned self] in startTyped() }
+        on(oneLine, "activate") { [unowned self] in startTyped() }
+        on(oneLine, "changed") { [unowned self] in check() }
+        setDrawing(timeline) { [unowned self] cairo, width, height in
+            if let plan = detailPlan?.plan { drawTimeline(plan, cairo, width, height) }
+        }
+        fill()
+    }
+
+    /// Lists the catalog's plans; an unreadable or invalid one says why.
+    private func fill() {
+        removeChildren(list, from: true)
+        for item in application.catalog.items() {
+            switch item.plan {
+            case .success(let plan):
+                let text = item.text ?? ""
+                let row = actionRow(title: plan.name, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
+                    open(plan, text: text, origin: item.path)
+                }
+                gtk_list_box_append(cast(list), row)
+            case .failure(let failure):
+                gtk_list_box_append(cast(list), actionRow(title: item.name, subtitle: failure.description))
+            }
+        }
+    }
+
+    private func open(_ plan: Plan, text: String, origin: String) {
+        detailPlan = (plan, text, origin)
+        setText(detailTitle, plan.name)
+        setText(detailListing, PlanReport.text(for: plan))
+        gtk_widget_queue_draw(timeline)
+        gtk_stack_set_visible_child_name(pages, "detail")
+    }
+
+    // MARK: The one-line plan
+
+    private func check() {
+        typed += 1
+        let attempt = typed
+        let text = String(cString: gtk_editable_get_text(cast(oneLine)))
+        guard !text.allSatisfy(\.isWhitespace) else {
+            show(nil, for: attempt)
+            return
+        }
+        if text.utf8.count <= Self.parseInPlaceLimit {
+            show(Self.verdict(for: text), for: attempt)
+            return
+        }
+        let box = UncheckedBox(Unmanaged.passRetained(self))
+        Self.parseQueue.async {
+            let verdict = Self.verdict(for: text)
+            onMainThread {
+                let page = box.value.takeRetainedValue()
+                page.show(verdict, for: attempt)
+            }
+        }
+    }
+
+    private static func verdict(for text: String) -> Result<String, PlanDiagnostic> {
+        Result { () throws(PlanDiagnostic) in
+            let plan = try PlanParser.parse(text, origin: "<inline>", defaultName: PlanLocator.inlineName(for: text))
+            return PlanReport.lengthText(plan)
+        }
+    }
+
+    private func show(_ verdict: Result<String, PlanDiagnostic>?, for attempt: Int) {
+        guard attempt == typed else { return }
+        switch verdict {
+        case nil:
+            setText(self.verdict, tr("Type a plan such as 8x(30s run, 30s walk)."))
+        case .success(let estimate):
+            setText(self.verdict, estimate)
+        case .failure(let diagnostic):
+            setText(self.verdict, diagnostic.description)
+        }
+        gtk_widget_set_sensitive(startOneLine, verdict.map { (try? $0.get()) != nil } == true ? 1 : 0)
+    }
+
+    private func startTyped() {
+        let text = String(cString: gtk_editable_get_text(cast(oneLine)))
+        guard case .success = Self.verdict(for: text) else { return }
+        application.start(text: text, origin: "<inline>")
+    }
+
+    // MARK: Timeline
+
+    /// The plan's segments side by side, as wide as their share of the plan, coloured by kind. Segments thinner than
+    /// a pixel merge into their neighbours, so a plan of a million segments draws as fast as one of ten.
+    private func drawTimeline(_ plan: Plan, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32) {
+        guard plan.duration > 0 else { return }
+        let scale = Double(width) / Double(plan.duration)
+        var drawnTo = 0.0
+        for segment in plan.segments {
+            let end = Double(segment.end) * scale
+            guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
+            let (red, green, blue) = Colours.kind(segment.kind, restKinds: application.restKinds)
+            cairo_set_source_rgb(cairo, red, green, blue)
+            cairo_rectangle(cairo, drawnTo, 0, end - drawnTo, Double(height))
+            cairo_fill(cairo)
+            drawnTo = end
+            if drawnTo >= Double(width) { break }
+        }
+    }
+}
+
+/// The colours of kinds, in the timeline and the history chart: warm for work, cool for rest, as the workout view's
+/// background; mid-tones that read on light and dark.
+enum Colours {
+    private static let warm = [(0.90, 0.38, 0.0), (0.96, 0.70, 0.05), (0.75, 0.11, 0.16), (0.53, 0.30, 0.10)]
+    private static let cool = [(0.21, 0.52, 0.89), (0.15, 0.64, 0.41), (0.57, 0.25, 0.67), (0.30, 0.60, 0.70)]
+
+    /// A kind's colour; `shade` picks among the warm or cool ones, so that kinds side by side in a chart differ.
+    static func kind(_ kind: String, restKinds: Set<String>, shade: Int = 0) -> (Double, Double, Double) {
+        let palette = restKinds.contains(kind) ? cool : warm
+        return palette[shade % palette.count]
+    }
+
+    /// ``kind(_:restKinds:shade:)`` as `#rrggbb`, for markup.
+    static func hex(_ kind: String, restKinds: Set<String>, shade: Int) -> String {
+        let (red, green, blue) = Self.kind(kind, restKinds: restKinds, shade: shade)
+        let digits = "0123456789abcdef".map { $0 }
+        return "#"
+            + [red, green, blue].map { component -> String in
+                let byte = Int((component * 255).rounded())
+                return String([digits[byte / 16], digits[byte % 16]])
+            }.joined()
+    }
+}

@@ -1,0 +1,388 @@
+import CGtk
+import CGtkShims
+import IntervalBus
+import IntervalCore
+import IntervalRuntime
+import IntervalSettings
+import Logging
+
+/// The Interval Timer application (docs/reference.md §10): a single-instance, D-Bus-activatable GtkApplication whose
+/// window is a client of `org.intervald.Timer1`, as `intervalctl` is. It keeps the timer's properties as last read
+/// and carries them forward with the local clock to each second's boundary; every signal of the daemon re-reads them.
+///
+/// Threading: everything here runs on the GLib main thread; the bus connection runs on its own queue and hands its
+/// events and answers back through ``onMainThread(_:)``.
+final class TimerApplication {
+    static let id = "org.intervald.IntervalTimer"
+
+    let app: UnsafeMutablePointer<AdwApplication>
+    let catalog: PlanCatalog
+    let store: StateStore
+    let restKinds: Set<String>
+    private let logger: Logger
+    private lazy var connection: TimerBusConnection = {
+        let box = UncheckedBox(Unmanaged.passUnretained(self))
+        return TimerBusConnection(logger: logger) { event in
+            onMainThread { box.value.takeUnretainedValue().handle(event) }
+        }
+    }()
+
+    private var window: Widget?
+    private var viewStack: OpaquePointer?
+    private var problemBar: Widget?
+    private var problemLabel: Widget?
+    private var workoutPage: WorkoutPage?
+    private var plansPage: PlansPage?
+    private var historyPage: HistoryPage?
+    private var calculatorPage: CalculatorPage?
+
+    /// The timer's properties as last read, and when (g_get_monotonic_time, µs).
+    private(set) var status = TimerStatus.idle
+    private var readAt: Int64 = 0
+    private var tick: UInt32 = 0
+    private var inhibitCookie: UInt32 = 0
+
+    init(environment: [String: String], logger: Logger) {
+        self.logger = logger
+        let paths = XDGPaths(environment: environment)
+        catalog = PlanCatalog(locator: PlanLocator(paths: paths))
+        store = StateStore(directory: paths.stateDirectory)
+        restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds
+        app = adw_application_new(Self.id, G_APPLICATION_HANDLES_COMMAND_LINE)
+        on(app, "startup") { [unowned self] in startup() }
+        on(app, "activate") { [unowned self] in present() }
+        on(app, "command-line") { [unowned self] line in
+            commandLine(line?.assumingMemoryBound(to: GApplicationCommandLine.self))
+        }
+    }
+
+    func run(_ arguments: [String]) -> Int32 {
+        var cArguments = arguments.map { strdup($0) }
+        defer { cArguments.forEach { free($0) } }
+        return g_application_run(cast(app), Int32(cArguments.count), &cArguments)
+    }
+
+    // MARK: Application
+
+    private func startup() {
+        let css: UnsafeMutablePointer<GtkCssProvider> = gtk_css_provider_new()
+        gtk_css_provider_load_from_data(css, Self.style, -1)
+        gtk_style_context_add_provider_for_display(
+            gdk_display_get_default(), OpaquePointer(css), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        // One action per plan, as the desktop entry's actions name them (its ID is the plan's name), and stop.
+        for file in catalog.files() where g_action_name_is_valid(file.name) != 0 {
+            let name = file.name
+            addAction(name) { [unowned self] in startNamedPlan(name) }
+        }
+        addAction("stop") { [unowned self] in command { client throws(TimerClientError) in try client.stop() } }
+        refresh()
+    }
+
+    private func addAction(_ name: String, _ activated: @escaping () -> Void) {
+        let action: OpaquePointer = g_simple_action_new(name, nil)
+        on(UnsafeMutableRawPointer(action), "activate") { _ in activated() }
+        g_action_map_add_action(cast(app), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// `interval-timer [--start PLAN]`, run where it was typed or by a desktop without D-Bus activation.
+    private func commandLine(_ line: UnsafeMutablePointer<GApplicationCommandLine>?) {
+        var count: Int32 = 0
+        let argv = g_application_command_line_get_arguments(line, &count)
+        defer { g_strfreev(argv) }
+        let arguments = (0..<Int(count)).compactMap { argv?[$0].map { String(cString: $0) } }
+        if let flag = arguments.firstIndex(of: "--start"), flag + 1 < arguments.count {
+            startNamedPlan(arguments[flag + 1])
+        } else {
+            present()
+        }
+    }
+
+    /// Shows the window, building it the first time.
+    func present() {
+        if window == nil { buildWindow() }
+        if let window { gtk_window_present(cast(window)) }
+    }
+
+    // MARK: Window
+
+    private func buildWindow() {
+        let window: Widget = adw_application_window_new(cast(app))
+        self.window = window
+        gtk_window_set_title(cast(window), tr("Interval Timer"))
+        gtk_window_set_default_size(cast(window), 720, 640)
+
+        let stack: Widget = adw_view_stack_new()
+        viewStack = cast(stack)
+        let workout = WorkoutPage(application: self)
+        let plans = PlansPage(application: self)
+        let history = HistoryPage(application: self)
+        let calculator = CalculatorPage()
+        (workoutPage, plansPage, historyPage, calculatorPage) = (workout, plans, history, calculator)
+        addPage(stack, workout.root, "workout", tr("Workout"), "media-playback-start-symbolic")
+        addPage(stack, plans.root, "plans", tr("Plans"), "view-list-symbolic")
+        addPage(stack, history.root, "history", tr("History"), "document-open-recent-symbolic")
+        addPage(stack, calculator.root, "calculator", tr("Calculator"), "accessories-calculator-symbolic")
+        on(stack, "notify::visible-child-name") { [unowned self] _ in
+            if visiblePage == "history" { historyPage?.reload() }
+        }
+
+        let header: Widget = adw_header_bar_new()
+        let switcher: Widget = adw_view_switcher_title_new()
+        adw_view_switcher_title_set_stack(cast(switcher), cast(stack))
+        adw_view_switcher_title_set_title(cast(switcher), tr("Interval Timer"))
+        adw_header_bar_set_title_widget(cast(header), switcher)
+        let bottom: Widget = adw_view_switcher_bar_new()
+        adw_view_switcher_bar_set_stack(cast(bottom), cast(stack))
+        g_object_bind_property(
+            switcher, "title-visible", bottom, "reveal", G_BINDING_SYNC_CREATE)
+
+        // The daemon cannot be reached: say so, with a way to try again; the pages stay usable.
+        let problem = label("", classes: ["problem"], xalign: 0)
+        gtk_widget_set_hexpand(problem, 1)
+        let retry = button(tr("Retry")) { [unowned self] in refresh() }
+        let bar = box(GTK_ORIENTATION_HORIZONTAL, [problem, retry])
+        gtk_widget_add_css_class(bar, "problem-bar")
+        setMargins(bar, 6)
+        gtk_widget_set_visible(bar, 0)
+        (problemBar, problemLabel) = (bar, problem)
+
+        let content = box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, bar, stack, bottom])
+        gtk_widget_set_vexpand(stack, 1)
+        adw_application_window_set_content(cast(window), content)
+
+        let keys: OpaquePointer = gtk_event_controller_key_new()
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        onKeyPressed(keys) { [unowned self] key, state in pressed(key, state) }
+        gtk_widget_add_controller(window, keys)
+        onRequest(window, "close-request") { [unowned self] in
+            // Closing the window never stops the workout: it only lets the screen blank again.
+            uninhibit()
+            self.window = nil
+            (workoutPage, plansPage, historyPage, calculatorPage) = (nil, nil, nil, nil)
+            (viewStack, problemBar, problemLabel) = (nil, nil, nil)
+            return false
+        }
+        render()
+        if status.state != .idle { show("workout") }
+    }
+
+    private func addPage(_ stack: Widget, _ page: Widget, _ name: String, _ title: String, _ icon: String) {
+        let added = adw_view_stack_add_titled(cast(stack), page, name, title)
+        adw_view_stack_page_set_icon_name(added, icon)
+    }
+
+    var visiblePage: String? {
+        guard let viewStack, let name = adw_view_stack_get_visible_child_name(viewStack) else { return nil }
+        return String(cString: name)
+    }
+
+    func show(_ page: String) {
+        if let viewStack { adw_view_stack_set_visible_child_name(viewStack, page) }
+    }
+
+    /// Space, Right and Left act on the workout while it is shown; Ctrl+Q closes the window, F11 toggles full screen.
+    private func pressed(_ key: UInt32, _ state: GdkModifierType) -> Bool {
+        guard let window else { return false }
+        let modifiers = state.rawValue & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SHIFT_MASK.rawValue)
+        if modifiers == GDK_CONTROL_MASK.rawValue, key == UInt32(GDK_KEY_q) || key == UInt32(GDK_KEY_Q) {
+            gtk_window_close(cast(window))
+            return true
+        }
+        guard modifiers == 0 else { return false }
+        if key == UInt32(GDK_KEY_F11) {
+            if gtk_window_is_fullscreen(cast(window)) != 0 {
+                gtk_window_unfullscreen(cast(window))
+            } else {
+                gtk_window_fullscreen(cast(window))
+            }
+            return true
+        }
+        guard visiblePage == "workout", status.state != .idle else { return false }
+        switch Int32(key) {
+        case GDK_KEY_space: togglePause()
+        case GDK_KEY_Right: skip()
+        case GDK_KEY_Left: restart()
+        default: return false
+        }
+        return true
+    }
+
+    // MARK: The timer
+
+    func togglePause() {
+        let paused = status.state == .paused
+        command { client throws(TimerClientError) in paused ? try client.resume() : try client.pause() }
+    }
+
+    func skip() { command { client throws(TimerClientError) in try client.skip() } }
+    func restart() { command { client throws(TimerClientError) in try client.restart() } }
+    func stop() { command { client throws(TimerClientError) in try client.stop() } }
+
+    /// Starts a plan of the catalog by name (a desktop action, `--start`), then shows it.
+    func startNamedPlan(_ name: String) {
+        present()
+        guard let item = catalog.item(named: name), let text = item.text else {
+            problem(tr("No plan named '{name}'.", ["name": name]))
+            return
+        }
+        start(text: text, origin: item.path)
+    }
+
+    /// Starts plan text; while a workout exists, first asks whether to replace it.
+    func start(text: String, origin: String) {
+        guard status.state == .idle else {
+            askToReplace(text: text, origin: origin)
+            return
+        }
+        perform({ client throws(TimerClientError) in
+            try client.start(plan: text, origin: origin, replace: false)
+        }) { [unowned self] result in
+            if case .failure(.command(let refusal)) = result, refusal.code == .alreadyRunning {
+                askToReplace(text: text, origin: origin)
+            } else if case .failure(let error) = result {
+                problem(error)
+            } else {
+                show("workout")
+            }
+        }
+    }
+
+    private func askToReplace(text: String, origin: String) {
+        guard let window else { return }
+        let dialog: Widget = adw_message_dialog_new(
+            cast(window), tr("Replace the running workout?"),
+            tr("{plan} is running. Starting another plan stops it.", ["plan": status.planName]))
+        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
+        adw_message_dialog_add_response(cast(dialog), "replace", tr("Replace"))
+        adw_message_dialog_set_response_appearance(cast(dialog), "replace", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(cast(dialog), "cancel")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        on(dialog, "response") { [unowned self] response in
+            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "replace" else {
+                return
+            }
+            perform({ client throws(TimerClientError) in
+                try client.start(plan: text, origin: origin, replace: true)
+            }) { [unowned self] result in
+                if case .failure(let error) = result { problem(error) } else { show("workout") }
+            }
+        }
+        gtk_window_present(cast(dialog))
+    }
+
+    /// Sends a control call; a refusal or an unreachable daemon is shown.
+    private func command(_ body: @escaping @Sendable (TimerBusClient) throws(TimerClientError) -> Void) {
+        perform(body) { [unowned self] result in
+            if case .failure(let error) = result { problem(error) }
+        }
+    }
+
+    /// Runs `body` on the bus's queue and `done` with its result back on the main thread.
+    func perform<Value: Sendable>(
+        _ body: @escaping @Sendable (TimerBusClient) throws(TimerClientError) -> Value,
+        _ done: @escaping (Result<Value, TimerClientError>) -> Void
+    ) {
+        let done = UncheckedBox(done)
+        connection.perform(body) { result in onMainThread { done.value(result) } }
+    }
+
+    /// Re-reads the timer's properties (they never start the daemon).
+    func refresh() {
+        perform({ client throws(TimerClientError) in try client.status() }) { [unowned self] result in
+            switch result {
+            case .success(let read):
+                clearProblem()
+                update(read)
+            case .failure(let error):
+                problem(error)
+            }
+        }
+    }
+
+    private func handle(_ event: TimerEvent) {
+        switch event {
+        case .segmentStarted(let index, let kind, let label, let duration):
+            // The digits change at once from the signal; the rest follows from the properties read after it.
+            var started = status.state == .idle ? TimerStatus.idle : status
+            started.state = .running
+            (started.segmentIndex, started.segmentKind, started.segmentLabel) = (index, kind, label)
+            (started.segmentDuration, started.segmentRemaining) = (duration, duration)
+            update(started)
+            refresh()
+        case .daemonVanished:
+            update(.idle)
+        case .propertiesChanged, .finished, .stopped, .daemonAppeared, .tick:
+            refresh()
+        }
+    }
+
+    private func update(_ read: TimerStatus) {
+        let appeared = status.state == .idle && read.state != .idle
+        status = read
+        readAt = Int64(g_get_monotonic_time())
+        render()
+        if appeared { show("workout") }
+    }
+
+    /// Draws the workout as it is now and sets the timer for the next change of its digits.
+    private func render() {
+        if tick != 0 {
+            g_source_remove(tick)
+            tick = 0
+        }
+        let age = Int64(g_get_monotonic_time()) - readAt
+        workoutPage?.show(WorkoutDisplay(status, age: age, restKinds: restKinds), planName: status.planName)
+        if status.state == .running, window != nil { inhibit() } else { uninhibit() }
+        guard window != nil, let change = WorkoutDisplay.nextChange(status, age: age) else { return }
+        let wait = max(0, change - age)
+        tick = after(milliseconds: UInt32(clamping: (wait + 999) / 1000)) { [unowned self] in
+            tick = 0
+            render()
+        }
+    }
+
+    /// The screen neither blanks nor locks while a running workout is shown.
+    private func inhibit() {
+        guard inhibitCookie == 0, let window else { return }
+        inhibitCookie = gtk_application_inhibit(
+            cast(app), cast(window), GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
+    }
+
+    private func uninhibit() {
+        guard inhibitCookie != 0 else { return }
+        gtk_application_uninhibit(cast(app), inhibitCookie)
+        inhibitCookie = 0
+    }
+
+    // MARK: Problems
+
+    func problem(_ error: TimerClientError) {
+        if error.isUnreachable {
+            problem(tr("The timer service (intervald) cannot be reached: {reason}", ["reason": error.description]))
+        } else {
+            problem(error.description)
+        }
+    }
+
+    func problem(_ text: String) {
+        logger.notice("Problem shown.", metadata: ["text": "\(text)"])
+        guard let problemBar, let problemLabel else { return }
+        setText(problemLabel, text)
+        gtk_widget_set_visible(problemBar, 1)
+    }
+
+    private func clearProblem() {
+        if let problemBar { gtk_widget_set_visible(problemBar, 0) }
+    }
+
+    /// Background colours per kind, readable with light or dark text; the digits use tabular figures.
+    private static let style = """
+        .workout.work { background-color: #c64600; color: white; }
+        .workout.rest { background-color: #1a5fb4; color: white; }
+        .workout.paused { background-color: #5e5c64; color: white; }
+        .workout button { color: white; }
+        .countdown { font-feature-settings: "tnum"; font-weight: bold; }
+        .problem-bar { background-color: @error_bg_color; color: @error_fg_color; }
+        """
+}

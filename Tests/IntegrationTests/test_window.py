@@ -1,0 +1,213 @@
+"""The Interval Timer window (docs/reference.md §10), driven as a person with a screen reader would drive it: through
+AT-SPI, the accessibility bus GTK reports to, pressing its buttons by their accessible names and reading its labels;
+against the real daemon, D-Bus-activated on the test's session bus, under Xvfb.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import (BIN, SERVICE, busctl, ctl, desktop_required, has_locale, in_language, install_desktop_files,
+                      wait_until)
+
+gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+pytestmark = desktop_required()
+
+COUNTDOWN = re.compile(r"^\d+:\d\d$")
+
+
+@pytest.fixture(autouse=True)
+def accessibility_bus():
+    """The accessibility bus is D-Bus-activated on the session bus, as on a desktop; the test bus has only its own
+    service directory."""
+    service_dir = os.environ.get("INTERVALD_TEST_DBUS_SERVICE_DIR")
+    if not service_dir:
+        pytest.skip("the test bus has no private service directory")
+    source = Path("/usr/share/dbus-1/services/org.a11y.Bus.service")
+    if not source.exists():
+        pytest.skip("at-spi2-core is not installed (scripts/setup-deps)")
+    shutil.copy(source, Path(service_dir) / source.name)
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+
+class Window:
+    """The window's process and its accessible tree."""
+
+    def __init__(self, tmp_path, env=None):
+        self.log = tmp_path / "interval-timer.log"
+        # The bundled plans where an install puts them.
+        share = install_desktop_files(tmp_path / "share")
+        environment = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_DIRS=str(share),
+                           XDG_CONFIG_HOME=str(tmp_path / "config"), **(env or {}))
+        self.process = subprocess.Popen([str(BIN / "interval-timer")], env=environment,
+                                        stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        self.app = wait_until(self._application, 30, "the window's application on the accessibility bus")
+        self.frame = wait_until(lambda: self.find(role="frame"), 20, "the window")
+
+    def _application(self):
+        desktop = Atspi.get_desktop(0)
+        for index in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(index)
+            try:
+                if app is not None and app.get_process_id() == self.process.pid:
+                    return app
+            except gi.repository.GLib.Error:
+                continue
+        return None
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def all(self, role=None, name=None, root=None):
+        """Every accessible below `root` (the application) with `role` and `name` (a string or a regex)."""
+        found = []
+
+        def walk(node, depth):
+            if node is None or depth > 60:
+                return
+            try:
+                matches = role is None or node.get_role_name() == role
+                text = node.get_name() or ""
+                if name is not None:
+                    matches = matches and (name.fullmatch(text) if hasattr(name, "fullmatch") else text == name)
+                if matches:
+                    found.append(node)
+                for index in range(node.get_child_count()):
+                    walk(node.get_child_at_index(index), depth + 1)
+            except gi.repository.GLib.Error:
+                return
+
+        walk(root or self.app, 0)
+        return found
+
+    def find(self, role=None, name=None, root=None):
+        found = self.all(role, name, root)
+        return found[0] if found else None
+
+    def wait(self, role, name, timeout=10):
+        return wait_until(lambda: self.find(role, name), timeout, f"a {role} named {name!r}")
+
+    def press(self, role, name, timeout=10):
+        """Clicks the control as assistive technology does: its first action."""
+        control = self.wait(role, name, timeout)
+        assert control.get_action_iface().do_action(0), f"{role} {name!r} refused its action"
+
+    def tab(self, name):
+        """Selects a page of the view switcher by its name."""
+        tab = self.wait("page tab", name)
+        action = tab.get_action_iface()
+        assert action is not None and action.get_n_actions() > 0, f"the {name} tab has no action"
+        assert action.do_action(0), f"could not select the {name} tab"
+
+    def countdown(self):
+        labels = self.all("label", COUNTDOWN)
+        return labels[0].get_name() if labels else None
+
+    def type(self, name, text):
+        entry = self.wait("text", name)
+        assert entry.get_editable_text_iface().set_text_contents(text)
+
+
+def timer_property(name):
+    return busctl("get-property", SERVICE, "/org/intervald/Timer1", "org.intervald.Timer1", name).stdout.split()[1]
+
+
+@pytest.fixture
+def window(tmp_path, activatable_daemon):
+    window = Window(tmp_path)
+    yield window
+    window.close()
+
+
+def test_a_tabata_chosen_in_the_window_counts_down_and_its_pause_skip_and_stop_work(window):
+    window.tab("Plans")
+    window.press("push button", "Tabata")
+    window.press("push button", "Start Plan")
+    wait_until(lambda: timer_property("State") == '"running"', 10, "the daemon to run the plan")
+    assert timer_property("PlanName") == '"Tabata"'
+    first = wait_until(window.countdown, 10, "the countdown")
+    wait_until(lambda: window.countdown() not in (None, first), 5, "the countdown to change")
+
+    window.press("push button", "Pause")
+    wait_until(lambda: timer_property("State") == '"paused"', 5, "the daemon to report Paused")
+    window.wait("push button", "Resume")
+    window.press("push button", "Resume")
+    wait_until(lambda: timer_property("State") == '"running"', 5, "the daemon to run again")
+
+    index = int(timer_property("SegmentIndex"))
+    window.press("push button", "Skip")
+    wait_until(lambda: int(timer_property("SegmentIndex")) == index + 1, 5, "the next segment")
+
+    window.press("push button", "Stop")
+    wait_until(lambda: timer_property("State") == '"idle"', 5, "the daemon to stop")
+    window.wait("label", "No workout running")
+
+
+def test_a_workout_started_by_intervalctl_appears_in_the_open_window_with_its_digits_a_third_of_its_height(window):
+    window.wait("label", "No workout running")
+    assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+    window.wait("label", "Run")
+    digits = wait_until(lambda: window.find("label", COUNTDOWN), 5, "the countdown")
+    assert digits.get_name() in ("0:30", "0:29")
+    height = window.frame.get_extents(Atspi.CoordType.SCREEN).height
+    assert digits.get_extents(Atspi.CoordType.SCREEN).height >= height / 3
+    window.wait("label", "Next: Walk")
+    ctl("stop")
+
+
+def test_a_mistyped_one_line_plan_shows_its_located_diagnostic_and_a_good_one_its_length(window):
+    window.tab("Plans")
+    window.type("One-line plan", "8x(30s run, 30s wlak")
+    diagnostic = wait_until(lambda: window.find("label", re.compile(r"<inline>:1:\d+: .*", re.S)), 5,
+                            "the diagnostic")
+    assert "^" in diagnostic.get_name()
+    start = window.wait("push button", "Start")
+    assert not start.get_state_set().contains(Atspi.StateType.SENSITIVE)
+    window.type("One-line plan", "8x(30s run, 30s walk)")
+    window.wait("label", "8:00, 16 segments")
+    wait_until(lambda: start.get_state_set().contains(Atspi.StateType.SENSITIVE), 5, "Start to be enabled")
+
+
+def test_the_calculator_solves_a_pace_from_a_distance_and_a_time(window):
+    window.tab("Calculator")
+    window.press("push button", "Solve Pace")
+    window.type("Distance", "5")
+    window.type("Time", "25:00")
+    window.wait("label", "5:00/km, 12.0 km/h")
+    window.press("push button", "Solve Time")
+    window.type("Pace or speed", "4:30")
+    window.wait("label", "22:30")
+    assert window.find("label", re.compile(r".*5 km +22:30", re.S)) is not None
+
+
+def test_with_no_daemon_to_reach_the_window_says_so_and_offers_retry(tmp_path):
+    window = Window(tmp_path)
+    try:
+        window.tab("Plans")
+        window.press("push button", "Tabata")
+        window.press("push button", "Start Plan")
+        window.wait("label", re.compile(r"The timer service \(intervald\) cannot be reached: .*", re.S))
+        window.wait("push button", "Retry")
+    finally:
+        window.close()
+
+
+@pytest.mark.parametrize("locale,skip", [("de_DE.UTF-8", "Überspringen"), ("fr_FR.UTF-8", "Passer"),
+                                         ("es_ES.UTF-8", "Saltar")])
+def test_the_window_speaks_the_users_language(tmp_path, activatable_daemon, locale, skip):
+    if not has_locale(locale):
+        pytest.skip(f"{locale} is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language(locale))
+    try:
+        assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+        window.wait("push button", skip)
+        ctl("stop")
+    finally:
+        window.close()

@@ -1,0 +1,63 @@
+import IntervalCore
+import Testing
+
+@Suite struct WorkoutDisplayTests {
+    /// 3 s into a 30 s "Work" of a 4:00 plan, next "Rest".
+    private let running = {
+        var status = TimerStatus.idle
+        (status.state, status.planName, status.planDuration) = (.running, "Tabata", 240_000_000)
+        (status.segmentIndex, status.segmentCount, status.segmentKind) = (2, 16, "work")
+        (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Work", 20_000_000, "Rest")
+        (status.elapsed, status.segmentRemaining) = (63_000_000, 17_000_000)
+        return status
+    }()
+
+    @Test func showsTheStatusAsItWasRead() throws {
+        let shown = try #require(WorkoutDisplay(running, age: 0, restKinds: ["rest"]))
+        #expect(shown.title == "Work")
+        #expect(shown.countdown == "0:17")
+        #expect(shown.next == "Next: Rest")
+        #expect(shown.position == "segment 3 of 16")
+        #expect(shown.tone == .work)
+        #expect(!shown.paused)
+        #expect(shown.times == "1:03 elapsed · 2:57 left")
+        #expect(abs(shown.segmentProgress - 0.15) < 1e-9)
+        #expect(abs(shown.planProgress - 63.0 / 240) < 1e-9)
+    }
+
+    @Test func aRunningWorkoutMovesOnWithTheLocalClockAndAPausedOneDoesNot() throws {
+        let later = try #require(WorkoutDisplay(running, age: 2_500_000, restKinds: []))
+        #expect(later.countdown == "0:15")  // 14.5 s left, rounded up
+        #expect(later.times == "1:05 elapsed · 2:55 left")
+        var paused = running
+        paused.state = .paused
+        let still = try #require(WorkoutDisplay(paused, age: 60_000_000, restKinds: []))
+        #expect(still.countdown == "0:17")
+        #expect(still.tone == .paused)
+        #expect(still.paused)
+    }
+
+    @Test func restKindsAreCoolAndTheLastSegmentSaysSo() throws {
+        var rest = running
+        rest.segmentKind = "rest"
+        rest.nextLabel = ""
+        let shown = try #require(WorkoutDisplay(rest, age: 0, restKinds: ["rest"]))
+        #expect(shown.tone == .rest)
+        #expect(shown.next == "Last one")
+        #expect(WorkoutDisplay(.idle, age: 0, restKinds: []) == nil)
+    }
+
+    @Test func theNextChangeIsAtTheNextWholeSecondOfTheSegmentsTimeLeft() {
+        var status = running
+        status.segmentRemaining = 17_250_000
+        #expect(WorkoutDisplay.nextChange(status, age: 0) == 250_000)
+        // 100 ms after the read, the change is still 250 ms after the read.
+        #expect(WorkoutDisplay.nextChange(status, age: 100_000) == 250_000)
+        // On a whole second, the next change is a second later.
+        #expect(WorkoutDisplay.nextChange(status, age: 250_000) == 1_250_000)
+        status.segmentRemaining = 300_000
+        #expect(WorkoutDisplay.nextChange(status, age: 300_000) == nil)  // up: SegmentStarted comes next
+        status.state = .paused
+        #expect(WorkoutDisplay.nextChange(status, age: 0) == nil)
+    }
+}
