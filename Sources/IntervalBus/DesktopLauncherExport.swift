@@ -15,7 +15,7 @@ public final class DesktopLauncherExport {
 
     /// Exports the three interfaces on the server's connection. Call on the server's queue.
     public init(server: TimerBusServer, delegate: any DesktopLauncherDelegate, logger: Logger) throws(BusError) {
-        let handler = LauncherHandler(delegate: delegate)
+        let handler = LauncherHandler(delegate: delegate, bus: server.bus, logger: logger)
         self.handler = handler
         objects = try [
             DesktopLauncher.applicationInterfaceTable, DesktopLauncher.searchProviderInterfaceTable,
@@ -31,9 +31,14 @@ public final class DesktopLauncherExport {
 /// Reads each call's arguments and forwards it to the delegate; the reply is sent once the delegate answers.
 private final class LauncherHandler: BusObjectHandler {
     weak var delegate: (any DesktopLauncherDelegate)?
+    /// A search result or a KRunner match that started opens the window on this connection.
+    private let bus: Bus
+    private let logger: Logger
 
-    init(delegate: any DesktopLauncherDelegate) {
+    init(delegate: any DesktopLauncherDelegate, bus: Bus, logger: Logger) {
         self.delegate = delegate
+        self.bus = bus
+        self.logger = logger
     }
 
     func handle(_ call: BusCall) throws(BusCallError) {
@@ -92,7 +97,10 @@ private final class LauncherHandler: BusObjectHandler {
                     call.interface == DesktopLauncher.runnerInterface ? "No such match." : "No such search result."
                 return call.fail(BusCallError(TimerCommandError(.invalidPlan, unknown)))
             }
-            perform(.start(result), call, delegate)
+            delegate.perform(.start(result)) { [bus, logger] outcome in
+                if case .success = outcome { WindowLauncher.open(on: bus, logger: logger) }
+                call.answer(outcome)
+            }
         case (DesktopLauncher.runnerInterface, "Actions"):
             call.reply { reply throws(BusError) in
                 try reply.openContainer("a", contents: "(sss)")

@@ -62,7 +62,7 @@ public final class MediaPlayerOutput: WorkoutOutput, @unchecked Sendable {
         self.service = service
         self.logger = logger
         self.flush = flush
-        let exported = ExportedPlayer(session: session, artURL: Self.installedIconURL(), logger: logger)
+        let exported = ExportedPlayer(session: session, bus: bus, artURL: Self.installedIconURL(), logger: logger)
         self.exported = exported
         objects = try [MediaPlayer.rootInterfaceTable, MediaPlayer.playerInterfaceTable].map {
             (interface) throws(BusError) in
@@ -163,9 +163,12 @@ private final class ExportedPlayer: BusObjectHandler {
     weak var session: WorkoutSession?
     let artURL: String?
     let logger: Logger
+    /// `Raise` opens the window on this connection.
+    let bus: Bus
 
-    init(session: WorkoutSession, artURL: String?, logger: Logger) {
+    init(session: WorkoutSession, bus: Bus, artURL: String?, logger: Logger) {
         self.session = session
+        self.bus = bus
         self.artURL = artURL
         self.logger = logger
     }
@@ -186,11 +189,14 @@ private final class ExportedPlayer: BusObjectHandler {
         return now
     }
 
-    /// A control acts on the workout; `Raise`, `Quit`, `Seek`, `SetPosition` and `OpenUri` do nothing, and answer.
+    /// A control acts on the workout; `Raise` opens the window; `Quit`, `Seek`, `SetPosition` and `OpenUri` do nothing,
+    /// and answer.
     func handle(_ call: BusCall) throws(BusCallError) {
         if call.interface == MediaPlayer.playerInterface, let control = MediaPlayer.controls[call.member] {
             logger.debug("Media control.", metadata: ["control": "\(control)"])
             session?.perform(control)
+        } else if call.interface == MediaPlayer.rootInterface, call.member == "Raise" {
+            WindowLauncher.open(on: bus, logger: logger)
         }
         call.reply()
     }

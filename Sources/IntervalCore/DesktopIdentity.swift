@@ -6,4 +6,9 @@ public enum DesktopIdentity {
     public static let desktopEntry = BusNames.service
     /// The notification's `app_icon`: an icon name looked up in the icon theme.
     public static let iconName = BusNames.service
+    /// The window's application ID (docs/reference.md §10): its bus name and its desktop entry's name, the entry people
+    /// see; the MPRIS player's `DesktopEntry`.
+    public static let window = "org.intervald.IntervalTimer"
+    /// Where GtkApplication exports `org.freedesktop.Application` for ``window``.
+    public static let windowObjectPath = "/org/intervald/IntervalTimer"
 }

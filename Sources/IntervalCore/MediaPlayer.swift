@@ -205,9 +205,10 @@ public enum MediaPlayerProperty: String, Sendable, CaseIterable {
         switch self {
         // GNOME shows a player only while CanPlay; KDE honours the Can* only with CanControl.
         case .canControl, .canPlay, .canPause, .canGoNext, .canGoPrevious: .boolean(true)
-        case .canQuit, .canRaise, .hasTrackList, .canSeek: .boolean(false)
+        case .canRaise: .boolean(true)
+        case .canQuit, .hasTrackList, .canSeek: .boolean(false)
         case .identity: .string(MediaPlayer.identity)
-        case .desktopEntry: .string(DesktopIdentity.desktopEntry)
+        case .desktopEntry: .string(DesktopIdentity.window)
         case .supportedUriSchemes, .supportedMimeTypes: .strings([])
         case .playbackStatus: .string(snapshot.playbackStatus.rawValue)
         case .metadata: .metadata(snapshot, artURL: artURL)
@@ -225,10 +226,11 @@ extension MediaPlayerProperty {
     /// What the value is, for docs/dbus-interfaces.md.
     public var doc: String {
         switch self {
-        case .canQuit, .canRaise: "false: there is no window to raise and the daemon is not quit from a player."
+        case .canRaise: "true: `Raise` opens the Interval Timer window."
+        case .canQuit: "false: the daemon is not quit from a player."
         case .hasTrackList: "false."
         case .identity: "\"\(MediaPlayer.identity)\"."
-        case .desktopEntry: "\"\(DesktopIdentity.desktopEntry)\": the desktop entry the player belongs to."
+        case .desktopEntry: "\"\(DesktopIdentity.window)\": the window's desktop entry, which the player belongs to."
         case .supportedUriSchemes, .supportedMimeTypes: "Empty: the player opens nothing."
         case .playbackStatus: "`Playing` or `Paused` while a workout exists."
         case .metadata:
@@ -260,7 +262,8 @@ extension MediaPlayer {
         name: rootInterface, path: objectPath,
         summary: "The MPRIS root object, under `\(service)` while a workout exists.",
         members: MediaPlayerProperty.allCases.filter { $0.interface == rootInterface }.map(\.member) + [
-            BusInterface.method("Raise", "Does nothing."), BusInterface.method("Quit", "Does nothing."),
+            BusInterface.method("Raise", "Opens the Interval Timer window (D-Bus-activating it)."),
+            BusInterface.method("Quit", "Does nothing."),
         ])
 
     /// `org.mpris.MediaPlayer2.Player` as a table. No control fails because of the workout's state.

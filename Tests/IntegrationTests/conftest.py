@@ -197,6 +197,8 @@ def install_desktop_files(share, bin_dir=BIN):
     desktop = REPO / "desktop"
     files = {
         "applications/org.intervald.Timer1.desktop": desktop / "org.intervald.Timer1.desktop",
+        "applications/org.intervald.IntervalTimer.desktop": desktop / "org.intervald.IntervalTimer.desktop",
+        "dbus-1/services/org.intervald.IntervalTimer.service": desktop / "org.intervald.IntervalTimer.service",
         "gnome-shell/search-providers/org.intervald.Timer1.search-provider.ini":
             desktop / "org.intervald.Timer1.search-provider.ini",
         "krunner/dbusplugins/org.intervald.Timer1.desktop": desktop / "org.intervald.Timer1.krunner.desktop",

@@ -62,8 +62,14 @@ def stopped():
     wait_until(lambda: status()["state"] == "idle", 5, "the workout to stop")
 
 
-def test_the_desktop_entry_is_visible_activatable_and_has_an_action_per_bundled_plan(share):
-    path = share / "applications" / "org.intervald.Timer1.desktop"
+def test_the_windows_entry_is_visible_activatable_and_has_an_action_per_bundled_plan_and_the_daemons_hidden(share):
+    daemon = share / "applications" / "org.intervald.Timer1.desktop"
+    hidden = configparser.ConfigParser(interpolation=None, strict=True)
+    hidden.optionxform = str
+    hidden.read(daemon)
+    assert hidden["Desktop Entry"]["NoDisplay"] == "true" and hidden["Desktop Entry"]["DBusActivatable"] == "true"
+    assert subprocess.run(["desktop-file-validate", str(daemon)], timeout=30).returncode == 0
+    path = share / "applications" / "org.intervald.IntervalTimer.desktop"
     validate = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True, timeout=30)
     assert validate.returncode == 0, validate.stdout + validate.stderr
     entry = configparser.ConfigParser(interpolation=None, strict=True)
@@ -77,12 +83,12 @@ def test_the_desktop_entry_is_visible_activatable_and_has_an_action_per_bundled_
         title = next(line.split('"')[1] for line in (REPO / "config" / "plans" / f"{name}.plan").read_text()
                      .splitlines() if line.startswith("name "))
         assert entry[f"Desktop Action {name}"]["Name"] == f"Start {title}"
-        assert entry[f"Desktop Action {name}"]["Exec"].endswith(f"/intervalctl start {name}")
+        assert entry[f"Desktop Action {name}"]["Exec"].endswith(f"/interval-timer --start {name}")
     ini = configparser.ConfigParser()
     ini.read(share / "gnome-shell" / "search-providers" / "org.intervald.Timer1.search-provider.ini")
     provider = ini["Shell Search Provider"]
     assert (provider["DesktopId"], provider["BusName"], provider["ObjectPath"], provider["Version"]) == \
-        ("org.intervald.Timer1.desktop", SERVICE, SEARCH_PATH, "2")
+        ("org.intervald.IntervalTimer.desktop", SERVICE, SEARCH_PATH, "2")
     runner = subprocess.run(["desktop-file-validate", str(share / "krunner" / "dbusplugins" /
                                                           "org.intervald.Timer1.desktop")],
                             capture_output=True, text=True, timeout=30)

@@ -122,7 +122,8 @@ def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_o
             lambda: shell.eval(f"(r => r ? [r.metaInfo.id, r.metaInfo.name, r.metaInfo.description, "
                                f"r.provider.appInfo.get_id()] : null)({SEARCH_RESULTS}._defaultResult)"),
             30 * SLOWDOWN, "the Shell to list the plan")
-        assert result == ["plan:tabata", "Start Tabata", "12:00 · 18 intervals", "org.intervald.Timer1.desktop"]
+        assert result == ["plan:tabata", "Start Tabata", "12:00 · 18 intervals",
+                          "org.intervald.IntervalTimer.desktop"]
         screenshot = os.environ.get("INTERVALD_TEST_SCREENSHOT")
         if screenshot:
             subprocess.run(["busctl", "--user", "call", "org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot",
@@ -135,7 +136,7 @@ def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_o
         assert shell.ctl("stop").returncode == 0
 
         # The app's right-click menu: an item per bundled plan, which the Shell launches through ActivateAction.
-        app = "Shell.AppSystem.get_default().lookup_app('org.intervald.Timer1.desktop')"
+        app = "Shell.AppSystem.get_default().lookup_app('org.intervald.IntervalTimer.desktop')"
         actions = shell.eval(f"{app}.app_info.list_actions().map(a => {app}.app_info.get_action_name(a))")
         assert "Start Galloway run/walk 30:30" in actions and "Stop the Workout" in actions and len(actions) == 8
         shell.eval(f"{app}.launch_action('galloway-30-30', 0, -1)")

@@ -18,7 +18,7 @@ def assert_desktop_entry(path, bindir):
     lines = path.read_text().splitlines()
     assert "DBusActivatable=true" in lines and "Icon=org.intervald.Timer1" in lines
     assert not any(line.startswith("NoDisplay") for line in lines)
-    assert f"Exec={bindir}/intervald" in lines and f"Exec={bindir}/intervalctl start tabata" in lines
+    assert f"Exec={bindir}/interval-timer" in lines and f"Exec={bindir}/interval-timer --start tabata" in lines
     # Translated into every shipped language (msgfmt --desktop).
     assert "Name[de]=Intervall-Timer" in lines and "Name[fr]=Minuteur d’intervalles" in lines
     assert "Name[es]=Empezar Tabata" in lines
@@ -43,7 +43,7 @@ def test_install_activate_and_uninstall(tmp_path):
     bindir = home / "local" / "bin"
     unit = home / "share" / "systemd" / "user" / "intervald.service"
     activation = home / "share" / "dbus-1" / "services" / "org.intervald.Timer1.service"
-    assert (bindir / "intervald").exists() and (bindir / "intervalctl").exists()
+    assert all((bindir / name).exists() for name in ("intervald", "intervalctl", "interval-timer"))
     assert f"ExecStart={bindir}/intervald" in unit.read_text()
     assert "Type=notify" in unit.read_text()
     assert f"Exec={bindir}/intervald" in activation.read_text()
@@ -52,7 +52,7 @@ def test_install_activate_and_uninstall(tmp_path):
     assert len(list((home / "share" / "intervald" / "plans").glob("*.plan"))) >= 7
     assert (home / "share" / "bash-completion" / "completions" / "intervalctl").exists()
     assert (home / "config" / "fish" / "completions" / "intervalctl.fish").exists()
-    desktop_entry = home / "share" / "applications" / "org.intervald.Timer1.desktop"
+    desktop_entry = home / "share" / "applications" / "org.intervald.IntervalTimer.desktop"
     icons = [home / "share" / "icons" / "hicolor" / "scalable" / "apps" / "org.intervald.Timer1.svg",
              home / "share" / "icons" / "hicolor" / "symbolic" / "apps" / "org.intervald.Timer1-symbolic.svg"]
     assert_desktop_entry(desktop_entry, bindir)

@@ -114,8 +114,10 @@ def test_every_property_is_typed_as_mpris_clients_insist(activatable_daemon):
     assert prop("Position")["type"] == "x" and 0 <= prop("Position")["data"] <= 20_000_000
     root = "org.mpris.MediaPlayer2"
     assert prop("Identity", root) == {"type": "s", "data": "Interval timer"}
-    assert prop("DesktopEntry", root) == {"type": "s", "data": "org.intervald.Timer1"}
-    for name in ("CanQuit", "CanRaise", "HasTrackList"):
+    # The player belongs to the window's entry, and Raise opens the window (test_window.py).
+    assert prop("DesktopEntry", root) == {"type": "s", "data": "org.intervald.IntervalTimer"}
+    assert prop("CanRaise", root) == {"type": "b", "data": True}
+    for name in ("CanQuit", "HasTrackList"):
         assert prop(name, root) == {"type": "b", "data": False}
     for name in ("SupportedUriSchemes", "SupportedMimeTypes"):
         assert prop(name, root) == {"type": "as", "data": []}
