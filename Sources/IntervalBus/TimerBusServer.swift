@@ -160,6 +160,14 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         try bus.emitPropertiesChanged(path: BusNames.objectPath, interface: BusNames.interface, names: names)
     }
 
+    /// Opens the Interval Timer window (docs/reference.md §10): `org.freedesktop.Application.Activate` on its
+    /// application, D-Bus-activating it; no answer is awaited.
+    public func openWindow() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        defer { driver.updateInterest() }
+        WindowLauncher.open(on: bus, logger: logger)
+    }
+
     /// Gives up the bus name without dropping a call (idle exit): releases it, waiting for the bus daemon's answer,
     /// before which it delivers every call it routed to the name; then serves those calls as usual, so each gets its
     /// answer (a `Start` among them is handed to the delegate). Calls sent to the name from then on start another

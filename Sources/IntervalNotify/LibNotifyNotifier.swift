@@ -47,18 +47,22 @@ public final class LibNotifyNotifier: Notifier {
     ///   - onAction: Called on the GLib thread when the user presses a button of the workout's notification.
     ///   - onServerID: Called on the GLib thread with the server's id of the workout's notification each time it
     ///     changes (a new workout, a new server), so that a restarted process can replace it.
+    ///   - onOpen: When given, a click on the notification's body (its `default` action) calls it on the GLib thread:
+    ///     the daemon opens the window there.
     public init(
         appName: String = "intervald",
         mainLoop: GLibMainLoopThread? = nil,
         logger: Logger,
         onAction: @escaping @Sendable (NotificationAction) -> Void,
-        onServerID: @escaping @Sendable (UInt32) -> Void = { _ in }
+        onServerID: @escaping @Sendable (UInt32) -> Void = { _ in },
+        onOpen: (@Sendable () -> Void)? = nil
     ) {
         let mainLoop = mainLoop ?? GLibMainLoopThread.shared(appName: appName, logger: logger)
         self.mainLoop = mainLoop
         self.logger = logger
         state = GLibThreadBound(
-            NotifierState(appName: appName, logger: logger, onAction: onAction, onServerID: onServerID),
+            NotifierState(
+                appName: appName, logger: logger, onAction: onAction, onServerID: onServerID, onOpen: onOpen),
             thread: mainLoop)
         let state = self.state
         mainLoop.invoke { state.value.watchServer() }
@@ -176,6 +180,7 @@ private final class NotifierState {
     private let logger: Logger
     private let onAction: @Sendable (NotificationAction) -> Void
     private let onServerID: @Sendable (UInt32) -> Void
+    private let onOpen: (@Sendable () -> Void)?
     /// The server id last reported through `onServerID`.
     private var reportedID: UInt32 = 0
     /// An earlier process's notification to replace with the next new one; 0 for none.
@@ -199,12 +204,13 @@ private final class NotifierState {
 
     init(
         appName: String, logger: Logger, onAction: @escaping @Sendable (NotificationAction) -> Void,
-        onServerID: @escaping @Sendable (UInt32) -> Void
+        onServerID: @escaping @Sendable (UInt32) -> Void, onOpen: (@Sendable () -> Void)?
     ) {
         self.appName = appName
         self.logger = logger
         self.onAction = onAction
         self.onServerID = onServerID
+        self.onOpen = onOpen
     }
 
     func adopt(serverID id: UInt32) {
@@ -330,6 +336,10 @@ private final class NotifierState {
         notify_notification_clear_actions(notification)  // Releases the previous cue's action boxes.
         for action in actions {
             addAction(action, to: notification)
+        }
+        if let onOpen {
+            // The freedesktop `default` action: servers run it on a click on the body and draw no button for it.
+            addNotificationAction(key: "default", label: tr("Open Interval Timer"), to: notification, onPress: onOpen)
         }
 
         var error: UnsafeMutablePointer<GError>?

@@ -32,9 +32,15 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     /// - Parameters:
     ///   - session: the session whose outputs this joins; button presses are performed on it, on `queue`.
     ///   - queue: the session's serial queue.
-    public convenience init(style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger) {
+    ///   - onOpen: when given, a click on a cue's body calls it on `queue` (the daemon opens the window).
+    public convenience init(
+        style: CueStyle, session: WorkoutSession, queue: DispatchQueue, logger: Logger,
+        onOpen: (@Sendable () -> Void)? = nil
+    ) {
+        let onOpenOnQueue = onOpen.map { open in { @Sendable in queue.async { open() } } }
         self.init(style: style, session: session, queue: queue, logger: logger) { onAction, onServerID in
-            LibNotifyNotifier(appName: "intervald", logger: logger, onAction: onAction, onServerID: onServerID)
+            LibNotifyNotifier(
+                appName: "intervald", logger: logger, onAction: onAction, onServerID: onServerID, onOpen: onOpenOnQueue)
         }
     }
 

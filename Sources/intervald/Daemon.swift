@@ -66,8 +66,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 exitOnce(1)
             }
             self.server = server
+            // A click on a cue's body opens the window (docs/reference.md §10).
             let notification = NotificationOutput(
-                style: settings.notificationStyle, session: session, queue: queue, logger: logger)
+                style: settings.notificationStyle, session: session, queue: queue, logger: logger,
+                onOpen: { [weak server] in server?.openWindow() })
             let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
             let history = HistoryOutput(store: store, writer: recordWriter)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (BIN, SERVICE, busctl, ctl, desktop_required, has_locale, in_language, install_desktop_files,
-                      wait_until)
+                      press, wait_until)
 
 gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
 gi.require_version("Atspi", "2.0")
@@ -36,17 +36,28 @@ def accessibility_bus():
     busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
 
 
-class Window:
-    """The window's process and its accessible tree."""
+WINDOW_SERVICE = "org.intervald.IntervalTimer"
 
-    def __init__(self, tmp_path, env=None):
-        self.log = tmp_path / "interval-timer.log"
-        # The bundled plans where an install puts them.
-        share = install_desktop_files(tmp_path / "share")
-        environment = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_DIRS=str(share),
-                           XDG_CONFIG_HOME=str(tmp_path / "config"), **(env or {}))
-        self.process = subprocess.Popen([str(BIN / "interval-timer")], env=environment,
-                                        stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+
+def window_environment(tmp_path):
+    """The window's environment: the bundled plans where an install puts them, its own state and settings."""
+    share = install_desktop_files(tmp_path / "share")
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_DIRS": str(share),
+            "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+
+class Window:
+    """The window's process and its accessible tree: started here, or (with `pid`) D-Bus-activated by the desktop."""
+
+    def __init__(self, tmp_path, env=None, pid=None):
+        self.process = None
+        if pid is None:
+            self.log = tmp_path / "interval-timer.log"
+            self.process = subprocess.Popen([str(BIN / "interval-timer")],
+                                            env=dict(os.environ, **window_environment(tmp_path), **(env or {})),
+                                            stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+            pid = self.process.pid
+        self.pid = pid
         self.app = wait_until(self._application, 30, "the window's application on the accessibility bus")
         self.frame = wait_until(lambda: self.find(role="frame"), 20, "the window")
 
@@ -55,15 +66,19 @@ class Window:
         for index in range(desktop.get_child_count()):
             app = desktop.get_child_at_index(index)
             try:
-                if app is not None and app.get_process_id() == self.process.pid:
+                if app is not None and app.get_process_id() == self.pid:
                     return app
             except gi.repository.GLib.Error:
                 continue
         return None
 
     def close(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+        if self.process:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        else:
+            os.kill(self.pid, 15)
+            wait_until(lambda: window_pid() is None, 10, "the activated window to leave the bus")
 
     def all(self, role=None, name=None, root=None):
         """Every accessible below `root` (the application) with `role` and `name` (a string or a regex)."""
@@ -113,6 +128,45 @@ class Window:
     def type(self, name, text):
         entry = self.wait("text", name)
         assert entry.get_editable_text_iface().set_text_contents(text)
+
+
+@pytest.fixture
+def daemon_environment(tmp_path):
+    """The activated daemon finds the bundled plans (a search result names one) where the window does."""
+    return {"XDG_DATA_DIRS": window_environment(tmp_path)["XDG_DATA_DIRS"]}
+
+
+def window_pid():
+    """The process that owns the window's application ID on the bus, if one does."""
+    result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "GetConnectionUnixProcessID", "s", WINDOW_SERVICE, check=False)
+    return int(result.stdout.split()[1]) if result.returncode == 0 else None
+
+
+@pytest.fixture
+def activatable_window(tmp_path):
+    """Makes the window D-Bus activatable on the test bus, as its installed activation file does."""
+    service_dir = Path(os.environ["INTERVALD_TEST_DBUS_SERVICE_DIR"])
+    environment = " ".join(f"{name}={value}" for name, value in window_environment(tmp_path).items())
+    service = service_dir / f"{WINDOW_SERVICE}.service"
+    service.write_text(f"[D-BUS Service]\nName={WINDOW_SERVICE}\n"
+                       f"Exec=/bin/sh -c '{environment} exec {BIN / 'interval-timer'} --gapplication-service "
+                       f">>{tmp_path / 'interval-timer.log'} 2>&1'\n")
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+    # What a desktop session tells the bus (dbus-update-activation-environment): where to show windows.
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+           "UpdateActivationEnvironment", "a{ss}", "1", "DISPLAY", os.environ["DISPLAY"])
+    yield
+    pid = window_pid()
+    if pid:
+        os.kill(pid, 15)
+    service.unlink()
+    busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+
+def opened_window(tmp_path):
+    """The window the desktop opened by D-Bus activation."""
+    return Window(tmp_path, pid=wait_until(window_pid, 20, "the window to be activated"))
 
 
 def timer_property(name):
@@ -211,3 +265,32 @@ def test_the_window_speaks_the_users_language(tmp_path, activatable_daemon, loca
         ctl("stop")
     finally:
         window.close()
+
+
+def test_mpris_raise_opens_the_window_on_the_workout(tmp_path, activatable_daemon, activatable_window):
+    assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+    wait_until(lambda: busctl("status", "org.mpris.MediaPlayer2.intervald", check=False).returncode == 0, 5,
+               "the player")
+    busctl("call", "org.mpris.MediaPlayer2.intervald", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Raise")
+    window = opened_window(tmp_path)
+    window.wait("label", "Run")
+    wait_until(lambda: window.find("label", COUNTDOWN), 5, "the countdown")
+    ctl("stop")
+
+
+def test_a_click_on_a_cues_body_opens_the_window(tmp_path, activatable_daemon, activatable_window, notify_log):
+    assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+    notify_log.wait_for(1)
+    press("default")  # dunst runs the default action on a click on the body; its menu offers it too
+    window = opened_window(tmp_path)
+    window.wait("label", "Next: Walk")
+    ctl("stop")
+
+
+def test_a_search_result_starts_its_plan_and_opens_the_window(tmp_path, activatable_daemon, activatable_window):
+    busctl("call", SERVICE, "/org/intervald/Timer1/SearchProvider", "org.gnome.Shell.SearchProvider2",
+           "ActivateResult", "sasu", "plan:tabata", "1", "tabata", "0")
+    window = opened_window(tmp_path)
+    assert timer_property("PlanName") == '"Tabata"'
+    window.wait("label", re.compile(r"Tabata · segment \d+ of 18"))
+    ctl("stop")
