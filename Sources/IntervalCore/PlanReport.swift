@@ -105,8 +105,8 @@ public enum PlanReport {
     }
 
     /// One or two decimals, with the user's decimal separator (text output only).
-    static func format1(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 1)) }
-    static func format2(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 2)) }
+    public static func format1(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 1)) }
+    public static func format2(_ value: Double) -> String { Localization.decimal(fixed(value, digits: 2)) }
 
     /// A fixed-point rendering without Foundation's `String(format:)`.
     static func fixed(_ value: Double, digits: Int) -> String {

@@ -7,6 +7,8 @@ import IntervalCore
 final class CalculatorPage {
     let root: Widget
     private var solving = RunCalculation.Quantity.time
+    /// The solved value is being written into its field: its `changed` must not solve again.
+    private var filling = false
     private let time: Widget
     private let distance: Widget
     private let distanceUnit: Widget
@@ -79,8 +81,10 @@ final class CalculatorPage {
         solve()
     }
 
-    /// Solves what is locked from the other two fields and shows the answer and the splits, or what is wrong.
+    /// Solves what is locked from the other two fields and shows the answer and the splits, or what is wrong; the
+    /// locked field shows the solved value in its own unit.
     private func solve() {
+        guard !filling else { return }
         gtk_widget_set_sensitive(time, solving == .time ? 0 : 1)
         gtk_widget_set_sensitive(distance, solving == .distance ? 0 : 1)
         gtk_widget_set_sensitive(pace, solving == .pace ? 0 : 1)
@@ -93,6 +97,7 @@ final class CalculatorPage {
             terms.append("@ " + text + Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)].written)
         }
         guard terms.count == 2 else {
+            fillSolved(nil)
             show(tr("Enter the other two."), splits: "")
             return
         }
@@ -100,17 +105,49 @@ final class CalculatorPage {
         do throws(PlanDiagnostic) {
             given = try PlanParser.parseRun(terms.joined(separator: " "), origin: "<calc>")
         } catch {
+            fillSolved(nil)
             show(error.message, splits: "")
             return
         }
         guard let calculation = RunCalculation(given) else {
+            fillSolved(nil)
             show(tr("That run cannot be solved."), splits: "")
             return
         }
+        fillSolved(calculation)
         let every = Self.selected(splitsUnit, of: 2) == 1 ? Pace.metresPerMile : 1000
         var perUnit = calculation
         perUnit.miles = every != 1000
         show(calculation.answer, splits: perUnit.splitsText)
+    }
+
+    /// Writes the solved value into the locked field (or empties it), without solving again.
+    private func fillSolved(_ calculation: RunCalculation?) {
+        filling = true
+        defer { filling = false }
+        let field: Widget
+        var text = ""
+        switch solving {
+        case .time:
+            field = time
+            if let calculation { text = TimeText.clock(microseconds: calculation.time) }
+        case .distance:
+            field = distance
+            let unit = Self.selected(distanceUnit, of: Self.distanceUnits.count) == 1 ? Pace.metresPerMile : 1000
+            if let calculation { text = PlanReport.format2(calculation.metres / unit) }
+        case .pace:
+            field = pace
+            if let pace = calculation?.pace {
+                text =
+                    switch Self.selected(paceUnit, of: Self.paceUnits.count) {
+                    case 0: TimeText.clock(seconds: pace.secondsPerKilometre)
+                    case 1: TimeText.clock(seconds: pace.secondsPerMile)
+                    case 2: PlanReport.format1(pace.kilometresPerHour)
+                    default: PlanReport.format1(pace.milesPerHour)
+                    }
+            }
+        }
+        gtk_editable_set_text(cast(field), text)
     }
 
     private func show(_ text: String, splits splitsText: String) {

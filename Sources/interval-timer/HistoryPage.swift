@@ -24,7 +24,7 @@ final class HistoryPage {
         chartArea = gtk_drawing_area_new()
         gtk_drawing_area_set_content_height(cast(chartArea), 220)
         accessibleName(chartArea, tr("Minutes per week"))
-        legend = label("", classes: ["dim-label"], xalign: 0)
+        legend = label("", xalign: 0)
         summary = label("", xalign: 0)
         list = boxedList()
         accessibleName(list, tr("Workouts"))

@@ -20,6 +20,7 @@ EXPECTED_INTERFACE = {
     ".Pause": ("method", "-", "-", "-"),
     ".Resume": ("method", "-", "-", "-"),
     ".Skip": ("method", "-", "-", "-"),
+    ".Restart": ("method", "-", "-", "-"),
     ".Start": ("method", "ssb", "-", "-"),
     ".Stop": ("method", "-", "-", "-"),
     ".Elapsed": ("property", "t", None, "const?"),

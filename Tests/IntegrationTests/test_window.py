@@ -2,10 +2,12 @@
 AT-SPI, the accessibility bus GTK reports to, pressing its buttons by their accessible names and reading its labels;
 against the real daemon, D-Bus-activated on the test's session bus, under Xvfb.
 """
+import json
 import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -294,3 +296,53 @@ def test_a_search_result_starts_its_plan_and_opens_the_window(tmp_path, activata
     assert timer_property("PlanName") == '"Tabata"'
     window.wait("label", re.compile(r"Tabata · segment \d+ of 18"))
     ctl("stop")
+
+
+@pytest.mark.skipif("INTERVALD_TEST_SCREENSHOT_DIR" not in os.environ,
+                    reason="takes the docs' screenshots only when asked (scripts/window-screenshots)")
+def test_screenshots_of_the_window(tmp_path, activatable_daemon):
+    """The screenshots in README and docs/window.md, from the real window: the workout view in a work and a rest
+    segment, a plan's page, the history with its chart, the calculator."""
+    shots = Path(os.environ["INTERVALD_TEST_SCREENSHOT_DIR"])
+    history = tmp_path / "state" / "intervald" / "history.jsonl"
+    history.parent.mkdir(parents=True, exist_ok=True)
+    now = int(time.time())
+    with history.open("w") as lines:
+        for days_ago, run, walk in [(40, 20, 10), (33, 24, 12), (26, 18, 9), (19, 30, 12), (15, 16, 8), (12, 32, 10),
+                                    (8, 28, 14), (5, 24, 8), (2, 36, 12), (1, 20, 6)]:
+            start = now - days_ago * 86_400
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime(start))
+            lines.write(json.dumps({
+                "id": f"w{days_ago}", "plan": "Galloway run/walk 3:1", "origin": "desktop", "start": stamp,
+                "end": stamp, "start_wall_us": start * 1_000_000, "planned_us": (run + walk) * 60_000_000,
+                "done_us": (run + walk) * 60_000_000, "segments_done": 12,
+                "time_per_kind_us": {"run": run * 60_000_000, "walk": walk * 60_000_000},
+                "result": "finished", "reason": None}) + "\n")
+    window = Window(tmp_path)
+    try:
+        def shot(name):
+            time.sleep(0.5)  # the last frame is drawn: a screenshot, not an assertion
+            subprocess.run(["import", "-window", "root", "-crop", "720x640+0+0", str(shots / name)], check=True,
+                           timeout=30)
+
+        assert ctl("start", "-e", "8x(1m run, 30s walk)").returncode == 0
+        window.wait("label", "Run")
+        shot("window-work.png")
+        ctl("skip")
+        window.wait("label", "Walk")
+        shot("window-rest.png")
+        ctl("stop")
+        window.tab("Plans")
+        window.press("push button", "Galloway run/walk 3:1")
+        window.wait("push button", "Start Plan")
+        shot("window-plan.png")
+        window.tab("History")
+        window.wait("label", "Minutes per week")
+        shot("window-history.png")
+        window.tab("Calculator")
+        window.type("Distance", "10")
+        window.type("Pace or speed", "5:30")
+        window.wait("label", "55:00")
+        shot("window-calculator.png")
+    finally:
+        window.close()
