@@ -17,6 +17,7 @@ pytestmark = pytest.mark.skipif(shutil.which("gnome-shell") is None, reason="nee
 SEARCH_RESULTS = "Main.overview._overview.controls._searchController._searchResults"
 MEDIA_SECTION = "Main.panel.statusArea.dateMenu._messageList._mediaSection"
 PLAYER = "org.mpris.MediaPlayer2.intervald"
+WINDOW_APP = "Shell.AppSystem.get_default().lookup_app('org.intervald.IntervalTimer.desktop')"
 
 
 class Shell:
@@ -42,6 +43,12 @@ class Shell:
         self.spawn(["gnome-shell", "--headless", "--unsafe-mode", "--wayland", "--no-x11", "--virtual-monitor",
                     "1280x800"], tmp_path / "shell.log")
         wait_until(lambda: self.eval("1 + 1") == 2, 60 * SLOWDOWN, "GNOME Shell's Eval")
+        # What gnome-session does in a real session: applications the bus starts show on the Shell's display.
+        socket = wait_until(lambda: next((p.name for p in runtime.glob("wayland-*") if not p.name.endswith(".lock")),
+                                         None), 10, "the Shell's Wayland socket")
+        subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                        "org.freedesktop.DBus", "UpdateActivationEnvironment", "a{ss}", "1", "WAYLAND_DISPLAY",
+                        socket], env=self.env, check=True, timeout=10)
 
     def spawn(self, argv, log):
         process = subprocess.Popen(argv, env=self.env, stdout=open(log, "w"), stderr=subprocess.STDOUT)
@@ -135,8 +142,13 @@ def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_o
         assert (status["state"], status["plan_name"]) == ("running", "Tabata")
         assert shell.ctl("stop").returncode == 0
 
+        # The result opened the window, under the window's application ID.
+        wait_until(lambda: shell.eval(f"{WINDOW_APP}.get_windows().length") == 1, 20 * SLOWDOWN,
+                   "the search result to open the window")
+        assert shell.eval(f"{WINDOW_APP}.get_windows()[0].get_title()") == "Interval Timer"
+
         # The app's right-click menu: an item per bundled plan, which the Shell launches through ActivateAction.
-        app = "Shell.AppSystem.get_default().lookup_app('org.intervald.IntervalTimer.desktop')"
+        app = WINDOW_APP
         actions = shell.eval(f"{app}.app_info.list_actions().map(a => {app}.app_info.get_action_name(a))")
         assert "Start Galloway run/walk 30:30" in actions and "Stop the Workout" in actions and len(actions) == 8
         shell.eval(f"{app}.launch_action('galloway-30-30', 0, -1)")
@@ -145,5 +157,22 @@ def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_o
         shell.eval(f"{app}.launch_action('stop', 0, -1)")
         wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["state"] == "idle", 10 * SLOWDOWN,
                    "the Stop item to stop it")
+    finally:
+        shell.close()
+
+
+def test_interval_timer_in_the_app_grid_opens_one_window_that_the_shell_tracks_under_its_id(tmp_path):
+    """Clicking Interval Timer (the Shell activates the app, D-Bus activating the window) shows one window that the
+    Shell tracks under the window's application ID; clicking again raises the same one (single instance)."""
+    share = install_desktop_files(tmp_path / "share")
+    shell = Shell(tmp_path, data_dirs=[share, "/usr/local/share", "/usr/share"])
+    try:
+        assert shell.eval(f"{WINDOW_APP}.get_name()") == "Interval Timer"
+        shell.eval(f"{WINDOW_APP}.activate()")
+        wait_until(lambda: shell.eval(f"{WINDOW_APP}.get_windows().length") == 1, 20 * SLOWDOWN, "the window")
+        assert shell.eval(f"{WINDOW_APP}.get_state()") == 2  # Shell.AppState.RUNNING
+        assert shell.eval(f"{WINDOW_APP}.get_windows()[0].get_gtk_application_id()") == "org.intervald.IntervalTimer"
+        shell.eval(f"{WINDOW_APP}.activate()")  # single instance: the same window again
+        assert shell.eval(f"{WINDOW_APP}.get_windows().length") == 1
     finally:
         shell.close()
