@@ -19,7 +19,7 @@ Adding one is a new module and one line in MEASUREMENTS.
 """
 from . import (measure_client, measure_cue_baselines, measure_cue_floor, measure_cue_lateness, measure_floors,
                measure_footprint, measure_hostile, measure_perceived, measure_scale, measure_side_by_side,
-               measure_soak, measure_wakeups)
+               measure_soak, measure_wakeups, measure_window)
 
 MEASUREMENTS = [
     measure_footprint,      # RSS and mappings of a fresh daemon
@@ -34,4 +34,5 @@ MEASUREMENTS = [
     measure_scale,          # plan show of 10^8 segments, parse throughput
     measure_hostile,        # cue lateness under hostile callers, next to an unloaded run
     measure_perceived,      # the cue sound's onset at the audio server, next to a C libcanberra loop
+    measure_window,         # the window: first frame, its digits' lag, its cost; the daemon's cues with it open
 ]

@@ -16,7 +16,8 @@ ENTRY_POINT = REPO / "scripts" / "bench"
 
 
 def build_binaries(bin_dir, scratch_path):
-    """intervald and intervalctl: from `bin_dir` as found, or a release build in `scratch_path`.
+    """intervald, intervalctl and interval-timer (the window): from `bin_dir` as found, or a release build in
+    `scratch_path`.
     Returns (bin_dir, the build's description)."""
     if bin_dir:
         bin_dir = Path(bin_dir).resolve()
@@ -28,6 +29,8 @@ def build_binaries(bin_dir, scratch_path):
                         "--product", "intervald"], cwd=REPO, check=True)
         subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch_path,
                         "--product", "intervalctl"], cwd=REPO, check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--scratch-path", scratch_path,
+                        "--product", "interval-timer"], cwd=REPO, check=True)
         bin_dir = Path(run(["swift", "build", "-c", "release", "--scratch-path", scratch_path, "--show-bin-path"],
                            cwd=REPO).strip())
         build = {"configuration": "release", "bin_dir": str(bin_dir), "build_seconds": round(time.monotonic() - t0, 1)}

@@ -49,11 +49,12 @@ public struct WorkoutDisplay: Sendable, Equatable {
         tone = paused ? .paused : restKinds.contains(now.segmentKind) ? .rest : .work
     }
 
-    /// µs from the read until the shown second next changes, or nil when nothing changes without a signal (paused,
-    /// or the segment's time is up and the next `SegmentStarted` is due).
+    /// µs from the read until the shown second next changes, or nil when nothing changes without a signal: paused,
+    /// or in the segment's last second, whose end the next `SegmentStarted` (or `Finished`) shows; the digits never
+    /// read 0:00 for the instant before it.
     public static func nextChange(_ status: TimerStatus, age: Int64) -> Int64? {
         let now = advanced(status, by: age)
-        guard now.state == .running, now.segmentRemaining > 0,
+        guard now.state == .running, now.segmentRemaining > 1_000_000,
             let wait = StatusText.microsecondsUntilNextSecond(now)
         else { return nil }
         return max(age, 0) + Int64(wait)

@@ -41,6 +41,7 @@ final class TimerApplication {
     private var readAt: Int64 = 0
     private var tick: UInt32 = 0
     private var inhibitCookie: UInt32 = 0
+    private let trace: FrameTrace?
 
     init(environment: [String: String], logger: Logger) {
         self.logger = logger
@@ -48,6 +49,7 @@ final class TimerApplication {
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         store = StateStore(directory: paths.stateDirectory)
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds
+        trace = FrameTrace(environment: environment)
         app = adw_application_new(Self.id, G_APPLICATION_HANDLES_COMMAND_LINE)
         on(app, "startup") { [unowned self] in startup() }
         on(app, "activate") { [unowned self] in present() }
@@ -114,7 +116,8 @@ final class TimerApplication {
 
         let stack: Widget = adw_view_stack_new()
         viewStack = cast(stack)
-        let workout = WorkoutPage(application: self)
+        trace?.attach(to: window)
+        let workout = WorkoutPage(application: self, trace: trace)
         let plans = PlansPage(application: self)
         let history = HistoryPage(application: self)
         let calculator = CalculatorPage()

@@ -18,8 +18,10 @@ final class WorkoutPage {
     /// What the kind's colour is the background of.
     private let coloured: Widget
     private var shownTone: WorkoutDisplay.Tone?
+    private let trace: FrameTrace?
 
-    init(application: TimerApplication) {
+    init(application: TimerApplication, trace: FrameTrace?) {
+        self.trace = trace
         let idle: Widget = adw_status_page_new()
         adw_status_page_set_icon_name(cast(idle), "org.intervald.Timer1")
         adw_status_page_set_title(cast(idle), tr("No workout running"))
@@ -87,6 +89,9 @@ final class WorkoutPage {
         }
         gtk_stack_set_visible_child_name(pages, "running")
         setText(title, display.title)
+        if let trace, String(cString: gtk_label_get_text(cast(countdown))) != display.countdown {
+            trace.digitsChanged(to: display.countdown)
+        }
         setText(countdown, display.countdown)
         setText(next, display.next)
         setText(position, "\(planName) · \(display.position)")

@@ -55,8 +55,10 @@ import Testing
         #expect(WorkoutDisplay.nextChange(status, age: 100_000) == 250_000)
         // On a whole second, the next change is a second later.
         #expect(WorkoutDisplay.nextChange(status, age: 250_000) == 1_250_000)
-        status.segmentRemaining = 300_000
-        #expect(WorkoutDisplay.nextChange(status, age: 300_000) == nil)  // up: SegmentStarted comes next
+        // The last second shows 0:01 until SegmentStarted: never 0:00 for the instant before it.
+        status.segmentRemaining = 1_300_000
+        #expect(WorkoutDisplay.nextChange(status, age: 0) == 300_000)
+        #expect(WorkoutDisplay.nextChange(status, age: 300_000) == nil)
         status.state = .paused
         #expect(WorkoutDisplay.nextChange(status, age: 0) == nil)
     }
