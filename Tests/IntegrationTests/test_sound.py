@@ -164,6 +164,21 @@ def test_intervalctl_run_plays_its_cues_and_silent_does_not(pulse):
     assert loud_span(*pulse.recording(since=started)) is None, "--silent must play nothing"
 
 
+def test_intervalctl_run_of_one_second_segments_is_heard_as_seven_separate_sounds(pulse):
+    """Issue 27's report: `run -e '3x(1s run, 1s walk)'`, notifications on as typed, makes 7 sounds (6 changes and
+    the finish), each its own onset after quiet, a second apart: none lost at the start, none merged, and the finish
+    not cut by the process's exit."""
+    env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+    started = time.time()
+    run = ctl("run", "-e", "3x(1s run, 1s walk)", env=env)
+    assert run.returncode == 0, run.stderr
+    pulse.wait_until_recorded(time.time() + 1.5)
+    heard = onsets(*pulse.recording(since=started))
+    assert len(heard) == 7, f"six changes and the finish, each after quiet: {heard}"
+    spacing = [round(b - a, 3) for a, b in zip(heard, heard[1:])]
+    assert all(abs(gap - 1.0) < 0.1 for gap in spacing), spacing
+
+
 def test_test_sound_plays_every_cue_sound(pulse):
     env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
     started = time.time()
