@@ -243,6 +243,34 @@ def test_the_calculator_solves_a_pace_from_a_distance_and_a_time(window):
     assert window.find("label", re.compile(r".*5 km +22:30", re.S)) is not None
 
 
+def test_the_screen_may_not_blank_while_a_running_workout_shows(tmp_path, activatable_daemon):
+    """GtkApplication's idle inhibitor, held while a running workout shows and released on pause and stop: it goes to
+    the desktop portal where there is no GNOME session manager, as here (a stand-in portal records the calls)."""
+    calls = tmp_path / "inhibit.log"
+    portal = subprocess.Popen(["/usr/bin/python3", str(Path(__file__).parent / "inhibit_portal.py"), str(calls)],
+                              stdout=subprocess.PIPE, text=True)
+    assert portal.stdout.readline().strip() == "ready"
+    window = Window(tmp_path)
+    try:
+        lines = lambda: calls.read_text().splitlines() if calls.exists() else []
+        assert lines() == [], "nothing is inhibited while no workout runs"
+        assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+        inhibited = wait_until(lambda: [l for l in lines() if l.startswith("inhibit ")], 10, "the inhibitor")
+        flags, handle = inhibited[0].split()[1:]
+        assert int(flags) & 8, "GTK_APPLICATION_INHIBIT_IDLE"
+        assert ctl("pause").returncode == 0
+        wait_until(lambda: f"uninhibit {handle}" in lines(), 10, "the inhibitor to be released on pause")
+        assert ctl("resume").returncode == 0
+        wait_until(lambda: len([l for l in lines() if l.startswith("inhibit ")]) == 2, 10, "the inhibitor again")
+        assert ctl("stop").returncode == 0
+        wait_until(lambda: len([l for l in lines() if l.startswith("uninhibit ")]) == 2, 10,
+                   "the inhibitor to be released on stop")
+    finally:
+        window.close()
+        portal.terminate()
+        portal.wait(timeout=10)
+
+
 def test_with_no_daemon_to_reach_the_window_says_so_and_offers_retry(tmp_path):
     window = Window(tmp_path)
     try:
