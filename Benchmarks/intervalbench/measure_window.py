@@ -237,9 +237,9 @@ def render(s, results):
     add = lines.append
     if "skipped" in s:
         return lines + [f"Skipped: {s['skipped']}.", ""]
-    add(f"`interval-timer` (docs/window.md) shows `{s['plan']}`, once with each of GTK's renderers: GL, the default "
-        "(on a machine without a GPU, such as this one, Mesa's llvmpipe draws it in software), and cairo "
-        "(`GSK_RENDERER=cairo`). The window writes when each change of its digits was painted (the frame clock's "
+    add(f"`interval-timer` (docs/window.md) shows `{s['plan']}`, once with each of GTK's renderers: GL, GTK's default "
+        "(on a machine without a GPU, such as this one, Mesa's llvmpipe draws it in software), and cairo, which the "
+        "window chooses itself where there is no GPU (no DRM render node) and `GSK_RENDERER` is not set. The window writes when each change of its digits was painted (the frame clock's "
         "after-paint, `$INTERVALD_WINDOW_TRACE`); the bus monitor stamps `SegmentStarted` on the same clock. A segment "
         "of D s that starts at S shows D at S and D − j at S + j s; the lag of a change is its paint minus that "
         f"instant. Target: p99 ≤ {LAG_P99_MS:g} ms (one frame). The daemon's cue lateness is measured in the same run "

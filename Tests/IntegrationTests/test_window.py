@@ -349,6 +349,7 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
     window = Window(tmp_path)
     try:
         def shot(name):
+            subprocess.run(["dunstctl", "close-all"], check=True, timeout=10)  # the cue's notification covers it
             time.sleep(0.5)  # the last frame is drawn: a screenshot, not an assertion
             subprocess.run(["import", "-window", "root", "-crop", "720x640+0+0", str(shots / name)], check=True,
                            timeout=30)
