@@ -76,6 +76,21 @@ func onRequest(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback
     connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+/// `GApplication::command-line(command_line)`: the callback's value is the invocation's exit status.
+func onCommandLine(
+    _ application: UnsafeMutableRawPointer,
+    _ callback: @escaping (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32
+) {
+    let thunk:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutablePointer<GApplicationCommandLine>?, UnsafeMutableRawPointer?
+        )
+            -> Int32 = { _, line, data in
+                Handler.from(data, as: ((UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32).self)?(line) ?? 1
+            }
+    connect(application, "command-line", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
 /// `GtkDrawingArea::resize(width, height)`.
 func onResize(_ area: Widget, _ callback: @escaping (Int32, Int32) -> Void) {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {

@@ -53,9 +53,7 @@ final class TimerApplication {
         app = adw_application_new(Self.id, G_APPLICATION_HANDLES_COMMAND_LINE)
         on(app, "startup") { [unowned self] in startup() }
         on(app, "activate") { [unowned self] in present() }
-        on(app, "command-line") { [unowned self] line in
-            commandLine(line?.assumingMemoryBound(to: GApplicationCommandLine.self))
-        }
+        onCommandLine(app) { [unowned self] line in commandLine(line) }
     }
 
     func run(_ arguments: [String]) -> Int32 {
@@ -87,8 +85,9 @@ final class TimerApplication {
         g_object_unref(UnsafeMutableRawPointer(action))
     }
 
-    /// `interval-timer [--start PLAN]`, run where it was typed or by a desktop without D-Bus activation.
-    private func commandLine(_ line: UnsafeMutablePointer<GApplicationCommandLine>?) {
+    /// `interval-timer [--start PLAN]`, run where it was typed or by a desktop without D-Bus activation; 0, the
+    /// invocation's exit status (what it asked for is shown in the window).
+    private func commandLine(_ line: UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32 {
         var count: Int32 = 0
         let argv = g_application_command_line_get_arguments(line, &count)
         defer { g_strfreev(argv) }
@@ -98,6 +97,7 @@ final class TimerApplication {
         } else {
             present()
         }
+        return 0
     }
 
     /// Shows the window, building it the first time.

@@ -206,6 +206,18 @@ def test_a_tabata_chosen_in_the_window_counts_down_and_its_pause_skip_and_stop_w
     window.wait("label", "No workout running")
 
 
+def test_a_second_invocation_with_start_hands_the_plan_to_the_open_window_and_exits_0(window, tmp_path):
+    """Single instance: `interval-timer --start tabata`, as a desktop without D-Bus activation runs the entry's
+    action, is carried out by the window already open, and the invocation ends with status 0."""
+    second = subprocess.run([str(BIN / "interval-timer"), "--start", "tabata"], timeout=30,
+                            env=dict(os.environ, **window_environment(tmp_path)), capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    wait_until(lambda: timer_property("PlanName") == '"Tabata"', 10, "the open window to start Tabata")
+    window.wait("label", re.compile(r"Tabata · segment \d+ of 18"))
+    assert len(window.all("frame")) == 1
+    ctl("stop")
+
+
 def test_a_workout_started_by_intervalctl_appears_in_the_open_window_with_its_digits_a_third_of_its_height(window):
     window.wait("label", "No workout running")
     assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
