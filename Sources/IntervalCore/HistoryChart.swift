@@ -19,12 +19,16 @@ public struct HistoryChart: Sendable, Equatable {
     /// Buckets `records` by the local week they started in (weeks begin on Monday; `utcOffset` is the local time's
     /// offset from UTC in µs), keeping the `count` weeks up to the one of `now`.
     public init(_ records: [HistoryRecord], now: Int64, utcOffset: Int64, count: Int) {
+        guard count > 0 else {
+            (kinds, weeks) = ([], [])
+            return
+        }
         let day: Int64 = 86_400 * 1_000_000
         let localNow = now + utcOffset
         // 1970-01-01 was a Thursday: Monday is three days later in the week's count.
         let daysSinceMonday = ((localNow.floorDivided(by: day) + 3) % 7 + 7) % 7
         let currentWeek = localNow.floorDivided(by: day) * day - daysSinceMonday * day - utcOffset
-        let first = currentWeek - Int64(max(count - 1, 0)) * Self.week
+        let first = currentWeek - Int64(count - 1) * Self.week
         var perKind: [String: [Double]] = [:]
         for record in records where record.startWall >= first && record.startWall < currentWeek + Self.week {
             let index = Int((record.startWall - first) / Self.week)

@@ -28,6 +28,11 @@ import Testing
         #expect(chart.weeks.last?.total == 30)
     }
 
+    @Test func noWeeksAskedForIsAnEmptyChart() {
+        let chart = HistoryChart([record(at: Self.now, ["run": Self.minute])], now: Self.now, utcOffset: 0, count: 0)
+        #expect(chart.kinds.isEmpty && chart.weeks.isEmpty)
+    }
+
     @Test func aLocalOffsetMovesTheWeeksBoundary() {
         // Sunday 23:30 UTC is Monday 00:30 at UTC+1: this week there, last week in UTC.
         let monday = Self.now - 2 * Self.day - 12 * 3_600_000_000
