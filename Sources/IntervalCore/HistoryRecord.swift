@@ -62,6 +62,22 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     }
 }
 
+extension HistoryRecord {
+    /// How the workout ended, as `intervalctl history` and the window list it: "finished", "stopped (user)".
+    public var resultText: String {
+        switch result {
+        case .finished: tr("finished")
+        case .interrupted: tr("interrupted")
+        case .stopped: tr("stopped ({reason})", ["reason": reason ?? "?"])
+        }
+    }
+
+    /// When it started, to the minute, in the recorded local time: "2026-11-25 16:33".
+    public var startText: String {
+        String(start.prefix(16)).replacing("T", with: " ")
+    }
+}
+
 /// Who a workout is, beyond its plan: what the state file and the history keep.
 public struct WorkoutIdentity: Sendable, Equatable {
     public var id: String

@@ -64,7 +64,7 @@ public enum StatusText {
 
     /// The workout's elapsed time, rounded down to the second: "14:48".
     public static func elapsed(_ status: TimerStatus) -> String {
-        TimeText.clock(microseconds: Int64(clamping: status.elapsed / 1_000_000 * 1_000_000))
+        TimeText.clockToTheSecond(microseconds: Int64(clamping: status.elapsed))
     }
 
     /// The plan's total duration: "40:00".

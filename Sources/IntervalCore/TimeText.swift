@@ -16,6 +16,11 @@ public enum TimeText {
         return text
     }
 
+    /// A clock face rounded down to the whole second, as elapsed times and histories read: "14:48" for 14:48.9.
+    public static func clockToTheSecond(microseconds: Int64) -> String {
+        clock(microseconds: microseconds / 1_000_000 * 1_000_000)
+    }
+
     /// A clock face for a fractional number of seconds, rounded to the second: "5:30".
     public static func clock(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "--:--" }

@@ -73,23 +73,16 @@ final class HistoryPage {
         setText(
             summary,
             trn("{count} workout", "{count} workouts", totals.count) + ", "
-                + TimeText.clock(microseconds: totals.doneDuration / 1_000_000 * 1_000_000))
+                + TimeText.clockToTheSecond(microseconds: totals.doneDuration))
         removeChildren(list, from: true)
         for record in read.reversed().prefix(200) {
-            let result =
-                switch record.result {
-                case .finished: tr("finished")
-                case .interrupted: tr("interrupted")
-                case .stopped: tr("stopped ({reason})", ["reason": record.reason ?? "?"])
-                }
             let kinds = record.timePerKind.sorted { $0.value > $1.value }
-                .map {
-                    "\(Localization.label($0.key)) \(TimeText.clock(microseconds: $0.value / 1_000_000 * 1_000_000))"
-                }
-            let when = record.start.prefix(16).replacing("T", with: " ")
+                .map { "\(Localization.label($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
             gtk_list_box_append(
                 cast(list),
-                actionRow(title: "\(record.plan) — \(result)", subtitle: "\(when) · " + kinds.joined(separator: ", ")))
+                actionRow(
+                    title: "\(record.plan) — \(record.resultText)",
+                    subtitle: "\(record.startText) · " + kinds.joined(separator: ", ")))
         }
         if read.isEmpty {
             gtk_list_box_append(cast(list), actionRow(title: tr("No workouts recorded yet."), subtitle: ""))

@@ -67,15 +67,10 @@ struct HistoryCommand: ParsableCommand {
             return
         }
         for record in records {
-            let when = record.start.prefix(16).replacing("T", with: " ")
-            let result =
-                switch record.result {
-                case .finished: tr("finished")
-                case .interrupted: tr("interrupted")
-                case .stopped: tr("stopped ({reason})", ["reason": record.reason ?? "?"])
-                }
             let done = "\(Self.clock(record.doneDuration))/\(Self.clock(record.plannedDuration))"
-            Console.print("\(when)  \(done.padding(to: 15)) \(result.padding(to: 22)) \(record.plan.terminalEscaped)")
+            Console.print(
+                "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 22)) "
+                    + record.plan.terminalEscaped)
         }
         let kinds = totals.timePerKind.sorted { $0.value > $1.value }
             .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }
@@ -87,7 +82,7 @@ struct HistoryCommand: ParsableCommand {
 
     /// A duration to the second, as a history reads.
     private static func clock(_ microseconds: Int64) -> String {
-        TimeText.clock(microseconds: microseconds / 1_000_000 * 1_000_000)
+        TimeText.clockToTheSecond(microseconds: microseconds)
     }
 
     /// The instant `text` names, in µs since the Unix epoch.
