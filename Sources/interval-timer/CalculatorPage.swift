@@ -18,16 +18,20 @@ final class CalculatorPage {
     private let answer: Widget
     private let splits: Widget
 
-    private static let distanceUnits = ["km", "mi"]
-    /// What each pace unit appends to the number, as the plan language writes it.
-    private static let paceUnits: [(shown: String, written: String)] = [
-        ("min/km", "/km"), ("min/mi", "/mi"), ("km/h", " km/h"), ("mph", " mph"),
+    /// The distance units, as the plan language writes them, and their length.
+    private static let distanceUnits: [(name: String, metres: Double)] = [("km", 1000), ("mi", Pace.metresPerMile)]
+    /// The pace units: as shown, what the plan language appends to the number, and how a pace reads in them.
+    private static let paceUnits: [(shown: String, written: String, reading: @Sendable (Pace) -> String)] = [
+        ("min/km", "/km", { TimeText.clock(seconds: $0.secondsPerKilometre) }),
+        ("min/mi", "/mi", { TimeText.clock(seconds: $0.secondsPerMile) }),
+        ("km/h", " km/h", { PlanReport.format1($0.kilometresPerHour) }),
+        ("mph", " mph", { PlanReport.format1($0.milesPerHour) }),
     ]
 
     init() {
         time = Self.entry(placeholder: "25:00")
         distance = Self.entry(placeholder: "5")
-        distanceUnit = Self.dropDown(Self.distanceUnits, name: tr("Distance unit"))
+        distanceUnit = Self.dropDown(Self.distanceUnits.map(\.name), name: tr("Distance unit"))
         pace = Self.entry(placeholder: "5:00")
         paceUnit = Self.dropDown(Self.paceUnits.map(\.shown), name: tr("Pace unit"))
         splitsUnit = Self.dropDown([tr("Splits per km"), tr("Splits per mile")], name: tr("Splits"))
@@ -91,10 +95,10 @@ final class CalculatorPage {
         var terms: [String] = []
         if solving != .time, let text = Self.text(time) { terms.append("in \(text)") }
         if solving != .distance, let text = Self.text(distance) {
-            terms.append(text + Self.distanceUnits[Self.selected(distanceUnit, of: Self.distanceUnits.count)])
+            terms.append(text + selectedDistanceUnit.name)
         }
         if solving != .pace, let text = Self.text(pace) {
-            terms.append("@ " + text + Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)].written)
+            terms.append("@ " + text + selectedPaceUnit.written)
         }
         guard terms.count == 2 else {
             fillSolved(nil)
@@ -115,9 +119,8 @@ final class CalculatorPage {
             return
         }
         fillSolved(calculation)
-        let every = Self.selected(splitsUnit, of: 2) == 1 ? Pace.metresPerMile : 1000
         var perUnit = calculation
-        perUnit.miles = every != 1000
+        perUnit.miles = Self.selected(splitsUnit, of: 2) == 1  // "Splits per mile"
         show(calculation.answer, splits: perUnit.splitsText)
     }
 
@@ -133,19 +136,10 @@ final class CalculatorPage {
             if let calculation { text = TimeText.clock(microseconds: calculation.time) }
         case .distance:
             field = distance
-            let unit = Self.selected(distanceUnit, of: Self.distanceUnits.count) == 1 ? Pace.metresPerMile : 1000
-            if let calculation { text = PlanReport.format2(calculation.metres / unit) }
+            if let calculation { text = PlanReport.format2(calculation.metres / selectedDistanceUnit.metres) }
         case .pace:
             field = pace
-            if let pace = calculation?.pace {
-                text =
-                    switch Self.selected(paceUnit, of: Self.paceUnits.count) {
-                    case 0: TimeText.clock(seconds: pace.secondsPerKilometre)
-                    case 1: TimeText.clock(seconds: pace.secondsPerMile)
-                    case 2: PlanReport.format1(pace.kilometresPerHour)
-                    default: PlanReport.format1(pace.milesPerHour)
-                    }
-            }
+            if let pace = calculation?.pace { text = selectedPaceUnit.reading(pace) }
         }
         gtk_editable_set_text(cast(field), text)
     }
@@ -158,6 +152,14 @@ final class CalculatorPage {
     private static func text(_ entry: Widget) -> String? {
         let text = String(cString: gtk_editable_get_text(cast(entry)))
         return text.allSatisfy(\.isWhitespace) ? nil : text
+    }
+
+    private var selectedDistanceUnit: (name: String, metres: Double) {
+        Self.distanceUnits[Self.selected(distanceUnit, of: Self.distanceUnits.count)]
+    }
+
+    private var selectedPaceUnit: (shown: String, written: String, reading: @Sendable (Pace) -> String) {
+        Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)]
     }
 
     private static func selected(_ dropDown: Widget, of count: Int) -> Int {
