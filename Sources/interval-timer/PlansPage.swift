@@ -117,6 +117,7 @@ final class PlansPage {
             show(Self.verdict(for: text), for: attempt)
             return
         }
+        gtk_widget_set_sensitive(startOneLine, 0)  // until this text's verdict is in
         let box = UncheckedBox(Unmanaged.passRetained(self))
         Self.parseQueue.async {
             let verdict = Self.verdict(for: text)
@@ -147,10 +148,11 @@ final class PlansPage {
         gtk_widget_set_sensitive(startOneLine, verdict.map { (try? $0.get()) != nil } == true ? 1 : 0)
     }
 
+    /// Start, or Enter in the field: only while Start is enabled, that is while the text as typed has parsed (its
+    /// verdict is shown), so that it is not parsed again here.
     private func startTyped() {
-        let text = String(cString: gtk_editable_get_text(cast(oneLine)))
-        guard case .success = Self.verdict(for: text) else { return }
-        application.start(text: text, origin: "<inline>")
+        guard gtk_widget_get_sensitive(startOneLine) != 0 else { return }
+        application.start(text: String(cString: gtk_editable_get_text(cast(oneLine))), origin: "<inline>")
     }
 
     // MARK: Timeline

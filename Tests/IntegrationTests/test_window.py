@@ -172,7 +172,9 @@ def opened_window(tmp_path):
 
 
 def timer_property(name):
-    return busctl("get-property", SERVICE, "/org/intervald/Timer1", "org.intervald.Timer1", name).stdout.split()[1]
+    """The property's value as busctl prints it after its type: '"running"', '3', '"8x(30s run, 30s walk)"'."""
+    return busctl("get-property", SERVICE, "/org/intervald/Timer1", "org.intervald.Timer1",
+                  name).stdout.split(maxsplit=1)[1].strip()
 
 
 @pytest.fixture
@@ -241,6 +243,9 @@ def test_a_mistyped_one_line_plan_shows_its_located_diagnostic_and_a_good_one_it
     window.type("One-line plan", "8x(30s run, 30s walk)")
     window.wait("label", "8:00, 16 segments")
     wait_until(lambda: start.get_state_set().contains(Atspi.StateType.SENSITIVE), 5, "Start to be enabled")
+    assert start.get_action_iface().do_action(0)
+    wait_until(lambda: timer_property("PlanName") == '"8x(30s run, 30s walk)"', 10, "the one-line plan to start")
+    ctl("stop")
 
 
 def test_the_calculator_solves_a_pace_from_a_distance_and_a_time(window):
@@ -273,10 +278,11 @@ def test_the_screen_may_not_blank_while_a_running_workout_shows(tmp_path, activa
         assert ctl("pause").returncode == 0
         wait_until(lambda: f"uninhibit {handle}" in lines(), 10, "the inhibitor to be released on pause")
         assert ctl("resume").returncode == 0
-        wait_until(lambda: len([l for l in lines() if l.startswith("inhibit ")]) == 2, 10, "the inhibitor again")
+        held = lambda: len([l for l in lines() if l.startswith("inhibit ")]) - len([l for l in lines()
+                                                                                  if l.startswith("uninhibit ")])
+        wait_until(lambda: len(lines()) > 2 and held() == 1, 10, "the inhibitor again")
         assert ctl("stop").returncode == 0
-        wait_until(lambda: len([l for l in lines() if l.startswith("uninhibit ")]) == 2, 10,
-                   "the inhibitor to be released on stop")
+        wait_until(lambda: held() == 0, 10, "the inhibitor to be released on stop")
     finally:
         window.close()
         portal.terminate()
