@@ -71,9 +71,10 @@ def call(method, signature="", *args, check=True):
     return busctl("call", SERVICE, PATH, SERVICE, method, *([signature, *args] if signature else []), check=check)
 
 
-def name_owner_pid():
+def name_owner_pid(name=SERVICE):
+    """The process that owns `name` (the daemon's by default) on the bus, or None."""
     result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                    "GetConnectionUnixProcessID", "s", SERVICE, check=False)
+                    "GetConnectionUnixProcessID", "s", name, check=False)
     return int(result.stdout.split()[1]) if result.returncode == 0 else None
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (BIN, SERVICE, busctl, ctl, desktop_required, has_locale, in_language, install_desktop_files,
-                      press, wait_until)
+                      name_owner_pid, press, wait_until)
 
 gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
 gi.require_version("Atspi", "2.0")
@@ -140,9 +140,7 @@ def daemon_environment(tmp_path):
 
 def window_pid():
     """The process that owns the window's application ID on the bus, if one does."""
-    result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                    "GetConnectionUnixProcessID", "s", WINDOW_SERVICE, check=False)
-    return int(result.stdout.split()[1]) if result.returncode == 0 else None
+    return name_owner_pid(WINDOW_SERVICE)
 
 
 @pytest.fixture
