@@ -62,24 +62,32 @@ def best_offset(indexed_times, period_ns):
     return min((t - k * period_ns for k, t in indexed_times), default=None)
 
 
+def jitter(indexed_times, period_ns):
+    """A contender's lateness against its own best cue (best_offset), without the per-cue list; None without cues."""
+    st = lateness_stats(indexed_times, period_ns, base=best_offset(indexed_times, period_ns))
+    if st:
+        st.pop("lateness_ms")
+    return st
+
+
+def minus_floor(ours, floor):
+    """intervald − the floor beside it, ms, for p50, p99 and max; None unless both were measured."""
+    if not ours or not floor:
+        return None
+    return {key: round(ours[key] - floor[key], 3) for key in ("p50_ms", "p99_ms", "max_ms")}
+
+
 def summarize(raw, params):
     s = raw[KEY]
     period_ns = int(s["period_ms"] * 1e6)
     runs = []
     for r in s["runs"]:
-        stats = {}
-        for prefix in ("", "floor_"):
-            for name in ("signal", "notify"):
-                times = r[f"{prefix}{name}_times_ns"]
-                st = lateness_stats(times, period_ns, base=best_offset(times, period_ns))
-                if st:
-                    st.pop("lateness_ms")
-                stats[prefix + name] = st
+        stats = {prefix + name: jitter(r[f"{prefix}{name}_times_ns"], period_ns)
+                 for prefix in ("", "floor_") for name in ("signal", "notify")}
         difference = {}
         for ours, floor in (("signal", "floor_signal"), ("notify", "floor_notify")):
-            if stats[ours] and stats[floor]:
-                difference[ours] = {key: round(stats[ours][key] - stats[floor][key], 3)
-                                    for key in ("p50_ms", "p99_ms", "max_ms")}
+            if minus_floor(stats[ours], stats[floor]):
+                difference[ours] = minus_floor(stats[ours], stats[floor])
         runs.append({**stats, "difference": difference,
                      "signal_to_mpris_change": signal_to_mpris_change(r["signal_times_ns"],
                                                                       r.get("mpris_change_times_ns", [])),

@@ -13,9 +13,9 @@ import time
 
 from .common import log
 from .measure_cue_lateness import intervald_cue_times, warm_up
-from .measure_side_by_side import best_offset
-from .procstat import footprint
-from .summarize import lateness_stats, percentile
+from .measure_side_by_side import jitter, minus_floor
+from .procstat import Window, footprint
+from .summarize import percentile
 
 KEY = "window"
 PARAMS = {"quick": {"window_starts": 1, "window_segments": 4, "window_segment_s": 2},
@@ -54,11 +54,6 @@ def _open(bench, trace, renderer="gl"):
 def _close(window):
     window.terminate()
     window.wait(timeout=10)
-
-
-def _cpu_ticks(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime + stime
 
 
 def _workout(bench, plan, seconds):
@@ -108,16 +103,16 @@ def run(bench):
         window = _open(bench, trace, renderer)
         _first_frame(trace)
         time.sleep(0.5)
-        ticks0, clock0 = _cpu_ticks(window.pid), time.monotonic()
+        sampler = Window(window.pid, interval=1.0)
         t0, events, floor_status = _workout(bench, plan, segments * length)
-        cpu_s = (_cpu_ticks(window.pid) - ticks0) / os.sysconf("SC_CLK_TCK")
-        seconds = time.monotonic() - clock0
+        cost = sampler.finish()
         running_rss = footprint(window.pid)
         _close(window)
         signals, floor = _cues(events)
         renderers[renderer] = {
             "cold_start_us": starts_us, "idle_footprint": {"total": idle_rss["total"]},
-            "running_footprint": {"total": running_rss["total"]}, "cpu_seconds": cpu_s, "window_seconds": seconds,
+            "running_footprint": {"total": running_rss["total"]}, "cpu_seconds": cost["cpu_ms"] / 1000,
+            "window_seconds": cost["seconds"],
             "digits": [[text, int(set_us), int(painted_us)] for text, set_us, painted_us in
                        (line.split()[1:] for line in _trace(trace) if line.startswith("digits "))],
             "cues": {"signals": signals, "floor": floor, "floor_status": floor_status},
@@ -161,14 +156,8 @@ def _stats(values):
 
 
 def _lateness(run, period_ns):
-    ours = lateness_stats(run["signals"], period_ns, base=best_offset(run["signals"], period_ns))
-    floor = lateness_stats(run["floor"], period_ns, base=best_offset(run["floor"], period_ns))
-    for st in (ours, floor):
-        if st:
-            st.pop("lateness_ms")
-    difference = ({key: round(ours[key] - floor[key], 3) for key in ("p50_ms", "p99_ms", "max_ms")}
-                  if ours and floor else None)
-    return {"signal": ours, "floor": floor, "difference": difference, "floor_status": run["floor_status"]}
+    ours, floor = jitter(run["signals"], period_ns), jitter(run["floor"], period_ns)
+    return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
 
 
 def summarize(raw, params):
