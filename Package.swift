@@ -59,10 +59,12 @@ let package = Package(
         // calls have `_full` siblings that take a property list, so no C shim is needed.
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
+        // The music's volume while a cue sounds (docs/reference.md §11), on PulseAudio or PipeWire's pulse server.
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .target(
             name: "IntervalSound",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "CCanberra", "CSpeechd",
+                "IntervalCore", "IntervalRuntime", "CCanberra", "CSpeechd", "CPulse",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -18,6 +18,11 @@ public struct SoundSettings: Sendable, Equatable {
     public var voiceRate = 0
     /// Also say "Halfway" in the middle of segments of at least ``SpokenCues/halfwayMinimum``.
     public var voiceHalfway = false
+    /// How loud the other playback streams are while a cue sounds or speaks, in percent of their loudness; 100 turns
+    /// ducking off (docs/reference.md §11).
+    public var duck = 30
+    /// Only the spoken phrases lower the music, not the cue sounds.
+    public var duckVoiceOnly = false
 
     /// The defaults; the settings file changes them one by one.
     public init() {}
@@ -36,6 +41,11 @@ public struct SoundSettings: Sendable, Equatable {
     public func sound(for cue: SoundCue) -> String {
         sounds[cue] ?? cue.defaultSound
     }
+
+    /// Whether cue sounds lower the music.
+    public var soundsDuck: Bool { enabled && duck < 100 && !duckVoiceOnly }
+    /// Whether spoken phrases lower the music.
+    public var voiceDucks: Bool { voice && duck < 100 }
 
     /// Every sound a workout can play, each once: what to load ahead so that the first cue starts at once.
     public var allSounds: [String] {

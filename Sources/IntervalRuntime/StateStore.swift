@@ -30,6 +30,8 @@ public struct StateStore: WorkoutStateRecording, Sendable {
     public let directory: String
     public var statePath: String { directory + "/state.json" }
     public var historyPath: String { directory + "/history.jsonl" }
+    /// The streams a duck has lowered, while they are down (docs/reference.md §11).
+    public var duckRecordPath: String { directory + "/ducked.json" }
 
     public init(directory: String) {
         self.directory = directory

@@ -151,6 +151,18 @@ public struct Setting: Sendable {
                 "sound", "voice-halfway", \.sound.voiceHalfway,
                 "Also say \"Halfway, 2 minutes left\" in segments of 2 minutes or more."),
             Setting(
+                section: "sound", key: "duck", type: "whole number, 0 to 100", defaultValue: "30",
+                doc: "How loud other playback (music, video) is while a cue sounds or speaks, in percent of its "
+                    + "loudness (30: 10.5 dB lower); 100 leaves it alone."
+            ) { value, settings in
+                guard let duck = value.int, (0...100).contains(duck) else {
+                    return "expected a percentage from 0 to 100"
+                }
+                settings.sound.duck = duck
+                return nil
+            },
+            flag("sound", "duck-voice-only", \.sound.duckVoiceOnly, "Only the spoken phrases lower the music."),
+            Setting(
                 section: "sound", key: "kinds", type: "table of kind = sound", defaultValue: nil,
                 doc: "`[sound.kinds]`: a sound of its own for some kinds, over the work or rest sound."
             ) { value, settings in

@@ -32,6 +32,8 @@ public final class CanberraPlayer: @unchecked Sendable {
     /// canberra's volume, in decibels as text.
     private let volume: String
     private let preload: [String]
+    /// Lowers the music while each sound plays; nil: no ducking.
+    private let ducker: MusicDucker?
     // Confined to `queue`.
     private var context: OpaquePointer?
     /// Sounds of intervald's theme replaced by the freedesktop theme's, when intervald's is not installed.
@@ -47,8 +49,10 @@ public final class CanberraPlayer: @unchecked Sendable {
     /// - Parameters:
     ///   - volume: percent of the sounds' own loudness, 1–100.
     ///   - preload: sounds (theme event ids or files) to load into the server now.
-    public init(volume: Int, preload: [String], logger: Logger) {
+    ///   - ducker: lowers the music from each sound's start to its end (docs/reference.md §11).
+    public init(volume: Int, preload: [String], ducker: MusicDucker? = nil, logger: Logger) {
         self.logger = logger
+        self.ducker = ducker
         let fraction = Double(min(max(volume, 1), 100)) / 100
         self.volume = "\(20 * log10(fraction))"
         self.preload = preload
@@ -79,27 +83,43 @@ public final class CanberraPlayer: @unchecked Sendable {
     /// Plays `sound` and waits until it has finished (for `intervalctl test-sound`); false if it could not play.
     public func playToEnd(_ sound: String) -> Bool {
         let finished = DispatchSemaphore(value: 0)
-        let started: Bool = queue.sync {
-            let box = Unmanaged.passRetained(SemaphoreBox(finished)).toOpaque()
-            let result = play(sound) { context, properties in
-                ca_context_play_full(
-                    context, Self.cueID, properties,
-                    { _, _, _, userdata in
-                        guard let userdata else { return }
-                        Unmanaged<SemaphoreBox>.fromOpaque(userdata).takeRetainedValue().semaphore.signal()
-                    }, box)
-            }
-            if result != Int32(CA_SUCCESS) { Unmanaged<SemaphoreBox>.fromOpaque(box).release() }
-            return result == Int32(CA_SUCCESS)
-        }
+        let started = queue.sync { playNow(sound) { finished.signal() } }
         if started { finished.wait() }
         return started
     }
 
     // MARK: On `queue`
 
-    private func playNow(_ sound: String) {
-        _ = play(sound) { context, properties in ca_context_play_full(context, Self.cueID, properties, nil, nil) }
+    /// Plays `sound`, holding the music down until it ends; `ended` runs (on canberra's thread) once it has ended or
+    /// was cut. False, and `ended` does not run, when it could not play.
+    @discardableResult
+    private func playNow(_ sound: String, ended: (@Sendable () -> Void)? = nil) -> Bool {
+        guard ducker != nil || ended != nil else {
+            return play(sound) { context, properties in
+                ca_context_play_full(context, Self.cueID, properties, nil, nil)
+            } == Int32(CA_SUCCESS)
+        }
+        let hold = ducker.map { ducker in (ducker, ducker.hold()) }
+        let box = Unmanaged.passRetained(
+            EndOfSound {
+                if let (ducker, token) = hold { ducker.release(token) }
+                ended?()
+            }
+        ).toOpaque()
+        let result = play(sound) { context, properties in
+            ca_context_play_full(
+                context, Self.cueID, properties,
+                { _, _, _, box in
+                    guard let box else { return }
+                    Unmanaged<EndOfSound>.fromOpaque(box).takeRetainedValue().body()
+                }, box)
+        }
+        guard result == Int32(CA_SUCCESS) else {
+            Unmanaged<EndOfSound>.fromOpaque(box).release()
+            if let (ducker, token) = hold { ducker.release(token) }
+            return false
+        }
+        return true
     }
 
     /// Plays or caches `sound` with `request`: through an open context (re-opened once if the server went away), with
@@ -248,10 +268,11 @@ public final class CanberraPlayer: @unchecked Sendable {
     }
 }
 
-private final class SemaphoreBox {
-    let semaphore: DispatchSemaphore
+/// What runs when a sound has ended, as canberra's callback data.
+private final class EndOfSound {
+    let body: @Sendable () -> Void
 
-    init(_ semaphore: DispatchSemaphore) {
-        self.semaphore = semaphore
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
     }
 }

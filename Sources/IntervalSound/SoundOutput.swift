@@ -1,3 +1,4 @@
+import Dispatch
 import IntervalCore
 import Logging
 
@@ -31,24 +32,53 @@ public final class SoundOutput: WorkoutOutput {
     private let settings: SoundSettings
     private let player: (any CuePlaying)?
     private let voice: (any CueSpeaking)?
+    /// Lowers the music under the cues (docs/reference.md §11), or only puts back what a crashed daemon left down.
+    private let ducking: (any MusicDucking)?
     /// Confined to the session's queue, like every output.
     private var spoken: SpokenCues
 
-    public convenience init(settings: SoundSettings, logger: Logger) {
+    /// - Parameter duckRecord: where the streams lowered under a cue are recorded while down (the daemon's state
+    ///   directory), so that a daemon that crashed mid-duck puts them back at its next start; nil: no record.
+    public convenience init(settings: SoundSettings, duckRecord: String? = nil, logger: Logger) {
+        let ducks = settings.soundsDuck || settings.voiceDucks
+        let ducker =
+            ducks || duckRecord.map(MusicDucker.recordExists) == true
+            ? MusicDucker(loudnessPercent: settings.duck, recordPath: duckRecord, logger: logger) : nil
         self.init(
             settings: settings,
             player: settings.enabled
-                ? CanberraPlayer(volume: settings.volume, preload: settings.allSounds, logger: logger) : nil,
+                ? CanberraPlayer(
+                    volume: settings.volume, preload: settings.allSounds,
+                    ducker: settings.soundsDuck ? ducker : nil, logger: logger) : nil,
             voice: settings.voice
-                ? SpeechVoice(language: settings.voiceLanguage, rate: settings.voiceRate, logger: logger) : nil)
+                ? SpeechVoice(
+                    language: settings.voiceLanguage, rate: settings.voiceRate,
+                    ducker: settings.voiceDucks ? ducker : nil, logger: logger) : nil,
+            ducking: ducker)
     }
 
-    /// With `player` and `voice` in place of libcanberra and speech-dispatcher (nil: off).
-    init(settings: SoundSettings, player: (any CuePlaying)?, voice: (any CueSpeaking)?) {
+    /// With `player`, `voice` and `ducking` in place of libcanberra, speech-dispatcher and libpulse (nil: off).
+    init(
+        settings: SoundSettings, player: (any CuePlaying)?, voice: (any CueSpeaking)?,
+        ducking: (any MusicDucking)? = nil
+    ) {
         self.settings = settings
         spoken = SpokenCues(halfway: settings.voiceHalfway)
         self.player = player
         self.voice = voice
+        self.ducking = ducking
+    }
+
+    /// Puts the music back at once and waits until the audio server has done it (at most a second): before the
+    /// process exits.
+    public func restoreMusic() {
+        ducking?.restoreAndWait()
+    }
+
+    /// Waits until the last sound or phrase has ended and the music is back (at most `timeout`), then puts back
+    /// whatever is still down: the end of `intervalctl run`.
+    public func finishDucking(timeout: DispatchTimeInterval) {
+        ducking?.finish(timeout: timeout)
     }
 
     /// Waits until every sound and phrase asked for so far has been handed to the audio server and the speech
@@ -60,6 +90,7 @@ public final class SoundOutput: WorkoutOutput {
     }
 
     public func handle(_ moment: WorkoutMoment) {
+        if let ducking, settings.soundsDuck || settings.voiceDucks { prepareDuck(ducking, for: moment) }
         if let player {
             let sounds = CueSounds.actions(for: moment, settings: settings)
             if sounds.cut { player.cut() }
@@ -71,6 +102,26 @@ public final class SoundOutput: WorkoutOutput {
             for (phrase, english) in zip(phrases.actions.cues, phrases.english) {
                 voice.say(phrase.text, orInEnglish: english, after: phrase.delay)
             }
+        }
+    }
+
+    /// Tells the duck what the schedule is now: the next change, and the sounds timed ahead of it; a pause or a stop
+    /// puts the music back at once. The voice's phrases need no warning: they are started ahead of the change by
+    /// speech's latency, and lower the music from then.
+    private func prepareDuck(_ ducking: any MusicDucking, for moment: WorkoutMoment) {
+        switch moment.event {
+        case .paused, .stopped:
+            ducking.releaseAll()
+            return
+        case .segmentStarted, .finished, .resumed:
+            ducking.dropExpected()
+        case .countdown:
+            break
+        }
+        guard settings.soundsDuck else { return }
+        if let next = moment.nextChange { ducking.expect(after: next - moment.now) }
+        for cue in CueSounds.actions(for: moment, settings: settings).cues where cue.delay > 0 {
+            ducking.expect(after: cue.delay)
         }
     }
 }

@@ -21,6 +21,8 @@ public final class SpeechVoice: @unchecked Sendable {
     private let logger: Logger
     private let language: String
     private let rate: Int
+    /// Lowers the music from each phrase's start to its end (docs/reference.md §11); nil: no ducking.
+    private let ducker: MusicDucker?
     // Confined to `queue`.
     private var connection: UnsafeMutablePointer<SPDConnection>?
     private var failing = false
@@ -31,9 +33,10 @@ public final class SpeechVoice: @unchecked Sendable {
 
     /// - Parameter language: the voice's language; by default the language the phrases are translated into
     ///   (``Localization/language``, docs/reference.md §9).
-    public init(language: String?, rate: Int, logger: Logger) {
+    public init(language: String?, rate: Int, ducker: MusicDucker? = nil, logger: Logger) {
         self.language = language ?? Localization.language
         self.rate = rate
+        self.ducker = ducker
         self.logger = logger
         // libspeechd writes to its socket with plain write(2): a speech service that died mid-workout would raise
         // SIGPIPE and end the process. The write's error is handled (a new connection), so the signal is not wanted.
@@ -43,6 +46,13 @@ public final class SpeechVoice: @unchecked Sendable {
 
     deinit {
         if let connection { spd_close(connection) }
+    }
+
+    /// Makes the speech service this process starts (libspeechd starts it with this process's environment when none
+    /// runs) play with the media role `event`, as cue sounds do, so that ducks never lower it. A `PULSE_PROP` of the
+    /// user's is left alone. Call it before any thread starts: it sets the environment.
+    public static func tagSpeechServiceStreams() {
+        setenv("PULSE_PROP", "media.role=event", 0)
     }
 
     /// Says `text` so that it is heard `delay` microseconds from now (at once if that is sooner than speech can
@@ -93,6 +103,10 @@ public final class SpeechVoice: @unchecked Sendable {
             return nil
         }
         SpeechLatency.shared.said(id: Int(id), at: BootClock.microseconds())
+        if let ducker {
+            let token = ducker.hold()
+            SpeechLatency.shared.whenEnded(id: Int(id)) { ducker.release(token) }
+        }
         if failing { logger.notice("Speech is back.") }
         failing = false
         return Int(id)
@@ -184,7 +198,7 @@ final class SpeechLatency: Sendable {
     private struct State {
         var said: [Int: Int64] = [:]
         var begun: [Int: Int64] = [:]
-        var endWaiters: [Int: @Sendable () -> Void] = [:]
+        var endWaiters: [Int: [@Sendable () -> Void]] = [:]
         var ended: Set<Int> = []
         /// A guess until the first phrase is measured: espeak-ng through speech-dispatcher, warm.
         var lead: Int64 = 100_000
@@ -223,22 +237,22 @@ final class SpeechLatency: Sendable {
     }
 
     func ended(id: Int) {
-        let waiter = state.withLock { state in
+        let waiters = state.withLock { state in
             state.said[id] = nil
-            guard let waiter = state.endWaiters.removeValue(forKey: id) else {
+            guard let waiters = state.endWaiters.removeValue(forKey: id) else {
                 if state.ended.count < 64 { state.ended.insert(id) }
-                return nil as (@Sendable () -> Void)?
+                return [] as [@Sendable () -> Void]
             }
-            return waiter
+            return waiters
         }
-        waiter?()
+        for waiter in waiters { waiter() }
     }
 
     /// Runs `body` once phrase `id` has ended or was cancelled (at once if it already has).
     func whenEnded(id: Int, _ body: @escaping @Sendable () -> Void) {
         let already = state.withLock { state in
             guard state.ended.remove(id) == nil else { return true }
-            state.endWaiters[id] = body
+            state.endWaiters[id, default: []].append(body)
             return false
         }
         if already { body() }

@@ -41,6 +41,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // First: Ctrl-C or SIGTERM from here on ends the workout cleanly, however early it comes.
         let signals = try SignalWatcher.catching([SIGINT, SIGTERM])
+        SpeechVoice.tagSpeechServiceStreams()
         let plan = try input.load().plan
         let logger = Logger(label: "intervalctl")
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
@@ -108,6 +109,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
         // What waits for after the instant (the last notification, the last hook) is handed on before the exit.
         queue.sync { deferred.flush() }
         sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
+        // But the music they lowered is put back by this process: it waits for them to end (docs/reference.md §11).
+        sound.finishDucking(timeout: .seconds(10))
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.
         GLibMainLoopThread.shutdownShared()
         return outcome

@@ -31,6 +31,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let session: WorkoutSession
     private var server: TimerBusServer?
     private var notification: NotificationOutput?
+    private var sound: SoundOutput?
     private var history: HistoryOutput?
     private var afterTheInstant: DeferredOutputs?
     private var idleExit: IdleExit?
@@ -88,7 +89,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             var outputs = SessionOutputs()
             outputs[.busSignals] = BusAnnouncer(server: server, logger: logger)
             outputs[.mediaPlayer] = mediaPlayer
-            outputs[.sound] = SoundOutput(settings: settings.sound, logger: logger)
+            let sound = SoundOutput(settings: settings.sound, duckRecord: store.duckRecordPath, logger: logger)
+            outputs[.sound] = sound
+            self.sound = sound
             outputs[.busProperties] = BusPropertyAnnouncer(server: server, logger: logger)
             outputs[.notification] = notification
             outputs[.state] = state
@@ -320,6 +323,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private func leave() {
         afterTheInstant?.flush()
         session.outputs = []
+        // No stream is left lowered under a cue that will not end (docs/reference.md §11).
+        sound?.restoreMusic()
         server?.close()
         server = nil
         // The last state and history records reach the disk before the process exits.

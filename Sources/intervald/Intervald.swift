@@ -4,6 +4,7 @@ import FoundationEssentials
 import IntervalCore
 import IntervalRuntime
 import IntervalSettings
+import IntervalSound
 import Logging
 
 #if canImport(Glibc)
@@ -34,6 +35,7 @@ struct Intervald: ParsableCommand {
         let signals = try SignalWatcher.catching([SIGTERM, SIGINT, SIGHUP])
         // The session's language for the desktop's words, before any thread starts (docs/reference.md §9).
         Gettext.install(environment: ProcessInfo.processInfo.environment)
+        SpeechVoice.tagSpeechServiceStreams()
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -7,7 +7,9 @@ rate) is the sink's start on the wall clock, which lines up onsets with bus sign
 new sound into whole blocks, so an onset is placed to within a block. Shared by the sound tests and Benchmarks/perceived_timing.py.
 """
 import array
+import math
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -31,9 +33,19 @@ def pulseaudio_missing():
     return None
 
 
+def pipewire_missing():
+    """Why a private PipeWire with its pulse server cannot run here, or None."""
+    for tool in ("pipewire", "pipewire-pulse", "wireplumber", "pactl"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install pipewire pipewire-pulse wireplumber pulseaudio-utils)"
+    return None
+
+
 class PrivatePulse:
     """A PulseAudio of its own in a 0700 runtime directory; `env` points clients (libcanberra, speech-dispatcher)
     at it. Stop it with close(), which also stops a speech-dispatcher that clients autospawned there."""
+
+    name = "PulseAudio"
 
     def __init__(self, timeout=10):
         self.dir = Path(tempfile.mkdtemp(prefix="intervald-pulse."))
@@ -57,22 +69,38 @@ class PrivatePulse:
         self.samples = bytearray()
         self.reads = []  # (wall clock, bytes before the read)
         self.lock = threading.Lock()
-        self.server = subprocess.Popen(
+        # Read and write: the open does not wait for the sink, and a sink that closes the pipe while idle is no end.
+        self.fifo = os.open(fifo, os.O_RDWR)
+        self.reading = threading.Event()
+        self.reading.set()
+        self.reader = threading.Thread(target=self._read, args=(self.fifo, self.reading, self.samples, self.reads,
+                                                                self.lock), daemon=True)
+        self.reader.start()
+        self.log = self.dir / f"{self.name.lower()}.log"
+        self.server = self._launch(fifo)
+        deadline = time.monotonic() + self.timeout
+        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline or self.server.poll() is not None:
+                raise AssertionError(f"{self.name} did not start: {self.log.read_text()}")
+            time.sleep(0.05)
+        self._add_sink(fifo)
+        # PipeWire's session manager takes a moment to accept a new default.
+        while subprocess.run(["pactl", "set-default-sink", "out"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name} refused the recording sink as the default: {self.log.read_text()}")
+            time.sleep(0.05)
+
+    def _launch(self, fifo):
+        """Starts the server with the recording sink; returns its process."""
+        return subprocess.Popen(
             ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "-n", "--log-target=stderr",
              f"--load=module-pipe-sink sink_name=out file={fifo} format=s16le rate={RATE} channels=1 "
              "use_system_clock_for_timing=yes",
              "--load=module-native-protocol-unix"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.dir / "pulseaudio.log", "a"))
-        self.fifo = open(fifo, "rb", buffering=0)  # blocks until the sink opens it
-        self.reader = threading.Thread(target=self._read, args=(self.fifo, self.samples, self.reads, self.lock),
-                                       daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + self.timeout
-        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
-            if time.monotonic() > deadline or self.server.poll() is not None:
-                raise AssertionError(f"pulseaudio did not start: {(self.dir / 'pulseaudio.log').read_text()}")
-            time.sleep(0.05)
-        subprocess.run(["pactl", "set-default-sink", "out"], env=self.env, check=True, capture_output=True)
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.log, "a"))
+
+    def _add_sink(self, fifo):
+        """Adds the recording sink once the server answers (PulseAudio loaded it at its start)."""
 
     def stop(self):
         """Stops the server, as a crash or a restart of the user's sound server would."""
@@ -81,15 +109,16 @@ class PrivatePulse:
         self.server.terminate()
         self.server.wait(timeout=10)
         self.server = None
+        self.reading.clear()
         self.reader.join(timeout=5)
-        self.fifo.close()
+        os.close(self.fifo)
 
     @staticmethod
-    def _read(fifo, samples, reads, lock):
-        while True:
-            chunk = fifo.read(65536)
-            if not chunk:
-                return
+    def _read(fifo, reading, samples, reads, lock):
+        while reading.is_set():
+            if not select.select([fifo], [], [], 0.1)[0]:
+                continue
+            chunk = os.read(fifo, 65536)
             now = time.time()
             with lock:
                 reads.append((now, len(samples)))
@@ -151,6 +180,37 @@ class PrivatePulse:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class PrivatePipeWire(PrivatePulse):
+    """PipeWire, WirePlumber and PipeWire's pulse server of their own, in the same kind of runtime directory, with the
+    same recording sink (pipewire-pulse's module-pipe-sink). That sink writes only while something plays: a test
+    keeps a stream playing throughout what it measures."""
+
+    name = "PipeWire"
+
+    def _launch(self, fifo):
+        log = open(self.log, "a")
+        self.helpers = [subprocess.Popen([tool], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+                        for tool in ("pipewire", "wireplumber")]
+        return subprocess.Popen(["pipewire-pulse"], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+
+    def _add_sink(self, fifo):
+        subprocess.run(["pactl", "load-module", "module-pipe-sink", "sink_name=out", f"file={fifo}",
+                        "format=s16le", f"rate={RATE}", "channels=1"], env=self.env, check=True, capture_output=True)
+        deadline = time.monotonic() + self.timeout
+        while "\tout\t" not in subprocess.run(["pactl", "list", "short", "sinks"], env=self.env, capture_output=True,
+                                               text=True).stdout:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"PipeWire made no recording sink: {self.log.read_text()}")
+            time.sleep(0.05)
+
+    def stop(self):
+        super().stop()
+        for helper in getattr(self, "helpers", []):
+            helper.terminate()
+            helper.wait(timeout=10)
+        self.helpers = []
+
+
 class SampleClock:
     """Maps a recorded sample's index to the wall-clock time it was played at, from the reads near it: the sink
     writes in real time, but a server that stalls can drop time, so one origin for a whole recording would drift."""
@@ -205,3 +265,28 @@ def frequency(samples, clock, at, length=0.03):
     window = samples[max(start, 0): max(start, 0) + int(length * RATE)]
     crossings = sum(1 for a, b in zip(window, window[1:]) if (a < 0) != (b < 0))
     return crossings / 2 / length
+
+
+def tone_levels(samples, clock, hertz, start, end, window=0.05, hop=0.01):
+    """The level (dBFS of a sine's amplitude) of the `hertz` tone in each Hann-windowed `window` from wall time
+    `start` to `end`, every `hop` seconds: [(the window's middle on the wall clock, dB)]. One frequency's DFT
+    (Goertzel), so that cue sounds and speech beside the tone barely count."""
+    size = int(window * RATE)
+    weights = [0.5 - 0.5 * math.cos(2 * math.pi * i / (size - 1)) for i in range(size)]
+    gain = sum(weights) / 2
+    coefficient = 2 * math.cos(2 * math.pi * hertz / RATE)
+    levels = []
+    at = start
+    while at + window <= end:
+        first = clock.index(at)
+        chunk = samples[max(first, 0): max(first, 0) + size]
+        if len(chunk) < size:
+            break
+        previous = before = 0.0
+        for weight, value in zip(weights, chunk):
+            previous, before = weight * value + coefficient * previous - before, previous
+        power = previous * previous + before * before - coefficient * previous * before
+        amplitude = math.sqrt(max(power, 0)) / gain / 32768
+        levels.append((at + window / 2, 20 * math.log10(max(amplitude, 1e-9))))
+        at += hop
+    return levels

@@ -1,3 +1,4 @@
+import Dispatch
 import IntervalCore
 import IntervalTestSupport
 import Testing
@@ -41,5 +42,53 @@ import Testing
             ])
         #expect(voice.log.contains { $0.hasPrefix("Walk") }, "the voice names the next segment: \(voice.log)")
         #expect(voice.log.last == "cut", "a stop silences the voice")
+    }
+
+    final class DuckRecorder: MusicDucking {
+        nonisolated(unsafe) var log: [String] = []
+
+        func expect(after delay: Int64) { log.append("expect +\(delay / 1000) ms") }
+        func dropExpected() { log.append("drop") }
+        func releaseAll() { log.append("release all") }
+        func restoreAndWait(timeout: DispatchTimeInterval) { log.append("restore") }
+        func finish(timeout: DispatchTimeInterval) { log.append("finish") }
+    }
+
+    @Test func theDuckIsToldEachChangeAndPipAheadAndAPauseOrStopPutsTheMusicBack() throws {
+        let duck = DuckRecorder()
+        let output = SoundOutput(settings: SoundSettings(), player: Recorder(), voice: nil, ducking: duck)
+        let (session, clock) = ManualTimerSource.session(outputs: [output])
+        try session.start("countdown 2s\n10s run\n10s walk", origin: "", replace: false)
+        clock.advance(by: 8_000_000)  // the pre-cue: pips now and a second later, the change 2 s ahead
+        clock.advance(by: 2_000_000)  // the walk
+        try session.pause()
+        try session.resume()
+        session.stop(.user)
+        #expect(
+            duck.log == [
+                "drop", "expect +10000 ms", "expect +2000 ms", "expect +1000 ms", "drop", "expect +10000 ms",
+                "release all", "drop", "expect +10000 ms", "release all",
+            ])
+    }
+
+    @Test func withDuckVoiceOnlyOrDuck100TheSoundsTellTheDuckNothing() throws {
+        for settings in [SoundSettings.with(\.duckVoiceOnly, true), SoundSettings.with(\.duck, 100)] {
+            let duck = DuckRecorder()
+            let output = SoundOutput(settings: settings, player: Recorder(), voice: nil, ducking: duck)
+            let (session, clock) = ManualTimerSource.session(outputs: [output])
+            try session.start("10s run\n10s walk", origin: "", replace: false)
+            clock.advance(by: 10_000_000)
+            session.stop(.user)
+            #expect(duck.log.allSatisfy { !$0.hasPrefix("expect") }, "\(duck.log)")
+        }
+    }
+}
+
+extension SoundSettings {
+    fileprivate static func with<Value>(_ field: WritableKeyPath<SoundSettings, Value>, _ value: Value) -> SoundSettings
+    {
+        var settings = SoundSettings()
+        settings[keyPath: field] = value
+        return settings
     }
 }

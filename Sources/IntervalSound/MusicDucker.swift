@@ -1,0 +1,357 @@
+import Dispatch
+import FoundationEssentials
+import IntervalCore
+import IntervalRuntime
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What ``SoundOutput`` tells the duck about the schedule; ``MusicDucker``, or a test's recorder.
+protocol MusicDucking: AnyObject, Sendable {
+    /// A cue is due `delay` µs from now: lower the music just before it.
+    func expect(after delay: Int64)
+    /// The cues expected later will not come (the schedule changed); a duck under way goes on.
+    func dropExpected()
+    /// Nothing plays any more (a pause, a stop): the music is back at once.
+    func releaseAll()
+    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it.
+    func restoreAndWait(timeout: DispatchTimeInterval)
+    /// Waits (at most `timeout`) until the music is back by itself, then puts back whatever is still down.
+    func finish(timeout: DispatchTimeInterval)
+}
+
+extension MusicDucking {
+    func restoreAndWait() {
+        restoreAndWait(timeout: .seconds(1))
+    }
+}
+
+/// Lowers the other playback streams while a cue sounds or speaks (docs/reference.md §11), through libpulse, on a
+/// queue of its own: never on the queue that times cues, which only hands it the schedule.
+///
+/// ``DuckTimeline`` decides when the music is down, ``DuckedStreams`` what each lowered stream goes back to; this
+/// applies both to the server's streams as ``PulseStreams`` reports them. While streams are lowered, a record of them
+/// is kept in `recordPath` (written before they are lowered, removed once they are back), so that a daemon that crashed
+/// mid-duck restores them at its next start; a lost connection to the server is treated the same way at the next
+/// connection. No audio server: nothing happens, and the connection is tried again on a backoff, never at a cue.
+public final class MusicDucker: MusicDucking, @unchecked Sendable {
+    /// The first wait before connecting again after the server went away; doubled up to ``reconnectionMaximum``.
+    static let reconnectionMinimum: Int64 = 500_000
+    static let reconnectionMaximum: Int64 = 30_000_000
+    /// The longest a sound waits for the music to go down.
+    static let holdWait: DispatchTimeInterval = .milliseconds(50)
+
+    private let queue = DispatchQueue(label: "intervald.duck", qos: .userInitiated)
+    private let logger: Logger
+    private let recordPath: String?
+    private let ownProcess = getpid()
+    private let tokens = Atomic(0)
+    // Confined to `queue`.
+    private var streams: PulseStreams?
+    private var connected = false
+    private var known: [UInt32: PlaybackStream] = [:]
+    private var timeline = DuckTimeline()
+    private var ducked: DuckedStreams
+    private let loudnessPercent: Int
+    private var level = DuckTimeline.Level.normal
+    private var timer: DispatchSourceTimer?
+    /// Streams lowered by an earlier process or connection, to restore once connected.
+    private var toRestore: [DuckRecord.Stream] = []
+    private var reconnectionDelay = MusicDucker.reconnectionMinimum
+    private var failing = false
+    /// Who waits for the music to be back (``finish(timeout:)``).
+    private var whenBack: [DispatchSemaphore] = []
+    /// Volume requests sent and not yet answered.
+    private let pendingRequests = DispatchGroup()
+
+    /// - Parameters:
+    ///   - loudnessPercent: how loud lowered streams are (`[sound] duck`); 100 only restores a crashed duck's streams.
+    ///   - recordPath: where the lowered streams are recorded while down; nil: no record (`intervalctl run`).
+    public init(loudnessPercent: Int, recordPath: String?, logger: Logger) {
+        self.loudnessPercent = loudnessPercent
+        self.recordPath = recordPath
+        self.logger = logger
+        ducked = DuckedStreams(loudnessPercent: loudnessPercent)
+        queue.async { [self] in
+            if let recordPath { toRestore = DuckRecord.load(recordPath, logger: logger) }
+            connect()
+        }
+    }
+
+    /// Whether a record of lowered streams is in `path`, left by a process that ended mid-duck.
+    public static func recordExists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// A sound or phrase is about to begin: the music goes down until ``release(_:)``. Returns the hold's token once
+    /// the server has lowered the streams (at most ``holdWait``): at once when an expected cue put them down already;
+    /// otherwise (a start, a skip) a round trip, so that the sound's first sample is not over full music.
+    func hold() -> Int {
+        let token = tokens.add(1, ordering: .relaxed).newValue
+        queue.sync {
+            timeline.hold(token, at: Self.now())
+            update()
+        }
+        _ = pendingRequests.wait(timeout: .now() + Self.holdWait)
+        return token
+    }
+
+    /// The sound or phrase of `token` has ended: the music comes back, unless another holds it or a cue is near.
+    func release(_ token: Int) {
+        queue.async { [self] in
+            timeline.release(token)
+            update()
+        }
+    }
+
+    func expect(after delay: Int64) {
+        let instant = Self.now() + delay
+        queue.async { [self] in
+            timeline.expect(cueAt: instant)
+            update()
+        }
+    }
+
+    func dropExpected() {
+        queue.async { [self] in
+            timeline.dropExpected(at: Self.now())
+            update()
+        }
+    }
+
+    func releaseAll() {
+        queue.async { [self] in
+            timeline.releaseAll()
+            update()
+        }
+    }
+
+    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it: before the
+    /// process exits.
+    public func restoreAndWait(timeout: DispatchTimeInterval) {
+        queue.sync {
+            timeline.releaseAll()
+            update()
+        }
+        _ = pendingRequests.wait(timeout: .now() + timeout)
+    }
+
+    /// Waits (at most `timeout`) until the music is back by itself (the last sound has ended and the fade is done),
+    /// then restores whatever is still down: the end of `intervalctl run`.
+    public func finish(timeout: DispatchTimeInterval) {
+        let back = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            if level == .normal { back.signal() } else { whenBack.append(back) }
+        }
+        _ = back.wait(timeout: .now() + timeout)
+        restoreAndWait(timeout: .seconds(1))
+    }
+
+    // MARK: On `queue`
+
+    private static func now() -> Int64 {
+        BootClock.microseconds()
+    }
+
+    /// Applies the timeline's level at this instant and wakes up at its next change.
+    private func update() {
+        let now = Self.now()
+        let wanted = timeline.level(at: now)
+        if wanted != level {
+            apply(wanted, from: level)
+            level = wanted
+        }
+        if level == .normal {
+            for waiter in whenBack { waiter.signal() }
+            whenBack = []
+        }
+        timer?.cancel()
+        timer = nil
+        guard let next = timeline.nextChange(after: now) else { return }
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        timer.schedule(deadline: .now() + .microseconds(Int(next - now)), leeway: .milliseconds(1))
+        timer.setEventHandler { [weak self] in self?.update() }
+        timer.activate()
+        self.timer = timer
+    }
+
+    private func apply(_ wanted: DuckTimeline.Level, from current: DuckTimeline.Level) {
+        switch wanted {
+        case .lowered:
+            var changes: [(index: UInt32, volume: [UInt32])] = []
+            if case .restoring = current { changes = ducked.volumes(restored: 0) }
+            for stream in known.values.sorted(by: { $0.index < $1.index }) where stream.isLowered(byDucksOf: ownProcess)
+            {
+                if let volume = ducked.lower(stream) { changes.append((stream.index, volume)) }
+            }
+            if !changes.isEmpty { saveRecord() }
+            set(changes)
+        case .restoring(let progress):
+            set(ducked.volumes(restored: progress))
+        case .normal:
+            set(ducked.restoreAll())
+            saveRecord()
+        }
+    }
+
+    private func set(_ changes: [(index: UInt32, volume: [UInt32])]) {
+        guard let streams, connected else { return }
+        for change in changes {
+            pendingRequests.enter()
+            streams.setVolume(change.index, to: change.volume) { [pendingRequests] in pendingRequests.leave() }
+        }
+    }
+
+    private func connect() {
+        if streams == nil {
+            streams = PulseStreams { [weak self, queue] event in
+                queue.async { [weak self] in self?.handle(event) }
+            }
+        }
+        streams?.connect()
+    }
+
+    private func handle(_ event: PulseStreams.Event) {
+        switch event {
+        case .connected(let playing):
+            connected = true
+            reconnectionDelay = Self.reconnectionMinimum
+            if failing { logger.notice("Connected to the audio server again: the music is lowered under cues.") }
+            failing = false
+            known = Dictionary(playing.map { ($0.index, $0) }, uniquingKeysWith: { $1 })
+            restoreRecorded()
+            if level == .lowered { apply(.lowered, from: .lowered) }
+        case .changed(let stream):
+            guard connected else { return }
+            known[stream.index] = stream
+            if ducked.entries[stream.index] != nil {
+                if ducked.observe(stream.index, volume: stream.volume) {
+                    logger.debug(
+                        "A lowered stream's volume was changed: keeping it.", metadata: ["stream": "\(stream.index)"])
+                    saveRecord()
+                }
+            } else if level == .lowered, stream.isLowered(byDucksOf: ownProcess),
+                let volume = ducked.lower(stream)
+            {
+                saveRecord()
+                set([(stream.index, volume)])
+            }
+        case .removed(let index):
+            known[index] = nil
+            if ducked.entries[index] != nil {
+                ducked.remove(index)
+                saveRecord()
+            }
+        case .disconnected(let reason):
+            let wasConnected = connected
+            connected = false
+            known = [:]
+            // What is still down is restored at the next connection, if the streams are still there and still ours.
+            toRestore += DuckRecord.streams(of: ducked)
+            ducked = DuckedStreams(loudnessPercent: loudnessPercent)
+            if !failing {
+                failing = true
+                logger.info(
+                    wasConnected
+                        ? "Lost the audio server; connecting again." : "No audio server: the music is not lowered.",
+                    metadata: ["error": "\(reason)"])
+            }
+            let delay = reconnectionDelay
+            reconnectionDelay = min(reconnectionDelay * 2, Self.reconnectionMaximum)
+            queue.asyncAfter(deadline: .now() + .microseconds(Int(delay))) { [weak self] in
+                guard let self, !connected else { return }
+                connect()
+            }
+        }
+    }
+
+    /// Puts back the streams an earlier process or connection lowered and left down: those that still exist, are
+    /// played by the same process and still have a volume the duck could have left.
+    private func restoreRecorded() {
+        guard !toRestore.isEmpty else { return }
+        var changes: [(index: UInt32, volume: [UInt32])] = []
+        for recorded in toRestore {
+            guard let stream = known[recorded.index], stream.processID == recorded.processID,
+                DuckedStreams.isOurs(stream.volume, recorded: recorded.entry)
+            else { continue }
+            changes.append((recorded.index, recorded.original))
+            known[recorded.index]?.volume = recorded.original
+        }
+        if !changes.isEmpty {
+            logger.notice(
+                "Restored the volume of streams lowered by a duck that did not end.",
+                metadata: ["streams": "\(changes.map(\.index))"])
+        }
+        toRestore = []
+        set(changes)
+        saveRecord()
+    }
+
+    /// Writes what is lowered now (and not yet restored from before), or removes the record when nothing is.
+    private func saveRecord() {
+        guard let recordPath else { return }
+        DuckRecord.save(DuckRecord.streams(of: ducked) + toRestore, to: recordPath, logger: logger)
+    }
+}
+
+/// The record of lowered streams in the state directory (docs/reference.md §5): `ducked.json`.
+enum DuckRecord {
+    struct Stream: Codable, Equatable {
+        var index: UInt32
+        var processID: Int32?
+        var original: [UInt32]
+        var lowered: [UInt32]
+
+        var entry: DuckedStreams.Entry {
+            DuckedStreams.Entry(processID: processID, original: original, lowered: lowered)
+        }
+    }
+
+    /// A record is a few numbers per stream.
+    static let sizeLimit = 1 << 20
+
+    static func streams(of ducked: DuckedStreams) -> [Stream] {
+        ducked.entries.keys.sorted().compactMap { index in
+            ducked.entries[index].map {
+                Stream(index: index, processID: $0.processID, original: $0.original, lowered: $0.lowered)
+            }
+        }
+    }
+
+    static func save(_ streams: [Stream], to path: String, logger: Logger) {
+        do throws(FileError) {
+            if streams.isEmpty {
+                try FileBytes.remove(path)
+                return
+            }
+            guard let data = try? JSONEncoder().encode(streams) else { return }
+            try FileBytes.makeDirectories(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+            try FileBytes.replace(path, with: Array(data))
+        } catch {
+            if error.errno != ENOENT {
+                logger.warning("Failed to record the lowered streams, ignoring.", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// The streams recorded in `path`; none if there is no record. An unreadable record is logged and removed.
+    static func load(_ path: String, logger: Logger) -> [Stream] {
+        do throws(FileError) {
+            let bytes = try FileBytes.read(path, limit: sizeLimit)
+            guard let streams = try? JSONDecoder().decode([Stream].self, from: Data(bytes)) else {
+                logger.warning("Ignoring an unreadable record of lowered streams.", metadata: ["path": "\(path)"])
+                try? FileBytes.remove(path)
+                return []
+            }
+            return streams
+        } catch {
+            if error.errno != ENOENT {
+                logger.warning("Failed to read the record of lowered streams.", metadata: ["error": "\(error)"])
+            }
+            return []
+        }
+    }
+}

@@ -1,0 +1,321 @@
+"""Cues over music (docs/reference.md §11): while a cue sounds or speaks, intervald lowers the other playback streams
+of a real PulseAudio and of a real PipeWire (its pulse server, with WirePlumber), and puts them back. "Music" is a
+steady low tone played by paplay; its level is read from the recording sink, window by window, at its own frequency,
+so that the cue sounds and the voice beside it barely count."""
+import math
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import time
+import wave
+
+import pytest
+
+from audio import RATE, PrivatePipeWire, PrivatePulse, onsets, pipewire_missing, pulseaudio_missing, tone_levels
+from conftest import BIN, REPO, BusMonitor, desktop_required, wait_until
+from test_sound import ctl, signal_times, sound_daemon  # noqa: F401 (a fixture, used by name)
+
+pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
+                                                     reason=pulseaudio_missing() or "")]
+
+MUSIC_HZ = 40
+#: The music's amplitude: 0.25 of full scale, -12 dBFS. Cue sounds peak near 0.6.
+MUSIC_AMPLITUDE = 0.25
+#: A cue sound's samples above this are the cue's, not the music's.
+CUE_THRESHOLD = 12000
+#: The issue's bar: lowered by at least this much under a cue.
+LOWERED_DB = 9
+#: intervald's own work and rest sounds last 250 ms.
+SOUND_S = 0.25
+NORMAL = 0x10000
+
+
+@pytest.fixture(params=[
+    pytest.param(PrivatePulse, id="pulseaudio"),
+    pytest.param(PrivatePipeWire, id="pipewire",
+                 marks=pytest.mark.skipif(pipewire_missing() is not None, reason=pipewire_missing() or "")),
+])
+def pulse(request):
+    """The audio server: PulseAudio, or PipeWire with its pulse server (named `pulse` for test_sound's fixtures)."""
+    server = request.param()
+    yield server
+    server.close()
+
+
+def write_tone(path, seconds, hertz, amplitude):
+    """A sine of whole `hertz` and whole `seconds`: one second, repeated (a second holds whole periods)."""
+    second = b"".join(struct.pack("<h", int(amplitude * 32767 * math.sin(2 * math.pi * hertz * i / RATE)))
+                      for i in range(RATE))
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(second * seconds)
+
+
+class Stream:
+    """A stream played by paplay with a media role, and its sink input in the server."""
+
+    def __init__(self, pulse, hertz=MUSIC_HZ, role="music", seconds=60):
+        self.pulse = pulse
+        self.hertz = hertz
+        tone = pulse.dir / f"tone-{hertz}.wav"
+        if not tone.exists():
+            write_tone(tone, seconds, hertz, MUSIC_AMPLITUDE)
+        self.process = subprocess.Popen(["paplay", f"--property=media.role={role}", str(tone)], env=pulse.env)
+        wait_until(lambda: sink_input_of(pulse, self.process.pid) is not None, 10, f"the {role} stream")
+        self.index = sink_input_of(pulse, self.process.pid)
+        # A second of it at its level, before anything is lowered.
+        pulse.wait_until_recorded(time.time() + 1.0)
+
+    def volume(self):
+        return sink_inputs(self.pulse).get(self.index, {}).get("volume")
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def sink_inputs(pulse):
+    """{index: {"volume": first channel's raw volume, "pid": application.process.id}} from pactl."""
+    listing = subprocess.run(["pactl", "list", "sink-inputs"], env=pulse.env, capture_output=True, text=True).stdout
+    found = {}
+    for block in listing.split("Sink Input #")[1:]:
+        index = int(block.split("\n", 1)[0])
+        volume = re.search(r"Volume: \S+: (\d+) /", block)
+        pid = re.search(r'application\.process\.id = "(\d+)"', block)
+        found[index] = {"volume": int(volume.group(1)) if volume else None, "pid": int(pid.group(1)) if pid else None}
+    return found
+
+
+def sink_input_of(pulse, pid):
+    return next((index for index, stream in sink_inputs(pulse).items() if stream["pid"] == pid), None)
+
+
+def lowered(volume):
+    """Whether a raw volume is a duck's (30 % loudness: 0.669 of the volume), not the user's 100 %."""
+    return volume is not None and volume < NORMAL * 0.8
+
+
+def levels(pulse, since, until, hertz=MUSIC_HZ):
+    pulse.wait_until_recorded(until + 0.1)
+    samples, clock = pulse.recording(since=since - 0.1)
+    return samples, clock, tone_levels(samples, clock, hertz, since, until)
+
+
+def base_level(found, before):
+    """The stream's level in the half second before `before`: the median of the windows there."""
+    quiet = sorted(db for t, db in found if before - 0.5 <= t < before)
+    assert quiet, "no recording before the workout"
+    return quiet[len(quiet) // 2]
+
+
+def cue_sounds(samples, clock, since):
+    """(onset, end) of each cue sound after `since`: its samples stand above the music's."""
+    spans = []
+    for onset in onsets(samples, clock, threshold=CUE_THRESHOLD, silence_s=0.2):
+        if onset < since:
+            continue
+        first = clock.index(onset)
+        loud = [i for i in range(first, min(first + RATE, len(samples))) if abs(samples[i]) > CUE_THRESHOLD]
+        spans.append((onset, clock.time(loud[-1])))
+    return spans
+
+
+def duck_around(found, base, onset, end):
+    """When the music went down before `onset` (the first of the windows that stay at least LOWERED_DB down until
+    `end`), the loudest window from the onset to the end, and when it was back within 1 dB after the end."""
+    before = [t for t, db in found if t <= onset]
+    start = onset
+    for t in reversed(before):
+        if dict(found)[t] > base - LOWERED_DB:
+            break
+        start = t
+    during = max(db for t, db in found if onset <= t <= end)
+    back = next((t for t, db in found if t > end and db >= base - 1), None)
+    return start, during, back
+
+
+def test_each_cue_lowers_the_music_from_before_its_onset_until_it_ends_and_it_is_back_within_half_a_second(
+        pulse, sound_daemon):
+    sound_daemon()
+    music = Stream(pulse)
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        started = time.time()
+        assert ctl("start", "-e", "3x(2s run, 2s walk)").returncode == 0
+        end = signals.wait_for("Finished", timeout=20)[0]["timestamp-realtime"] / 1e6
+        changes = signal_times(signals, "SegmentStarted")
+        samples, clock, found = levels(pulse, started - 1.0, end + 1.5)
+        base = base_level(found, started)
+        assert base == pytest.approx(20 * math.log10(MUSIC_AMPLITUDE), abs=1), "the music as played, before"
+        sounds = cue_sounds(samples, clock, started - 0.5)
+        assert len(sounds) == 7, f"six changes and the finish: {sounds}"
+        for index, (onset, sound_end) in enumerate(sounds):
+            # The first cue comes with the start, which nothing foresees: the music goes down with its sound, which
+            # waits for that, so from its onset to within the measure's half window.
+            start, during, back = duck_around(found, base, onset + (0.025 if index == 0 else 0), sound_end)
+            assert during <= base - LOWERED_DB, \
+                f"cue {index}: the music only {base - during:.1f} dB down: " \
+                f"{[(round(t - onset, 3), round(db)) for t, db in found if onset - 0.1 <= t <= sound_end + 0.1]}"
+            assert back is not None and back - sound_end <= 0.5, \
+                f"cue {index}: the music back {None if back is None else back - sound_end} s after the sound"
+            # Every later one is foreseen: the music is down before its onset.
+            if index > 0:
+                assert start < onset, f"cue {index}: the music went down {onset - start:.3f} s after the onset"
+                if index < 6:
+                    assert abs(onset - changes[index]) < 0.15
+        assert lowered(music.volume()) is False, "the music is at its volume after the workout"
+    finally:
+        signals.close()
+        music.close()
+
+
+def test_with_duck_100_the_music_is_left_alone(pulse, sound_daemon):
+    sound_daemon("[sound]\nduck = 100\n")
+    music = Stream(pulse)
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        started = time.time()
+        assert ctl("start", "-e", "2x(1s run, 1s walk)").returncode == 0
+        end = signals.wait_for("Finished", timeout=20)[0]["timestamp-realtime"] / 1e6
+        samples, clock, found = levels(pulse, started - 1.0, end + 1.0)
+        base = base_level(found, started)
+        assert len(cue_sounds(samples, clock, started - 0.5)) == 5
+        assert min(db for _, db in found) >= base - 1.5, "nothing lowered the music"
+    finally:
+        signals.close()
+        music.close()
+
+
+def test_a_stream_that_starts_mid_workout_is_lowered_at_the_next_cue_and_a_call_never(pulse, sound_daemon):
+    sound_daemon()
+    music = Stream(pulse)
+    call = Stream(pulse, hertz=220, role="phone")
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    late = None
+    try:
+        assert ctl("start", "-e", "3x(2s run)").returncode == 0
+        signals.wait_for("SegmentStarted")
+        late = Stream(pulse, hertz=130)
+        end = signals.wait_for("Finished", timeout=20)[0]["timestamp-realtime"] / 1e6
+        later_cues = signal_times(signals, "SegmentStarted")[1:] + [end]
+        for hertz, down in ((MUSIC_HZ, True), (130, True), (220, False)):
+            samples, clock, found = levels(pulse, later_cues[0] - 1.0, end + 1.0, hertz=hertz)
+            base = base_level(found, later_cues[0] - 0.2)
+            for cue in later_cues:
+                under = [db for t, db in found if cue + 0.03 <= t <= cue + SOUND_S - 0.03]
+                if down:
+                    assert max(under) <= base - LOWERED_DB, f"{hertz} Hz at the cue {cue}: {under} vs {base}"
+                else:
+                    assert min(under) >= base - 1, f"the call was lowered at {cue}: {under} vs {base}"
+    finally:
+        signals.close()
+        for stream in (music, call, late):
+            if stream:
+                stream.close()
+
+
+@pytest.fixture
+def long_cue(pulse, sound_daemon, tmp_path):
+    """The daemon with a 4 s work sound: a duck long enough to act in; returns the music stream."""
+    tone = tmp_path / "long.wav"
+    write_tone(tone, 4, 1000, 0.5)
+    daemon = sound_daemon(f'[sound]\nwork = "{tone}"\n')
+    music = Stream(pulse)
+    yield daemon, music
+    music.close()
+
+
+def test_the_users_volume_change_during_a_duck_is_kept(pulse, long_cue):
+    _, music = long_cue
+    assert ctl("start", "-e", "10s run").returncode == 0
+    wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+    subprocess.run(["pactl", "set-sink-input-volume", str(music.index), "50%"], env=pulse.env, check=True)
+    changed = time.time()
+    # The sound ends 4 s after the start and the restore would take 200 ms more: the user's 50 % stays throughout.
+    pulse.wait_until_recorded(changed + 4.5)
+    assert abs(music.volume() - NORMAL // 2) <= NORMAL // 100, f"the user's volume was overridden: {music.volume()}"
+    ctl("stop")
+
+
+@pytest.mark.parametrize("action", ["pause", "stop", "SIGTERM"])
+def test_pause_stop_and_sigterm_during_a_duck_put_the_music_back_at_once(pulse, long_cue, action):
+    daemon, music = long_cue
+    assert ctl("start", "-e", "10s run").returncode == 0
+    wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+    acted = time.monotonic()
+    if action == "SIGTERM":
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=10)
+    else:
+        assert ctl(action).returncode == 0
+    wait_until(lambda: music.volume() == NORMAL or None, 2, f"the music back after {action}")
+    assert time.monotonic() - acted < 1.0, f"the music came back {time.monotonic() - acted:.2f} s after {action}"
+    if action != "SIGTERM":
+        ctl("stop")
+
+
+def test_a_daemon_killed_mid_duck_puts_the_music_back_at_its_next_start(pulse, long_cue, sound_daemon, tmp_path):
+    daemon, music = long_cue
+    record = tmp_path / "state" / "intervald" / "ducked.json"
+    assert ctl("start", "-e", "10s run").returncode == 0
+    wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+    assert record.exists(), "the lowered stream is recorded while it is down"
+    daemon.send_signal(signal.SIGKILL)
+    daemon.wait(timeout=10)
+    time.sleep(0.5)  # nothing is left to restore it: it stays down
+    assert lowered(music.volume()), "with the daemon killed, nothing restores the music"
+    sound_daemon(f'[sound]\nwork = "{tmp_path / "long.wav"}"\n')
+    wait_until(lambda: music.volume() == NORMAL or None, 5, "the restarted daemon to put the music back")
+    wait_until(lambda: not record.exists() or None, 5, "the record to be removed")
+    ctl("stop")
+
+
+def test_intervalctl_run_ducks_and_leaves_the_music_as_it_was(pulse):
+    music = Stream(pulse)
+    try:
+        env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+        started = time.time()
+        assert ctl("run", "--no-notifications", "-e", "2x(2s run)", env=env).returncode == 0
+        ended = time.time()
+        assert music.volume() == NORMAL, "the music is back before intervalctl exits"
+        samples, clock, found = levels(pulse, started - 1.0, ended)
+        base = base_level(found, started)
+        sounds = cue_sounds(samples, clock, started - 0.5)
+        assert len(sounds) == 3, sounds
+        for onset, sound_end in sounds:
+            assert max(db for t, db in found if onset + 0.03 <= t <= sound_end - 0.03) <= base - LOWERED_DB
+    finally:
+        music.close()
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+def test_the_voice_lowers_the_music_while_it_speaks_and_is_never_lowered_itself(pulse, sound_daemon):
+    sound_daemon("[sound]\nvoice = true\nduck-voice-only = true\n")
+    music = Stream(pulse)
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert ctl("start", "-e", "4s run, 4s walk").returncode == 0
+        voice_volumes = []
+
+        def voice_and_music():
+            inputs = sink_inputs(pulse)
+            voices = [s["volume"] for i, s in inputs.items() if i != music.index]
+            voice_volumes.extend(voices)
+            return voices and lowered(inputs.get(music.index, {}).get("volume")) or None
+        wait_until(voice_and_music, 15, "a phrase playing over lowered music")
+        end = signals.wait_for("Finished", timeout=30)[0]["timestamp-realtime"] / 1e6
+        change = signal_times(signals, "SegmentStarted")[1]
+        # "Walk, 4 seconds" begins on the change: the music is down from just after it, and back within seconds.
+        samples, clock, found = levels(pulse, change - 1.0, end + 3.0)
+        base = base_level(found, change - 0.3)
+        assert max(db for t, db in found if change + 0.1 <= t <= change + 0.4) <= base - LOWERED_DB
+        assert found[-1][1] >= base - 1, "the music is back after the last phrase"
+        assert all(volume == NORMAL for volume in voice_volumes), f"the voice was lowered: {voice_volumes}"
+    finally:
+        signals.close()
+        music.close()
