@@ -22,6 +22,8 @@ final class PulseStreams: @unchecked Sendable {
     // Under the main loop's lock.
     private var context: OpaquePointer?
     private var listed: [PlaybackStream] = []
+    /// The context's end was reported: once per connection.
+    private var reportedEnd = false
 
     /// Nil when libpulse cannot start its thread.
     init?(deliver: @escaping @Sendable (Event) -> Void) {
@@ -52,6 +54,7 @@ final class PulseStreams: @unchecked Sendable {
                 let created = pa_context_new_with_proplist(api, "intervald", properties)
             else { return }
             context = created
+            reportedEnd = false
             let me = Unmanaged.passUnretained(self).toOpaque()
             pa_context_set_state_callback(
                 created,
@@ -60,9 +63,7 @@ final class PulseStreams: @unchecked Sendable {
                     Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue().stateChanged(context)
                 }, me)
             if pa_context_connect(created, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-                let reason = Self.errorText(created)
-                dropContext()
-                deliver(.disconnected(reason: reason))
+                reportEnd(of: created)
             }
         }
     }
@@ -118,9 +119,8 @@ final class PulseStreams: @unchecked Sendable {
                         Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue().listedStream(info, end: end)
                     }, me))
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            let reason = Self.errorText(context)
-            dropContext()
-            deliver(.disconnected(reason: reason))
+            // Not freed here, inside its own callback: the next connect() drops it.
+            reportEnd(of: context)
         default:
             break
         }
@@ -150,6 +150,12 @@ final class PulseStreams: @unchecked Sendable {
                     let streams = Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue()
                     streams.deliver(.changed(PulseStreams.stream(info.pointee)))
                 }, me))
+    }
+
+    private func reportEnd(of context: OpaquePointer) {
+        guard !reportedEnd else { return }
+        reportedEnd = true
+        deliver(.disconnected(reason: Self.errorText(context)))
     }
 
     private func dropContext() {

@@ -319,3 +319,22 @@ def test_the_voice_lowers_the_music_while_it_speaks_and_is_never_lowered_itself(
     finally:
         signals.close()
         music.close()
+
+
+def test_after_the_audio_server_restarts_the_next_cues_lower_the_music_again(pulse, sound_daemon):
+    sound_daemon()
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    music = None
+    try:
+        assert ctl("start", "-e", "30x(1s run, 1s walk)").returncode == 0
+        signals.wait_for("SegmentStarted")
+        pulse.stop()  # the user's sound server restarts: nothing of it is left to restore
+        pulse.start()
+        music = Stream(pulse)
+        wait_until(lambda: lowered(music.volume()), 10, "a cue after the restart to lower the music")
+        assert ctl("stop").returncode == 0
+        wait_until(lambda: music.volume() == NORMAL or None, 2, "the music back after the stop")
+    finally:
+        signals.close()
+        if music:
+            music.close()
