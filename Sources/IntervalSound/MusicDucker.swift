@@ -36,11 +36,15 @@ extension MusicDucking {
 /// applies both to the server's streams as ``PulseStreams`` reports them. While streams are lowered, a record of them
 /// is kept in `recordPath` (written before they are lowered, removed once they are back), so that a daemon that crashed
 /// mid-duck restores them at its next start; a lost connection to the server is treated the same way at the next
-/// connection. No audio server: nothing happens, and the connection is tried again on a backoff, never at a cue.
+/// connection. No audio server: nothing happens; while a workout runs, the connection is tried again after a cue (at
+/// most every 0.5 s, doubling up to 30 s), never at its instant, and never while the daemon is idle.
 public final class MusicDucker: MusicDucking, @unchecked Sendable {
-    /// The first wait before connecting again after the server went away; doubled up to ``reconnectionMaximum``.
+    /// The least time between two connection attempts at first; doubled after each failed one up to
+    /// ``reconnectionMaximum``.
     static let reconnectionMinimum: Int64 = 500_000
     static let reconnectionMaximum: Int64 = 30_000_000
+    /// How long after the session's word a connection is tried: after the cue's instant, not at it.
+    static let reconnectionDelay: DispatchTimeInterval = .milliseconds(100)
     /// The longest a sound waits for the music to go down.
     static let holdWait: DispatchTimeInterval = .milliseconds(50)
 
@@ -60,7 +64,11 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// Streams lowered by an earlier process or connection, to restore once connected.
     private var toRestore: [DuckRecord.Stream] = []
-    private var reconnectionDelay = MusicDucker.reconnectionMinimum
+    private var connecting = false
+    private var reconnectionScheduled = false
+    /// When a connection was last tried, and how long to wait after it before the next.
+    private var lastAttempt: Int64 = 0
+    private var reconnectionInterval = MusicDucker.reconnectionMinimum
     private var failing = false
     /// Who waits for the music to be back (``finish(timeout:)``).
     private var whenBack: [DispatchSemaphore] = []
@@ -159,6 +167,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     /// Applies the timeline's level at this instant and wakes up at its next change.
     private func update() {
         let now = Self.now()
+        connectSoonIfLost(now: now)
         let wanted = timeline.level(at: now)
         if wanted != level {
             apply(wanted, from: level)
@@ -205,7 +214,22 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         }
     }
 
+    /// With no connection, tries again ``reconnectionDelay`` from now, unless the last attempt was less than
+    /// ``reconnectionInterval`` ago. Only the session's calls lead here: an idle daemon with no audio server never
+    /// wakes up for it.
+    private func connectSoonIfLost(now: Int64) {
+        guard !connected, !connecting, !reconnectionScheduled, now - lastAttempt >= reconnectionInterval else { return }
+        reconnectionScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.reconnectionDelay) { [weak self] in
+            guard let self else { return }
+            reconnectionScheduled = false
+            if !connected, !connecting { connect() }
+        }
+    }
+
     private func connect() {
+        connecting = true
+        lastAttempt = Self.now()
         if streams == nil {
             streams = PulseStreams { [weak self, queue] event in
                 queue.async { [weak self] in self?.handle(event) }
@@ -218,7 +242,8 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         switch event {
         case .connected(let playing):
             connected = true
-            reconnectionDelay = Self.reconnectionMinimum
+            connecting = false
+            reconnectionInterval = Self.reconnectionMinimum
             if failing { logger.notice("Connected to the audio server again: the music is lowered under cues.") }
             failing = false
             known = Dictionary(playing.map { ($0.index, $0) }, uniquingKeysWith: { $1 })
@@ -248,6 +273,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         case .disconnected(let reason):
             let wasConnected = connected
             connected = false
+            connecting = false
             known = [:]
             // What is still down is restored at the next connection, if the streams are still there and still ours.
             toRestore += DuckRecord.streams(of: ducked)
@@ -256,15 +282,12 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
                 failing = true
                 logger.info(
                     wasConnected
-                        ? "Lost the audio server; connecting again." : "No audio server: the music is not lowered.",
+                        ? "Lost the audio server; connecting again after the next cue."
+                        : "No audio server: the music is not lowered.",
                     metadata: ["error": "\(reason)"])
             }
-            let delay = reconnectionDelay
-            reconnectionDelay = min(reconnectionDelay * 2, Self.reconnectionMaximum)
-            queue.asyncAfter(deadline: .now() + .microseconds(Int(delay))) { [weak self] in
-                guard let self, !connected else { return }
-                connect()
-            }
+            reconnectionInterval =
+                wasConnected ? Self.reconnectionMinimum : min(reconnectionInterval * 2, Self.reconnectionMaximum)
         }
     }
 

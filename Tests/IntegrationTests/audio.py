@@ -12,10 +12,12 @@ import os
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import threading
 import time
+import wave
 from pathlib import Path
 
 RATE = 48000
@@ -211,6 +213,36 @@ class PrivatePipeWire(PrivatePulse):
         self.helpers = []
 
 
+#: Above this, a sample is a cue sound's (which peak near 0.6 of full scale), not music's at 0.25 beside it.
+CUE_THRESHOLD = 12000
+
+
+def cue_sounds(samples, clock, since):
+    """(onset, end) of each cue sound after `since`: its samples stand above the music's."""
+    spans = []
+    for onset in onsets(samples, clock, threshold=CUE_THRESHOLD, silence_s=0.2):
+        if onset < since:
+            continue
+        first = clock.index(onset)
+        loud = [i for i in range(first, min(first + RATE, len(samples))) if abs(samples[i]) > CUE_THRESHOLD]
+        spans.append((onset, clock.time(loud[-1])))
+    return spans
+
+
+def duck_around(found, base, onset, end, lowered_db):
+    """From tone_levels' windows (`found`) and the music's level before them (`base`): when the music went down
+    before `onset` (the earliest of the windows that are at least `lowered_db` down all the way to the onset), the
+    loudest window from the onset to `end`, and the first window after `end` back within 1 dB (or None)."""
+    start = onset
+    for t, db in reversed([(t, db) for t, db in found if t <= onset]):
+        if db > base - lowered_db:
+            break
+        start = t
+    during = max(db for t, db in found if onset <= t <= end)
+    back = next((t for t, db in found if t > end and db >= base - 1), None)
+    return start, during, back
+
+
 class SampleClock:
     """Maps a recorded sample's index to the wall-clock time it was played at, from the reads near it: the sink
     writes in real time, but a server that stalls can drop time, so one origin for a whole recording would drift."""
@@ -265,6 +297,17 @@ def frequency(samples, clock, at, length=0.03):
     window = samples[max(start, 0): max(start, 0) + int(length * RATE)]
     crossings = sum(1 for a, b in zip(window, window[1:]) if (a < 0) != (b < 0))
     return crossings / 2 / length
+
+
+def write_tone(path, seconds, hertz, amplitude):
+    """A WAV of a sine of whole `hertz` for whole `seconds`: one second, repeated (a second holds whole periods)."""
+    second = b"".join(struct.pack("<h", int(amplitude * 32767 * math.sin(2 * math.pi * hertz * i / RATE)))
+                      for i in range(RATE))
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(second * seconds)
 
 
 def tone_levels(samples, clock, hertz, start, end, window=0.05, hop=0.01):

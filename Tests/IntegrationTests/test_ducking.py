@@ -3,18 +3,16 @@ of a real PulseAudio and of a real PipeWire (its pulse server, with WirePlumber)
 steady low tone played by paplay; its level is read from the recording sink, window by window, at its own frequency,
 so that the cue sounds and the voice beside it barely count."""
 import math
-import os
 import re
 import shutil
 import signal
-import struct
 import subprocess
 import time
-import wave
 
 import pytest
 
-from audio import RATE, PrivatePipeWire, PrivatePulse, onsets, pipewire_missing, pulseaudio_missing, tone_levels
+from audio import (RATE, PrivatePipeWire, PrivatePulse, cue_sounds, duck_around, pipewire_missing, pulseaudio_missing,
+                   tone_levels, write_tone)
 from conftest import BIN, REPO, BusMonitor, desktop_required, wait_until
 from test_sound import ctl, signal_times, sound_daemon  # noqa: F401 (a fixture, used by name)
 
@@ -24,8 +22,6 @@ pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not
 MUSIC_HZ = 40
 #: The music's amplitude: 0.25 of full scale, -12 dBFS. Cue sounds peak near 0.6.
 MUSIC_AMPLITUDE = 0.25
-#: A cue sound's samples above this are the cue's, not the music's.
-CUE_THRESHOLD = 12000
 #: The issue's bar: lowered by at least this much under a cue.
 LOWERED_DB = 9
 #: intervald's own work and rest sounds last 250 ms.
@@ -43,17 +39,6 @@ def pulse(request):
     server = request.param()
     yield server
     server.close()
-
-
-def write_tone(path, seconds, hertz, amplitude):
-    """A sine of whole `hertz` and whole `seconds`: one second, repeated (a second holds whole periods)."""
-    second = b"".join(struct.pack("<h", int(amplitude * 32767 * math.sin(2 * math.pi * hertz * i / RATE)))
-                      for i in range(RATE))
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(second * seconds)
 
 
 class Stream:
@@ -113,32 +98,6 @@ def base_level(found, before):
     return quiet[len(quiet) // 2]
 
 
-def cue_sounds(samples, clock, since):
-    """(onset, end) of each cue sound after `since`: its samples stand above the music's."""
-    spans = []
-    for onset in onsets(samples, clock, threshold=CUE_THRESHOLD, silence_s=0.2):
-        if onset < since:
-            continue
-        first = clock.index(onset)
-        loud = [i for i in range(first, min(first + RATE, len(samples))) if abs(samples[i]) > CUE_THRESHOLD]
-        spans.append((onset, clock.time(loud[-1])))
-    return spans
-
-
-def duck_around(found, base, onset, end):
-    """When the music went down before `onset` (the first of the windows that stay at least LOWERED_DB down until
-    `end`), the loudest window from the onset to the end, and when it was back within 1 dB after the end."""
-    before = [t for t, db in found if t <= onset]
-    start = onset
-    for t in reversed(before):
-        if dict(found)[t] > base - LOWERED_DB:
-            break
-        start = t
-    during = max(db for t, db in found if onset <= t <= end)
-    back = next((t for t, db in found if t > end and db >= base - 1), None)
-    return start, during, back
-
-
 def test_each_cue_lowers_the_music_from_before_its_onset_until_it_ends_and_it_is_back_within_half_a_second(
         pulse, sound_daemon):
     sound_daemon()
@@ -157,7 +116,7 @@ def test_each_cue_lowers_the_music_from_before_its_onset_until_it_ends_and_it_is
         for index, (onset, sound_end) in enumerate(sounds):
             # The first cue comes with the start, which nothing foresees: the music goes down with its sound, which
             # waits for that, so from its onset to within the measure's half window.
-            start, during, back = duck_around(found, base, onset + (0.025 if index == 0 else 0), sound_end)
+            start, during, back = duck_around(found, base, onset + (0.025 if index == 0 else 0), sound_end, LOWERED_DB)
             assert during <= base - LOWERED_DB, \
                 f"cue {index}: the music only {base - during:.1f} dB down: " \
                 f"{[(round(t - onset, 3), round(db)) for t, db in found if onset - 0.1 <= t <= sound_end + 0.1]}"
@@ -182,7 +141,7 @@ def test_with_duck_100_the_music_is_left_alone(pulse, sound_daemon):
         started = time.time()
         assert ctl("start", "-e", "2x(1s run, 1s walk)").returncode == 0
         end = signals.wait_for("Finished", timeout=20)[0]["timestamp-realtime"] / 1e6
-        samples, clock, found = levels(pulse, started - 1.0, end + 1.0)
+        samples, clock, found = levels(pulse, started - 0.5, end + 1.0)
         base = base_level(found, started)
         assert len(cue_sounds(samples, clock, started - 0.5)) == 5
         assert min(db for _, db in found) >= base - 1.5, "nothing lowered the music"

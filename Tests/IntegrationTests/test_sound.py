@@ -1,17 +1,13 @@
 """Cues you hear (docs/reference.md §4b): intervald and `intervalctl run` play their cues through libcanberra into a private
 PulseAudio whose sink records every sample, and the recording is checked against the cues' schedule."""
-import math
-import os
 import shutil
-import struct
 import subprocess
 import time
-import wave
 from pathlib import Path
 
 import pytest
 
-from audio import RATE, PrivatePulse, frequency, loud_span, onsets, pulseaudio_missing
+from audio import RATE, PrivatePulse, frequency, loud_span, onsets, pulseaudio_missing, write_tone
 from conftest import BIN, LOCALE_DIR, REPO, BusMonitor, desktop_required, has_locale, in_language, wait_until
 
 pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
@@ -116,18 +112,9 @@ def test_disabled_sound_is_silent(pulse, sound_daemon):
         signals.close()
 
 
-def long_tone(path, seconds=2.0, hertz=440):
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / RATE)))
-                                 for i in range(int(seconds * RATE))))
-
-
 def test_stop_cuts_the_sound_and_nothing_plays_after_it(pulse, sound_daemon, tmp_path):
     tone = tmp_path / "long.wav"
-    long_tone(tone)
+    write_tone(tone, 2, 440, 12000 / 32767)
     sound_daemon(f'[sound]\nwork = "{tone}"\n')
     signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
     try:
