@@ -216,7 +216,10 @@ def analyse_duck(pulse, schedule, period):
         if back is not None:
             restores.append((back - end) * 1000)
     return {"music_dbfs": round(base, 1), "lead_ms": summary(leads), "restore_ms": summary(restores),
-            "depth_db": summary(depths), "cues_measured": len(depths), "never_back": len(depths) - len(restores)}
+            "depth_db": summary(depths[1:]), "first_cue_depth_db": round(depths[0], 2) if depths else None,
+            "cues_measured": len(depths), "never_back": len(depths) - len(restores),
+            "per_cue": {"lead_ms": [round(v, 1) for v in leads], "depth_db": [round(v, 2) for v in depths],
+                        "restore_ms": [round(v, 1) for v in restores]}}
 
 
 def summary(values):

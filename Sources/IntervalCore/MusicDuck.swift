@@ -181,8 +181,9 @@ public struct DuckedStreams: Sendable, Equatable {
 /// ``lead`` (the daemon knows the schedule), while a sound or phrase holds it, across short gaps between cues (a
 /// countdown's pips), then back over ``fadeLength``. Pure, so that it is tested on a virtual clock.
 public struct DuckTimeline: Sendable, Equatable {
-    /// How long before an expected cue the music goes down: the volume request's way to the server, and a margin.
-    public static let lead: Int64 = 60_000
+    /// How long before an expected cue the music goes down: the volume request's way to the server, the server's
+    /// mixing in blocks (a volume change waits for the next one: 43 ms at PulseAudio's pipe sink), and a margin.
+    public static let lead: Int64 = 100_000
     /// How long an expected cue keeps the music down when no sound comes to hold it (a sound that failed).
     public static let expectedLength: Int64 = 500_000
     /// A gap between holds shorter than this keeps the music down: no pumping between a countdown's pips (1 s apart).
