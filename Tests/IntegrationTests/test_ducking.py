@@ -297,3 +297,20 @@ def test_after_the_audio_server_restarts_the_next_cues_lower_the_music_again(pul
         signals.close()
         if music:
             music.close()
+
+
+def test_ctrl_c_of_intervalctl_run_during_a_duck_puts_the_music_back_before_it_exits(pulse, tmp_path):
+    tone = tmp_path / "long.wav"
+    write_tone(tone, 4, 1000, 0.5)
+    config = tmp_path / "intervald.toml"
+    config.write_text(f'[sound]\nwork = "{tone}"\n')
+    music = Stream(pulse)
+    try:
+        run = subprocess.Popen([str(BIN / "intervalctl"), "run", "--no-notifications", "--config", str(config), "-e",
+                                "10s run"], env=pulse.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+        run.send_signal(signal.SIGINT)
+        assert run.wait(timeout=10) == 0
+        assert music.volume() == NORMAL, "the music is back before intervalctl exits"
+    finally:
+        music.close()
