@@ -90,9 +90,9 @@ public final class SoundOutput: WorkoutOutput {
     }
 
     public func handle(_ moment: WorkoutMoment) {
-        if let ducking, settings.soundsDuck || settings.voiceDucks { prepareDuck(ducking, for: moment) }
+        let sounds = CueSounds.actions(for: moment, settings: settings)
+        if let ducking, settings.soundsDuck || settings.voiceDucks { prepareDuck(ducking, for: moment, sounds: sounds) }
         if let player {
-            let sounds = CueSounds.actions(for: moment, settings: settings)
             if sounds.cut { player.cut() }
             for cue in sounds.cues { player.play(cue.text, after: cue.delay) }
         }
@@ -108,7 +108,7 @@ public final class SoundOutput: WorkoutOutput {
     /// Tells the duck what the schedule is now: the next change, and the sounds timed ahead of it; a pause or a stop
     /// puts the music back at once. The voice's phrases need no warning: they are started ahead of the change by
     /// speech's latency, and lower the music from then.
-    private func prepareDuck(_ ducking: any MusicDucking, for moment: WorkoutMoment) {
+    private func prepareDuck(_ ducking: any MusicDucking, for moment: WorkoutMoment, sounds: AudibleActions) {
         switch moment.event {
         case .paused, .stopped:
             ducking.releaseAll()
@@ -120,7 +120,7 @@ public final class SoundOutput: WorkoutOutput {
         }
         guard settings.soundsDuck else { return }
         if let next = moment.nextChange { ducking.expect(after: next - moment.now) }
-        for cue in CueSounds.actions(for: moment, settings: settings).cues where cue.delay > 0 {
+        for cue in sounds.cues where cue.delay > 0 {
             ducking.expect(after: cue.delay)
         }
     }
