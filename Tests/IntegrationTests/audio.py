@@ -191,8 +191,15 @@ class PrivatePipeWire(PrivatePulse):
 
     def _launch(self, fifo):
         log = open(self.log, "a")
-        self.helpers = [subprocess.Popen([tool], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
-                        for tool in ("pipewire", "wireplumber")]
+        (self.runtime / "pipewire-0").unlink(missing_ok=True)  # an earlier run's, after a restart
+        self.helpers = [subprocess.Popen(["pipewire"], env=self.env, stdout=subprocess.DEVNULL, stderr=log)]
+        # The session manager and the pulse server connect to PipeWire once: not before its socket is there.
+        deadline = time.monotonic() + self.timeout
+        while not (self.runtime / "pipewire-0").exists():
+            if time.monotonic() > deadline or self.helpers[0].poll() is not None:
+                raise AssertionError(f"PipeWire did not start: {self.log.read_text()}")
+            time.sleep(0.02)
+        self.helpers.append(subprocess.Popen(["wireplumber"], env=self.env, stdout=subprocess.DEVNULL, stderr=log))
         return subprocess.Popen(["pipewire-pulse"], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
 
     def _add_sink(self, fifo):
