@@ -118,6 +118,41 @@ public final class Bus {
         return try BusMessage(owningResult: reply, function: "sd_bus_call")
     }
 
+    /// Sends a method call without waiting: `reply` runs with its reply, or its error, from within ``process()``
+    /// (once, unless the connection closes first). The pending call belongs to the connection.
+    /// The corresponding C function is `sd_bus_call_async`.
+    public func callAsync(
+        _ message: BusMessage, timeout: Duration? = nil, reply: @escaping (Result<BusMessage, BusError>) -> Void
+    ) throws(BusError) {
+        let box = Unmanaged.passRetained(PendingReply(reply))
+        let usec = timeout.map(\.wholeMicroseconds) ?? 0
+        do throws(BusError) {
+            try sdCall("sd_bus_call_async") {
+                sd_bus_call_async(
+                    pointer, nil, message.pointer,
+                    { answer, userdata, _ in
+                        guard let userdata else { return 0 }
+                        let pending = Unmanaged<PendingReply>.fromOpaque(userdata).takeRetainedValue()
+                        guard let answer else { return 0 }
+                        if let error = sd_bus_message_get_error(answer), sd_bus_error_is_set(error) != 0 {
+                            pending.reply(
+                                .failure(
+                                    BusError(
+                                        errno: sd_bus_error_get_errno(error), function: "sd_bus_call_async",
+                                        name: error.pointee.name.map { String(cString: $0) },
+                                        message: error.pointee.message.map { String(cString: $0) })))
+                        } else {
+                            pending.reply(.success(BusMessage(borrowing: answer)))
+                        }
+                        return 0
+                    }, box.toOpaque(), usec)
+            }
+        } catch {
+            box.release()
+            throw error
+        }
+    }
+
     /// Queues a message for sending and writes as much as the socket takes now.
     /// The corresponding C function is `sd_bus_send`.
     public func send(_ message: BusMessage) throws(BusError) {
@@ -214,6 +249,15 @@ public final class Bus {
             }
         }
         return try BusSlot(owningResult: slot, function: "sd_bus_match_signal")
+    }
+}
+
+/// What ``Bus/callAsync(_:timeout:reply:)`` hands sd-bus as the pending call's userdata.
+private final class PendingReply {
+    let reply: (Result<BusMessage, BusError>) -> Void
+
+    init(_ reply: @escaping (Result<BusMessage, BusError>) -> Void) {
+        self.reply = reply
     }
 }
 

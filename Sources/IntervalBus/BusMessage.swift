@@ -144,6 +144,20 @@ public final class BusMessage {
         try closeContainer()
     }
 
+    /// Appends an `ay` in one piece. The corresponding C function is `sd_bus_message_append_array`.
+    public func append(bytes: [UInt8]) throws(BusError) {
+        try sdCall("sd_bus_message_append_array") {
+            bytes.withUnsafeBytes { sd_bus_message_append_array(pointer, typeByte, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Appends an `ai`.
+    public func append(_ values: [Int32]) throws(BusError) {
+        try openContainer("a", contents: "i")
+        for value in values { try append(value) }
+        try closeContainer()
+    }
+
     /// Appends a `b` (sent as a 32-bit integer). The corresponding C function is `sd_bus_message_append_basic`.
     public func append(_ value: Bool) throws(BusError) { try appendNumber(typeBoolean, Int32(value ? 1 : 0)) }
 
@@ -175,6 +189,20 @@ public final class BusMessage {
 
     /// Reads a `x`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readInt64() throws(BusError) -> Int64 { try readNumber("x", 0) }
+
+    /// Reads an `i`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readInt32() throws(BusError) -> Int32 { try readNumber("i", Int32(0)) }
+
+    /// Reads an `ai` to its end.
+    public func readInt32Array() throws(BusError) -> [Int32] {
+        var values: [Int32] = []
+        guard try enterContainer("a", contents: "i") else { return values }
+        while try peekType() != nil {
+            values.append(try readInt32())
+        }
+        try exitContainer()
+        return values
+    }
 
     /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readBool() throws(BusError) -> Bool { try readNumber("b", Int32(0)) != 0 }
@@ -269,6 +297,7 @@ public final class BusMessage {
 
 private let typeString = CChar(UInt8(ascii: "s"))
 private let typeInt32 = CChar(UInt8(ascii: "i"))
+private let typeByte = CChar(UInt8(ascii: "y"))
 private let typeUInt32 = CChar(UInt8(ascii: "u"))
 private let typeUInt64 = CChar(UInt8(ascii: "t"))
 private let typeBoolean = CChar(UInt8(ascii: "b"))

@@ -71,7 +71,7 @@ public struct BusInterface: Sendable, Equatable {
     public static let exported: [BusInterface] = [
         BusNames.timerInterface, MediaPlayer.rootInterfaceTable, MediaPlayer.playerInterfaceTable,
         DesktopLauncher.applicationInterfaceTable, DesktopLauncher.searchProviderInterfaceTable,
-        DesktopLauncher.runnerInterfaceTable,
+        DesktopLauncher.runnerInterfaceTable, TrayItem.interfaceTable, TrayMenu.interfaceTable,
     ]
 }
 

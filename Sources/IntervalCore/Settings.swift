@@ -8,6 +8,8 @@ public struct Settings: Sendable, Equatable {
     public var idleExit: Int64? = 120 * 1_000_000
     /// Cue sounds and voice (docs/reference.md §4b).
     public var sound = SoundSettings.defaults
+    /// Show the workout as a tray item (docs/reference.md §12).
+    public var trayEnabled = true
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
     public struct Hooks: Sendable, Equatable {

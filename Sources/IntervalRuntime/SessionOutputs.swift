@@ -13,7 +13,7 @@ public struct SessionOutputs {
         // At the instant.
         case busSignals, mediaPlayer, sound, terminal
         // After the instant.
-        case busProperties, notification, state, history, hooks, watchdog, idleExit, log
+        case busProperties, notification, tray, state, history, hooks, watchdog, idleExit, log
 
         public var isAtTheInstant: Bool { [.busSignals, .mediaPlayer, .sound, .terminal].contains(self) }
     }

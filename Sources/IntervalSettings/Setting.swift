@@ -175,6 +175,9 @@ public struct Setting: Sendable {
                 settings.sound.kindSounds = sounds
                 return nil
             },
+            flag(
+                "tray", "enabled", \.trayEnabled,
+                "Show the workout as a tray item with the countdown and a menu, in the panels that host them."),
             hook("on-cue", \.onCue, "Run at each change of segment."),
             hook("on-finish", \.onFinish, "Run when the plan ends."),
             hook("on-stop", \.onStop, "Run when the workout is stopped early."),

@@ -83,6 +83,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 mediaPlayer = nil
             }
             exportDesktopLauncher(on: server)
+            let tray = trayItem(on: server)
             let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
                 [weak self] in self?.exitIdle()
             }
@@ -94,6 +95,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             self.sound = sound
             outputs[.busProperties] = BusPropertyAnnouncer(server: server, logger: logger)
             outputs[.notification] = notification
+            outputs[.tray] = tray
             outputs[.state] = state
             outputs[.history] = history
             outputs[.hooks] = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
@@ -133,6 +135,21 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             desktopLaunches = launches
         } catch {
             logger.warning("Failed to export the desktop launcher, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The tray item (docs/reference.md §12), unless `[tray] enabled = false`; a failure costs the tray item, never the
+    /// workout.
+    private func trayItem(on server: TimerBusServer) -> TrayOutput? {
+        guard settings.trayEnabled else { return nil }
+        do {
+            // Its once-a-second refresh needs no precision: a wide leeway lets the kernel batch its wake-ups.
+            return try TrayOutput(
+                server: server, session: session, restKinds: settings.sound.restKinds,
+                refreshTimer: DispatchTimerSource(queue: queue, leeway: .milliseconds(10)), logger: logger)
+        } catch {
+            logger.warning("Failed to set up the tray item, ignoring.", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

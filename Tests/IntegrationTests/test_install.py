@@ -54,7 +54,9 @@ def test_install_activate_and_uninstall(tmp_path):
     assert (home / "config" / "fish" / "completions" / "intervalctl.fish").exists()
     desktop_entry = home / "share" / "applications" / "org.intervald.IntervalTimer.desktop"
     icons = [home / "share" / "icons" / "hicolor" / "scalable" / "apps" / "org.intervald.Timer1.svg",
-             home / "share" / "icons" / "hicolor" / "symbolic" / "apps" / "org.intervald.Timer1-symbolic.svg"]
+             home / "share" / "icons" / "hicolor" / "symbolic" / "apps" / "org.intervald.Timer1-symbolic.svg"] + [
+        home / "share" / "icons" / "hicolor" / "scalable" / "apps" / f"org.intervald.Timer1-{tone}.svg"
+        for tone in ("work", "rest", "paused")]
     assert_desktop_entry(desktop_entry, bindir)
     search_provider = home / "share" / "gnome-shell" / "search-providers" / "org.intervald.Timer1.search-provider.ini"
     runner = home / "share" / "krunner" / "dbusplugins" / "org.intervald.Timer1.desktop"

@@ -26,9 +26,15 @@ extension TimerBusTests {
             let (session, _) = ManualTimerSource.session()
             let launcher = Launcher()
             let exports = try queue.sync {
-                (
+                let tray = try TrayOutput(
+                    server: server, session: session, restKinds: [], refreshTimer: ManualTimerSource(now: 0),
+                    logger: logger)
+                // The tray item is exported while a workout exists.
+                session.outputs = [tray]
+                _ = try session.start("1m run", origin: "", replace: false)
+                return (
                     try MediaPlayerOutput(server: server, session: session, logger: logger),
-                    try DesktopLauncherExport(server: server, delegate: launcher, logger: logger)
+                    try DesktopLauncherExport(server: server, delegate: launcher, logger: logger), tray
                 )
             }
             defer { queue.sync { withExtendedLifetime(exports) {} } }

@@ -9,12 +9,22 @@ import Testing
     static let repository = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
 
     static func check(_ rendered: String, _ page: String) throws {
-        let path = "\(repository)/docs/\(page)"
+        try check(rendered, file: "docs/\(page)")
+    }
+
+    /// `file`, relative to the repository, must be `rendered`.
+    static func check(_ rendered: String, file: String) throws {
+        let path = "\(repository)/\(file)"
         if ProcessInfo.processInfo.environment["INTERVALD_UPDATE_DOCS"] != nil {
             try rendered.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(committed == rendered, "docs/\(page) is not what its table renders: run scripts/update-docs")
+        #expect(committed == rendered, "\(file) is not what its table renders: run scripts/update-docs")
+    }
+
+    /// The tray item's icons in the icon theme are the ones it draws as pixmaps.
+    @Test(arguments: WorkoutDisplay.Tone.allCases) func trayIcon(_ tone: WorkoutDisplay.Tone) throws {
+        try Self.check(TrayIcon.svg(tone), file: "desktop/\(TrayIcon.name(tone)).svg")
     }
 
     static func header(_ title: String, from table: String) -> String {
