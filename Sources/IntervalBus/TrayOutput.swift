@@ -369,9 +369,9 @@ private final class ExportedTray: BusObjectHandler {
     }
 
     private func perform(_ event: String, on entry: TrayMenu.Entry) {
-        guard event == "clicked", let action = TrayMenu.action(entry) else { return }
+        guard event == "clicked" else { return }
         logger.debug("Tray menu.", metadata: ["item": "\(entry)"])
-        switch action {
+        switch TrayMenu.action(entry) {
         case .control(let control): session?.perform(control)
         case .openWindow: WindowLauncher.open(on: bus, logger: logger)
         }

@@ -97,8 +97,8 @@ public enum TrayRefresh {
     }
 }
 
-/// The tray item's menu (`com.canonical.dbusmenu`, docs/reference.md §12): Pause/Resume, Skip, Stop, a separator
-/// and Open Interval Timer. Its layout never changes; the first item's label follows the workout's state.
+/// The tray item's menu (`com.canonical.dbusmenu`, docs/reference.md §12): Pause/Resume, Skip, Stop and Open
+/// Interval Timer. Its layout never changes; the first item's label follows the workout's state.
 public enum TrayMenu {
     public static let interface = "com.canonical.dbusmenu"
     public static let objectPath = "/MenuBar"
@@ -108,7 +108,7 @@ public enum TrayMenu {
     public static let root: Int32 = 0
 
     public enum Entry: Int32, Sendable, CaseIterable {
-        case pauseResume = 1, skip, stop, separator, openWindow
+        case pauseResume = 1, skip, stop, openWindow
     }
 
     /// What choosing an entry does.
@@ -123,13 +123,12 @@ public enum TrayMenu {
         case boolean(Bool)
     }
 
-    public static func action(_ entry: Entry) -> Action? {
+    public static func action(_ entry: Entry) -> Action {
         switch entry {
         case .pauseResume: .control(.playPause)
         case .skip: .control(.next)
         case .stop: .control(.stop)
         case .openWindow: .openWindow
-        case .separator: nil
         }
     }
 
@@ -139,7 +138,6 @@ public enum TrayMenu {
         if id == root { return [("children-display", .string("submenu"))] }
         guard let entry = Entry(rawValue: id) else { return nil }
         switch entry {
-        case .separator: return [("type", .string("separator"))]
         case .pauseResume:
             let action: NotificationAction = paused ? .resume : .pause
             return [
@@ -290,7 +288,7 @@ extension TrayMenu {
     /// `com.canonical.dbusmenu` as a table.
     public static let interfaceTable = BusInterface(
         name: interface, path: objectPath,
-        summary: "The tray item's menu: Pause/Resume, Skip, Stop, Open Interval Timer (ids 1, 2, 3, 5; 4 separates).",
+        summary: "The tray item's menu: Pause/Resume, Skip, Stop, Open Interval Timer (ids 1 to 4).",
         members: [
             .property(name: "Version", signature: "u", change: .constant, doc: "\(version)."),
             .property(name: "TextDirection", signature: "s", change: .constant, doc: "\"ltr\" or \"rtl\"."),

@@ -73,21 +73,19 @@ import Testing
     }
 
     @Test func theMenuPausesSkipsStopsAndOpensTheWindow() throws {
-        #expect(TrayMenu.children(of: TrayMenu.root) == [1, 2, 3, 4, 5])
+        #expect(TrayMenu.children(of: TrayMenu.root) == [1, 2, 3, 4])
         #expect(TrayMenu.children(of: 3).isEmpty)
         let pause = try #require(TrayMenu.properties(of: 1, paused: false))
         #expect(pause.first?.value == .string("Pause"))
         let resume = try #require(TrayMenu.properties(of: 1, paused: true))
         #expect(resume.first?.value == .string("Resume"))
-        #expect(TrayMenu.properties(of: 4, paused: false)?.first?.value == .string("separator"))
-        #expect(TrayMenu.properties(of: 5, paused: false)?.first?.value == .string("Open Interval Timer"))
-        #expect(TrayMenu.properties(of: 6, paused: false) == nil)
+        #expect(TrayMenu.properties(of: 4, paused: false)?.first?.value == .string("Open Interval Timer"))
+        #expect(TrayMenu.properties(of: 5, paused: false) == nil)
         #expect(TrayMenu.properties(of: -1, paused: false) == nil)
         #expect(TrayMenu.action(.pauseResume) == .control(.playPause))
         #expect(TrayMenu.action(.skip) == .control(.next))
         #expect(TrayMenu.action(.stop) == .control(.stop))
         #expect(TrayMenu.action(.openWindow) == .openWindow)
-        #expect(TrayMenu.action(.separator) == nil)
     }
 
     @Test(arguments: WorkoutDisplay.Tone.allCases) func iconPixmapsAreTheDiscInTheTonesColour(
