@@ -54,6 +54,30 @@ def run(bench):
     return {KEY: {"cues": n, "period_ms": period * 1000, "plan": plan, "runs": results}}
 
 
+def beside_the_floor(bench, plan, segments, segment_s):
+    """Runs `plan` (`segments` of `segment_s` s) with the C floor cueing alongside, half a segment out of phase;
+    returns (intervald's SegmentStarted, the floor's signals, the floor's exit status), each as [index, ns]."""
+    period_ms = int(segment_s * 1000)
+    t0 = time.monotonic_ns()
+    bench.call("Start", "ssb", plan, "", "false")
+    time.sleep(segment_s / 2)
+    floor = subprocess.Popen([bench.cue_floor, str(segments), str(period_ms), "notify"])
+    time.sleep(segments * segment_s)
+    floor.wait(timeout=60)
+    bench.wait_for_member("Finished", t0, 60, "the plan to finish")
+    time.sleep(0.5)
+    events = bench.events(bench.monitor_path, t0, time.monotonic_ns())
+    signals, _ = intervald_cue_times(events)
+    floor_signals = [[m["args"][0], m["t"]] for m in events if m.get("interface") == "org.intervald.Bench" and m["args"]]
+    return signals, floor_signals, floor.returncode
+
+
+def lateness_beside_the_floor(run, period_ns):
+    """intervald's and the floor's jitter in one `beside_the_floor` run, and their difference."""
+    ours, floor = jitter(run["signals"], period_ns), jitter(run["floor"], period_ns)
+    return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
+
+
 def best_offset(indexed_times, period_ns):
     """The earliest a contender delivered any cue against its own period: min over k of t(k) − k × period, ns. Its
     jitter is measured from there. Cue 0 is no reference: it is itself late by a random fraction of a millisecond

@@ -12,8 +12,8 @@ import subprocess
 import time
 
 from .common import log
-from .measure_cue_lateness import intervald_cue_times, warm_up
-from .measure_side_by_side import jitter, minus_floor
+from .measure_cue_lateness import warm_up
+from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor
 from .procstat import Window, footprint
 from .summarize import percentile
 
@@ -56,25 +56,11 @@ def _close(window):
     window.wait(timeout=10)
 
 
-def _workout(bench, plan, seconds):
-    """Runs `plan` with the C floor cueing alongside (half a segment out of phase); returns the monitor's events."""
+def _workout(bench, plan):
+    """Runs `plan` with the C floor cueing alongside (half a segment out of phase)."""
     p = bench.p
-    period_ms = p["window_segment_s"] * 1000
-    t0 = time.monotonic_ns()
-    bench.call("Start", "ssb", plan, "", "false")
-    time.sleep(p["window_segment_s"] / 2)
-    floor = subprocess.Popen([bench.cue_floor, str(p["window_segments"]), str(period_ms), "notify"])
-    time.sleep(seconds)
-    floor.wait(timeout=60)
-    bench.wait_for_member("Finished", t0, 60, "the window's plan to finish")
-    time.sleep(0.5)
-    return t0, bench.events(bench.monitor_path, t0, time.monotonic_ns()), floor.returncode
-
-
-def _cues(events):
-    signals, _ = intervald_cue_times(events)
-    floor = [[m["args"][0], m["t"]] for m in events if m.get("interface") == "org.intervald.Bench" and m["args"]]
-    return signals, floor
+    signals, floor, status = beside_the_floor(bench, plan, p["window_segments"], p["window_segment_s"])
+    return {"signals": signals, "floor": floor, "floor_status": status}
 
 
 def run(bench):
@@ -104,28 +90,26 @@ def run(bench):
         _first_frame(trace)
         time.sleep(0.5)
         sampler = Window(window.pid, interval=1.0)
-        t0, events, floor_status = _workout(bench, plan, segments * length)
+        cues = _workout(bench, plan)
         cost = sampler.finish()
         running_rss = footprint(window.pid)
         _close(window)
-        signals, floor = _cues(events)
         renderers[renderer] = {
             "cold_start_us": starts_us, "idle_footprint": {"total": idle_rss["total"]},
             "running_footprint": {"total": running_rss["total"]}, "cpu_seconds": cost["cpu_ms"] / 1000,
             "window_seconds": cost["seconds"],
             "digits": [[text, int(set_us), int(painted_us)] for text, set_us, painted_us in
                        (line.split()[1:] for line in _trace(trace) if line.startswith("digits "))],
-            "cues": {"signals": signals, "floor": floor, "floor_status": floor_status},
+            "cues": cues,
         }
 
     log("the same plan with the window closed, the C floor alongside …")
     time.sleep(1)
-    _, closed_events, closed_floor_status = _workout(bench, plan, segments * length)
-    closed_signals, closed_floor = _cues(closed_events)
+    closed = _workout(bench, plan)
 
     return {KEY: {
         "plan": plan, "segment_s": length, "renderers": renderers,
-        "closed": {"signals": closed_signals, "floor": closed_floor, "floor_status": closed_floor_status},
+        "closed": closed,
     }}
 
 
@@ -155,11 +139,6 @@ def _stats(values):
             "max_ms": round(max(values), 2)} if values else None
 
 
-def _lateness(run, period_ns):
-    ours, floor = jitter(run["signals"], period_ns), jitter(run["floor"], period_ns)
-    return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
-
-
 def summarize(raw, params):
     s = raw[KEY]
     if "skipped" in s:
@@ -177,9 +156,9 @@ def summarize(raw, params):
             "idle_rss_mib": round(run["idle_footprint"]["total"]["rss_kb"] / 1024, 1),
             "running_rss_mib": round(run["running_footprint"]["total"]["rss_kb"] / 1024, 1),
             "running_pss_mib": round(run["running_footprint"]["total"]["pss_kb"] / 1024, 1),
-            "daemon": _lateness(run["cues"], period_ns),
+            "daemon": lateness_beside_the_floor(run["cues"], period_ns),
         }
-    return {"plan": s["plan"], "renderers": renderers, "without_window": _lateness(s["closed"], period_ns)}
+    return {"plan": s["plan"], "renderers": renderers, "without_window": lateness_beside_the_floor(s["closed"], period_ns)}
 
 
 def targets(s):

@@ -1,0 +1,117 @@
+"""The tray item (docs/reference.md §12): the daemon's cue lateness while a real host shows the item (KDE's watcher
+in kded5 and Plasma's system tray, which reads every property again after each second's signals), next to the same
+plan with `[tray] enabled = false`, each run with the C floor cueing alongside, as in "Side by side"."""
+import sys
+import tempfile
+import time
+
+from .common import REPO, log
+from .measure_cue_lateness import warm_up
+from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor
+from .procstat import Window
+
+sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
+import tray_hosts  # noqa: E402 - the hosts the tests run, after the path to them
+
+KEY = "tray"
+PARAMS = {"quick": {"tray_segments": 4, "tray_segment_s": 2},
+          "full": {"tray_segments": 40, "tray_segment_s": 3}}
+NEEDS_QUIET_MACHINE = True
+
+
+def _run(bench, plan):
+    p = bench.p
+    sampler = Window(bench.pid, interval=1.0)
+    signals, floor, status = beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
+    cost = sampler.finish()
+    return {"signals": signals, "floor": floor, "floor_status": status, "daemon_cpu_ms": cost["cpu_ms"],
+            "seconds": cost["seconds"]}
+
+
+def run(bench):
+    if tray_hosts.plasma_systemtray.available():
+        return {KEY: {"skipped": tray_hosts.plasma_systemtray.available()}}
+    p = bench.p
+    plan = f"{p['tray_segments']}x({p['tray_segment_s']}s work)"
+    bench.restart_daemon()
+    warm_up(bench)
+    with tempfile.TemporaryDirectory(prefix="intervald-tray-") as scratch, \
+            tray_hosts.plasma_systemtray(tmp_dir=scratch) as tray:
+        log(f"the tray item in Plasma's system tray, {plan}, the C floor alongside …")
+        reads_before = len(tray.recorder.property_reads())
+        shown = _run(bench, plan)
+        shown["host_reads"] = len(tray.recorder.property_reads()) - reads_before
+    log("the same plan with [tray] enabled = false, the C floor alongside …")
+    settings = bench.settings
+    off = bench.work / "intervald-no-tray.toml"
+    off.write_text(settings.read_text() + "\n[tray]\nenabled = false\n")
+    bench.settings = off
+    try:
+        bench.restart_daemon()
+        warm_up(bench)
+        hidden = _run(bench, plan)
+    finally:
+        bench.settings = settings
+        bench.restart_daemon()
+    return {KEY: {"plan": plan, "segment_s": p["tray_segment_s"], "shown": shown, "off": hidden}}
+
+
+def summarize(raw, params):
+    s = raw[KEY]
+    if "skipped" in s:
+        return s
+    period_ns = s["segment_s"] * 1_000_000_000
+    runs = {}
+    for name in ("shown", "off"):
+        run = s[name]
+        runs[name] = {**lateness_beside_the_floor(run, period_ns),
+                      "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
+    runs["shown"]["host_reads"] = s["shown"]["host_reads"]
+    return {"plan": s["plan"], **runs}
+
+
+def problems(s):
+    if "skipped" in s:
+        return [f"tray: {s['skipped']}"]
+    found = []
+    for name in ("shown", "off"):
+        if not s[name]["signal"] or not s[name]["floor"]:
+            found.append(f"tray: no cues measured ({name})")
+        if s[name]["floor_status"]:
+            found.append(f"tray: the C floor exited with {s[name]['floor_status']} ({name})")
+    if not s["shown"]["host_reads"]:
+        found.append("tray: Plasma's system tray read nothing of the item")
+    return found
+
+
+def headline(s):
+    if "skipped" in s:
+        return f"tray: skipped ({s['skipped']})"
+    diff = lambda name: (s[name]["difference"] or {}).get("p99_ms")
+    return (f"tray: SegmentStarted p99 − the floor's: {diff('shown')} ms shown in Plasma's tray, {diff('off')} ms "
+            f"with the tray off")
+
+
+def render(s, results):
+    lines = ["## The tray item", ""]
+    add = lines.append
+    if "skipped" in s:
+        return lines + [f"Skipped: {s['skipped']}.", ""]
+    add(f"The daemon runs `{s['plan']}` twice, each time with the C floor cueing alongside: once with its tray item shown "
+        "in Plasma's own system tray (`plasmawindowed org.kde.plasma.systemtray`, with kded5's StatusNotifierWatcher), "
+        f"which read the item's properties {s['shown']['host_reads']} times during the run (after each second's "
+        "`NewTitle`, `NewToolTip` and `XAyatanaNewLabel`), and once with `[tray] enabled = false`. The difference "
+        "column is intervald − the floor beside it, as in \"Side by side\": a tray that cost cue lateness would show "
+        "as a larger difference in the first row.")
+    add("")
+    add("| the tray | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
+        "daemon CPU % |")
+    add("| --- | --- | --- | --- | ---: |")
+    three = lambda st: " / ".join(f"{(st or {}).get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
+    for name, label in (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")):
+        run = s[name]
+        add(f"| {label} | {three(run['signal'])} | {three(run['floor'])} | "
+            + " / ".join(f"{(run['difference'] or {}).get(k, 0):+.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
+            + f" | {run['daemon_cpu_percent']} |")
+    add("")
+    return lines
