@@ -119,21 +119,21 @@ public final class Bus {
     }
 
     /// Sends a method call without waiting: `reply` runs with its reply, or its error, from within ``process()``
-    /// (once, unless the connection closes first). The pending call belongs to the connection.
-    /// The corresponding C function is `sd_bus_call_async`.
+    /// (once, unless the connection closes first). The pending call belongs to the connection, which releases
+    /// `reply` after it ran or when it closes. The corresponding C function is `sd_bus_call_async`.
     public func callAsync(
         _ message: BusMessage, timeout: Duration? = nil, reply: @escaping (Result<BusMessage, BusError>) -> Void
     ) throws(BusError) {
         let box = Unmanaged.passRetained(PendingReply(reply))
         let usec = timeout.map(\.wholeMicroseconds) ?? 0
+        var slot: OpaquePointer?
         do throws(BusError) {
             try sdCall("sd_bus_call_async") {
                 sd_bus_call_async(
-                    pointer, nil, message.pointer,
+                    pointer, &slot, message.pointer,
                     { answer, userdata, _ in
-                        guard let userdata else { return 0 }
-                        let pending = Unmanaged<PendingReply>.fromOpaque(userdata).takeRetainedValue()
-                        guard let answer else { return 0 }
+                        guard let answer, let userdata else { return 0 }
+                        let pending = Unmanaged<PendingReply>.fromOpaque(userdata).takeUnretainedValue()
                         if let error = sd_bus_message_get_error(answer), sd_bus_error_is_set(error) != 0 {
                             pending.reply(
                                 .failure(
@@ -151,6 +151,13 @@ public final class Bus {
             box.release()
             throw error
         }
+        // The connection owns the pending call from here: the box goes with the slot, answered or not.
+        sd_bus_slot_set_destroy_callback(slot) { userdata in
+            guard let userdata else { return }
+            Unmanaged<PendingReply>.fromOpaque(userdata).release()
+        }
+        sd_bus_slot_set_floating(slot, 1)
+        sd_bus_slot_unref(slot)
     }
 
     /// Queues a message for sending and writes as much as the socket takes now.
