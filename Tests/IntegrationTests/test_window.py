@@ -333,6 +333,17 @@ def test_a_click_on_a_cues_body_opens_the_window(tmp_path, activatable_daemon, a
     ctl("stop")
 
 
+def test_a_left_click_on_the_tray_item_opens_the_window(tmp_path, activatable_daemon, activatable_window):
+    assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
+    item = f"org.kde.StatusNotifierItem-{name_owner_pid()}-1"
+    wait_until(lambda: busctl("status", item, check=False).returncode == 0, 5, "the tray item")
+    busctl("call", item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Activate", "ii", "10", "10")
+    window = opened_window(tmp_path)
+    window.wait("label", "Next: Walk")
+    assert timer_property("State") == '"running"', "with a window to open, the click does not pause"
+    ctl("stop")
+
+
 def test_a_search_result_starts_its_plan_and_opens_the_window(tmp_path, activatable_daemon, activatable_window):
     busctl("call", SERVICE, "/org/intervald/Timer1/SearchProvider", "org.gnome.Shell.SearchProvider2",
            "ActivateResult", "sasu", "plan:tabata", "1", "tabata", "0")
