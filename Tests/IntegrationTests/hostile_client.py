@@ -10,6 +10,9 @@ each reply. Runs under Debian's python3 (python3-dbus), whatever interpreter run
                                           GetAll of both interfaces, SetPosition with a stale track id, Seek,
                                           OpenUri with garbage, Raise, and Seek and SetPosition with wrong types
     hostile_client.py controls COUNT      a misbehaving media client: PlayPause and Next, alternately, COUNT times
+    hostile_client.py tray COUNT PID      calls to the tray item of the daemon PID that must not disturb a running
+                                          workout: GetAll (its pixmaps), the whole menu, groups of thousands of ids
+                                          that are no item, Scroll, and Event and GetProperty that must fail
 
 Prints one JSON object: {"calls": N, "max_ms": {"Method": slowest reply in ms, ...}, "errors": {"error.Name": count}}.
 """
@@ -74,6 +77,27 @@ def main():
             ]
         else:
             mix = [("PlayPause", raw("PlayPause", "")), ("Next", raw("Next", ""))]
+        calls = [mix[i % len(mix)] for i in range(int(argument))]
+    elif mode == "tray":
+        item = f"org.kde.StatusNotifierItem-{sys.argv[3]}-1"
+        tray = bus.get_object(item, "/StatusNotifierItem", introspect=False)
+        no_items = dbus.Array(range(1000, 6000), signature="i")
+
+        def raw(path, interface, member, signature, *args):
+            return lambda: bus.call_blocking(item, path, interface, member, signature, args, timeout=TIMEOUT_S)
+
+        mix = [
+            ("GetAll", lambda: dbus.Interface(tray, "org.freedesktop.DBus.Properties").GetAll(
+                "org.kde.StatusNotifierItem", timeout=TIMEOUT_S)),
+            ("GetLayout", raw("/MenuBar", "com.canonical.dbusmenu", "GetLayout", "iias", 0, -1, [])),
+            ("GetGroupProperties", raw("/MenuBar", "com.canonical.dbusmenu", "GetGroupProperties", "aias", [], [])),
+            ("EventGroup", raw("/MenuBar", "com.canonical.dbusmenu", "EventGroup", "a(isvu)",
+                               [(i, "clicked", dbus.String("", variant_level=1), 0) for i in no_items[:2000]])),
+            ("AboutToShowGroup", raw("/MenuBar", "com.canonical.dbusmenu", "AboutToShowGroup", "ai", no_items)),
+            ("Scroll", raw("/StatusNotifierItem", "org.kde.StatusNotifierItem", "Scroll", "is", -(1 << 31), "\x01" * 500)),
+            ("EventWrongType", raw("/MenuBar", "com.canonical.dbusmenu", "Event", "s", "clicked")),
+            ("GetPropertyNoItem", raw("/MenuBar", "com.canonical.dbusmenu", "GetProperty", "is", 99, "label")),
+        ]
         calls = [mix[i % len(mix)] for i in range(int(argument))]
     else:
         raise SystemExit(f"unknown mode {mode}")

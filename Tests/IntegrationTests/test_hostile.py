@@ -73,6 +73,7 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
         spawn("calls", 300)
     for _ in range(2):
         spawn("media", 400)
+    spawn("tray", 160, pid)
 
     results = {}
     for args, process in clients:
@@ -96,6 +97,11 @@ def test_hostile_callers_delay_no_cue_and_leave_no_memory(activatable_daemon, mo
     # The MPRIS player answers every call; only the wrongly typed ones with an error (one in four of the mix).
     for args, result in results["media"]:
         assert result["errors"] == {"org.freedesktop.DBus.Error.InvalidArgs": 400 * 2 // 8}, result
+        assert max(result["max_ms"].values()) < 2000, result
+
+    # So does the tray item; only the wrongly typed Event and the GetProperty of no item fail (one in four).
+    for args, result in results["tray"]:
+        assert result["errors"] == {"org.freedesktop.DBus.Error.InvalidArgs": 160 * 2 // 8}, result
         assert max(result["max_ms"].values()) < 2000, result
 
     # Every cue arrived, in order, none of them seconds late.
