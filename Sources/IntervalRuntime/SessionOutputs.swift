@@ -5,8 +5,8 @@ import IntervalCore
 /// in the slots it offers, and the order is always the slots' own. At a cue's instant, only what the runner sees and
 /// hears then: the bus signals, the media player, the sound, the terminal. Everything else hears the timer's events
 /// ``afterTheInstant`` later, in order (``DeferredOutputs``): the Timer1 properties, the notification (whose cue the
-/// GLib thread sends at the instant all the same, prepared at the change before), the state file, the history, the
-/// hooks, the watchdog, the idle exit, the log. Adding an output is a case of ``Slot``, in its place.
+/// GLib thread sends at the instant all the same, prepared at the change before), the tray item, the state file, the
+/// history, the hooks, the watchdog, the idle exit, the log. Adding an output is a case of ``Slot``, in its place.
 public struct SessionOutputs {
     /// Where an output stands, in the order the session hands it each event.
     public enum Slot: CaseIterable, Sendable {

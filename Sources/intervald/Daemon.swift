@@ -13,7 +13,8 @@ import Logging
 
 /// The daemon: one serial queue owns the workout session, the bus connection and the watchdog; the session's outputs
 /// announce every event (bus signals first, the media player and the sound at the instant, then, a moment after a
-/// cue, properties, the notification, the state file and the history, hooks, the watchdog, idle exit and the log).
+/// cue, properties, the notification, the tray item, the state file and the history, hooks, the watchdog, idle exit and
+/// the log).
 /// Plan text is parsed on a queue of its own, so that no caller can delay a cue.
 final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let queue = DispatchQueue(label: "intervald.main", qos: .userInteractive)
