@@ -12,8 +12,9 @@ import Logging
 /// `org.kde.StatusNotifierWatcher` of the desktop, now and whenever a watcher appears later. Releasing the name at the
 /// end removes the item from every host.
 ///
-/// An output of the session after the instant. Between changes it refreshes the countdown once a second
-/// (``TrayRefresh``), off the cues' instants, with the `New*` signals that make hosts read it again. Everything runs on
+/// An output of the session after the instant. Between changes, while a watcher has taken the item, it refreshes the
+/// countdown once a second (``TrayRefresh``), off the cues' instants, with the `New*` signals that make hosts read it
+/// again. Everything runs on
 /// the daemon's queue, which owns the connection.
 public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private let bus: Bus
@@ -30,6 +31,9 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private let watcherContext: Unmanaged<WatcherContext>
     /// When the current segment ends, while running.
     private var nextChange: ClockInstant?
+    /// A watcher took the item: some host may show it. Without one, nothing can, and the countdown is not refreshed
+    /// between changes (no wake-ups for nobody).
+    private var watched = false
 
     /// The item on the daemon's connection. Call on the server's queue; `refreshTimer` fires there.
     public init(
@@ -48,17 +52,19 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         watcherContext = Unmanaged.passRetained(WatcherContext())
         watcherContext.takeUnretainedValue().output = self
         do throws(BusError) {
-            watcherMatch = try bus.matchSignal(
-                sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "NameOwnerChanged",
+            // Only the watcher's own owner changes: a match on every NameOwnerChanged would wake the daemon for each
+            // client that comes and goes on the bus.
+            watcherMatch = try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                    + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(TrayItem.watcherService)'",
                 callback: { message, userdata, _ in
                     guard let message, let userdata else { return 0 }
                     let context = Unmanaged<WatcherContext>.fromOpaque(userdata).takeUnretainedValue()
                     let change = BusMessage(borrowing: message)
                     guard let name = try? change.readString(), name == TrayItem.watcherService,
-                        (try? change.readString()) != nil, let owner = try? change.readString(), !owner.isEmpty
+                        (try? change.readString()) != nil, let owner = try? change.readString()
                     else { return 0 }
-                    context.output?.watcherAppeared()
+                    context.output?.watcherChanged(present: !owner.isEmpty)
                     return 0
                 }, userdata: watcherContext.toOpaque())
         } catch {
@@ -104,6 +110,7 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private func withdraw() {
         refreshTimer.disarm()
         nextChange = nil
+        watched = false
         guard !objects.isEmpty else { return }
         objects = []
         exported.hide()
@@ -123,9 +130,11 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
                 interface: TrayItem.watcherInterface, member: TrayItem.registerMethod)
             try call.setAutoStart(false)
             try call.append(service)
-            try bus.callAsync(call) { [logger] result in
+            try bus.callAsync(call) { [weak self, logger] result in
                 switch result {
-                case .success: logger.debug("Registered the tray item.")
+                case .success:
+                    logger.debug("Registered the tray item.")
+                    self?.watcherTookTheItem()
                 case .failure(let error):
                     logger.debug("No tray item watcher took the item.", metadata: ["error": "\(error)"])
                 }
@@ -136,14 +145,28 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         flush()
     }
 
-    fileprivate func watcherAppeared() {
+    fileprivate func watcherChanged(present: Bool) {
+        guard present else {
+            logger.debug("The tray item watcher left.")
+            watched = false
+            refreshTimer.disarm()
+            return
+        }
         guard !objects.isEmpty else { return }
         logger.debug("A tray item watcher appeared; registering.")
         register()
     }
 
+    /// Shows the countdown as it is now to the hosts, and refreshes it from here on.
+    private func watcherTookTheItem() {
+        guard !objects.isEmpty, !watched else { return }
+        watched = true
+        refresh()
+    }
+
     private func armRefresh() {
-        guard let change = nextChange, let next = TrayRefresh.next(after: refreshTimer.now, change: change) else {
+        guard watched, let change = nextChange, let next = TrayRefresh.next(after: refreshTimer.now, change: change)
+        else {
             refreshTimer.disarm()
             return
         }

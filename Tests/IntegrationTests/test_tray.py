@@ -2,10 +2,12 @@
 driven over the real session bus. The hosts themselves (Plasma's system tray, xfce4-panel, waybar, GNOME's
 AppIndicator extension) show it in test_tray_hosts.py."""
 import json
+import os
 import re
 
 import pytest
 
+import tray_hosts
 from conftest import busctl, ctl, desktop_required, in_language, has_locale, name_owner_pid, wait_until
 
 pytestmark = [desktop_required()]
@@ -54,7 +56,17 @@ def labels(layout):
     return [child["data"][1]["label"]["data"] for child in children]
 
 
-def test_the_item_shows_the_cue_and_the_time_left_each_second_and_is_gone_at_the_end(activatable_daemon, monitor):
+@pytest.fixture
+def watcher(tmp_path):
+    """KDE's StatusNotifierWatcher (kded5), which takes the item: the countdown is refreshed only then."""
+    if tray_hosts.statusnotifierwatcher.available():
+        pytest.skip(tray_hosts.statusnotifierwatcher.available())
+    with tray_hosts.statusnotifierwatcher(os.environ, tmp_path / "watcher") as watcher:
+        yield watcher
+
+
+def test_the_item_shows_the_cue_and_the_time_left_each_second_and_is_gone_at_the_end(activatable_daemon, monitor,
+                                                                                      watcher):
     # One monitor for both, so that their stamps are on one clock.
     cues = refreshes = monitor("type='signal'")
     assert ctl("start", "-e", 'name "Galloway"\n2x(4s run, 3s walk)').returncode == 0
@@ -96,6 +108,16 @@ def test_the_item_shows_the_cue_and_the_time_left_each_second_and_is_gone_at_the
     for offset in between:
         assert 50_000 <= offset <= 950_000, f"a refresh {offset} µs after a whole second of its segment"
     assert refreshes.received("NewIcon"), "the icon changed from work to rest"
+    assert not watcher.registered_items()
+
+
+def test_without_a_watcher_nothing_is_refreshed_between_changes(activatable_daemon, monitor):
+    """No watcher took the item, so no host shows it: the daemon does not wake each second for nobody."""
+    signals = monitor("type='signal'")
+    assert ctl("start", "-e", "4s run, 3s walk").returncode == 0
+    signals.wait_for("Finished", timeout=15)
+    assert len(signals.received("XAyatanaNewLabel")) == 2, "only each change's own update"
+    assert len(signals.received("NewTitle")) == 2
 
 
 def test_the_menu_pauses_resumes_skips_and_stops(activatable_daemon, monitor):
