@@ -14,8 +14,7 @@ import Logging
 ///
 /// An output of the session after the instant. Between changes, while a watcher has taken the item, it refreshes the
 /// countdown once a second (``TrayRefresh``), off the cues' instants, with the `New*` signals that make hosts read it
-/// again. Everything runs on
-/// the daemon's queue, which owns the connection.
+/// again. Everything runs on the daemon's queue, which owns the connection.
 public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private let bus: Bus
     private let service: String
