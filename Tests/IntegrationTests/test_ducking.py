@@ -274,7 +274,10 @@ def test_the_voice_lowers_the_music_while_it_speaks_and_is_never_lowered_itself(
         base = base_level(found, change - 0.3)
         assert max(db for t, db in found if change + 0.1 <= t <= change + 0.4) <= base - LOWERED_DB
         assert found[-1][1] >= base - 1, "the music is back after the last phrase"
-        assert all(volume == NORMAL for volume in voice_volumes), f"the voice was lowered: {voice_volumes}"
+        # A duck sets 0.669 of a stream's volume. pipewire-pulse may list a stream that is being set up or torn down
+        # with volume 0 (seen once in CI): that is no duck's.
+        assert NORMAL in voice_volumes, voice_volumes
+        assert not any(0 < volume < NORMAL for volume in voice_volumes), f"the voice was lowered: {voice_volumes}"
     finally:
         signals.close()
         music.close()
