@@ -110,28 +110,18 @@ def refreshed_each_second(host, at_least=2):
                "the host to read the item again after each second")
 
 
-def test_plasmas_system_tray(tmp_path, daemon_on):
-    skip_unless(tray_hosts.plasma_systemtray)
-    with tray_hosts.plasma_systemtray(os.environ, tmp_path / "plasma") as tray:
+@pytest.mark.parametrize("name, host", [("plasma", tray_hosts.plasma_systemtray), ("xfce", tray_hosts.xfce4_panel)])
+def test_plasmas_system_tray_and_xfce4_panel(name, host, tmp_path, daemon_on):
+    """Both draw the icon only; the title and tooltip show on hover, read again after each second's signals."""
+    skip_unless(host)
+    with host(os.environ, tmp_path / name) as tray:
         daemon = daemon_on(tray.env)
 
         def shown():
             tray.wait_until_shown("intervald")
             refreshed_each_second(tray)
             tray.hover_screenshot(tray.tmp / "tooltip.png")
-        run_in(tray, "plasma", daemon, shown)
-
-
-def test_xfce4_panel(tmp_path, daemon_on):
-    skip_unless(tray_hosts.xfce4_panel)
-    with tray_hosts.xfce4_panel(os.environ, tmp_path / "xfce") as tray:
-        daemon = daemon_on(tray.env)
-
-        def shown():
-            tray.wait_until_shown("intervald")
-            refreshed_each_second(tray)
-            tray.hover_screenshot(tray.tmp / "tooltip.png")
-        run_in(tray, "xfce", daemon, shown)
+        run_in(tray, name, daemon, shown)
 
 
 def test_waybar_in_sway(tmp_path, daemon_on):
