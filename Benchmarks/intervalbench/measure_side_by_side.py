@@ -78,6 +78,13 @@ def lateness_beside_the_floor(run, period_ns):
     return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
 
 
+def lateness_cells(run):
+    """A `lateness_beside_the_floor` result as three table cells: intervald's and the floor's p50 / p99 / max, and
+    their difference."""
+    three = lambda st, sign="": " / ".join(f"{(st or {}).get(k, 0):{sign}.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
+    return f"{three(run['signal'])} | {three(run['floor'])} | {three(run['difference'], '+')}"
+
+
 def best_offset(indexed_times, period_ns):
     """The earliest a contender delivered any cue against its own period: min over k of t(k) − k × period, ns. Its
     jitter is measured from there. Cue 0 is no reference: it is itself late by a random fraction of a millisecond

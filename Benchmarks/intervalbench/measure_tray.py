@@ -9,7 +9,7 @@ import time
 
 from .common import REPO, log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor
+from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor, lateness_cells
 from .procstat import Window
 
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
@@ -122,11 +122,7 @@ def render(s, results):
     add("| the tray | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
         "daemon CPU % |")
     add("| --- | --- | --- | --- | ---: |")
-    three = lambda st: " / ".join(f"{(st or {}).get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
     for name, label in (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")):
-        run = s[name]
-        add(f"| {label} | {three(run['signal'])} | {three(run['floor'])} | "
-            + " / ".join(f"{(run['difference'] or {}).get(k, 0):+.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
-            + f" | {run['daemon_cpu_percent']} |")
+        add(f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |")
     add("")
     return lines

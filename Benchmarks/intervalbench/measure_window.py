@@ -13,7 +13,7 @@ import time
 
 from .common import log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor
+from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor, lateness_cells
 from .procstat import Window, footprint
 from .summarize import percentile
 
@@ -227,9 +227,6 @@ def render(s, results):
     add("| --- | --- | --- | --- |")
     runs = [(f"window open ({renderer})", r["daemon"]) for renderer, r in s["renderers"].items()]
     for label, run in runs + [("window closed", s["without_window"])]:
-        ours, floor, diff = run["signal"] or {}, run["floor"] or {}, run["difference"] or {}
-        three = lambda st: " / ".join(f"{st.get(k, 0):.3f}" for k in ("p50_ms", "p99_ms", "max_ms"))
-        add(f"| {label} | {three(ours)} | {three(floor)} | "
-            + " / ".join(f"{diff.get(k, 0):+.3f}" for k in ("p50_ms", "p99_ms", "max_ms")) + " |")
+        add(f"| {label} | {lateness_cells(run)} |")
     add("")
     return lines
