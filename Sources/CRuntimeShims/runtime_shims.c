@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 static int signal_pipe_write_end = -1;
+/// The signals ir_signal_pipe_open catches; written once, before any thread that reads it exists.
+static sigset_t caught_signals;
+static int catches_signals = 0;
 
 static void write_signal_number(int number) {
     int saved = errno;
@@ -30,10 +33,21 @@ int ir_signal_pipe_open(const int *signals, size_t count) {
     action.sa_handler = write_signal_number;
     action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
+    sigemptyset(&caught_signals);
     for (size_t i = 0; i < count; i++) {
         if (sigaction(signals[i], &action, NULL) != 0) return -errno;
+        sigaddset(&caught_signals, signals[i]);
     }
+    catches_signals = count > 0;
     return ends[0];
+}
+
+void ir_defer_caught_signals(sigset_t *previous) {
+    if (catches_signals) pthread_sigmask(SIG_BLOCK, &caught_signals, previous);
+}
+
+void ir_restore_signal_mask(const sigset_t *previous) {
+    if (catches_signals) pthread_sigmask(SIG_SETMASK, previous, NULL);
 }
 
 void ir_exit_once(int status) {

@@ -1,4 +1,5 @@
 import CSystemd
+import IntervalRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -10,6 +11,9 @@ import CSystemd
 ///
 /// sd-bus is not thread-safe: use one `Bus` from one thread or one serial queue at a time. The connection
 /// is flushed, closed and released when the `Bus` is deinitialised (`sd_bus_flush_close_unref`).
+///
+/// The calls that wait for the bus daemon's answer run with the process's caught signals deferred
+/// (``withCaughtSignalsDeferred(_:)``): a SIGTERM arriving during one is handled after it, instead of failing it.
 public final class Bus {
     /// The `sd_bus *` this object owns one reference of.
     public let pointer: OpaquePointer
@@ -63,12 +67,16 @@ public final class Bus {
     /// Requests a well-known name, without queueing: a name owned by another connection fails with
     /// `EEXIST`. The corresponding C function is `sd_bus_request_name`.
     public func requestName(_ name: String, flags: UInt64 = 0) throws(BusError) {
-        try sdCall("sd_bus_request_name") { sd_bus_request_name(pointer, name, flags) }
+        try withCaughtSignalsDeferred { () throws(BusError) in
+            try sdCall("sd_bus_request_name") { sd_bus_request_name(pointer, name, flags) }
+        }
     }
 
     /// Releases a well-known name. The corresponding C function is `sd_bus_release_name`.
     public func releaseName(_ name: String) throws(BusError) {
-        try sdCall("sd_bus_release_name") { sd_bus_release_name(pointer, name) }
+        try withCaughtSignalsDeferred { () throws(BusError) in
+            try sdCall("sd_bus_release_name") { sd_bus_release_name(pointer, name) }
+        }
     }
 
     /// Requests a well-known name without waiting for the answer, which sd-bus handles (a failure is logged at its
@@ -114,7 +122,10 @@ public final class Bus {
     public func call(_ message: BusMessage, timeout: Duration? = nil) throws(BusError) -> BusMessage {
         var reply: OpaquePointer?
         let usec = timeout.map(\.wholeMicroseconds) ?? 0
-        try sdCall("sd_bus_call", withError: { error in sd_bus_call(pointer, message.pointer, usec, error, &reply) })
+        try withCaughtSignalsDeferred { () throws(BusError) in
+            try sdCall(
+                "sd_bus_call", withError: { error in sd_bus_call(pointer, message.pointer, usec, error, &reply) })
+        }
         return try BusMessage(owningResult: reply, function: "sd_bus_call")
     }
 
@@ -233,7 +244,9 @@ public final class Bus {
         _ rule: String, callback: sd_bus_message_handler_t, userdata: UnsafeMutableRawPointer?
     ) throws(BusError) -> BusSlot {
         var slot: OpaquePointer?
-        try sdCall("sd_bus_add_match") { sd_bus_add_match(pointer, &slot, rule, callback, userdata) }
+        try withCaughtSignalsDeferred { () throws(BusError) in
+            try sdCall("sd_bus_add_match") { sd_bus_add_match(pointer, &slot, rule, callback, userdata) }
+        }
         return try BusSlot(owningResult: slot, function: "sd_bus_add_match")
     }
 

@@ -53,6 +53,18 @@ public final class SignalWatcher: @unchecked Sendable {
     }
 }
 
+/// Runs `body` (a blocking call) with the process's caught signals deferred on this thread: they reach their handler
+/// through another thread or once `body` returns, and never interrupt it. Costs nothing where no signal is caught.
+@discardableResult
+public func withCaughtSignalsDeferred<Value, Failure: Error>(
+    _ body: () throws(Failure) -> Value
+) throws(Failure) -> Value {
+    var previous = sigset_t()
+    ir_defer_caught_signals(&previous)
+    defer { ir_restore_signal_mask(&previous) }
+    return try body()
+}
+
 /// `exit(status)` for the first caller only; a later caller, on any thread, waits for the process to end. The daemon
 /// can reach an exit from its queue, a watchdog timer and the GLib thread's shutdown at once.
 public func exitOnce(_ status: Int32) -> Never {

@@ -1,6 +1,7 @@
 #ifndef INTERVALD_RUNTIME_SHIMS_H
 #define INTERVALD_RUNTIME_SHIMS_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /// Catches `signals` from now on with a handler that writes each signal's number, as one byte, into a pipe, and
@@ -9,6 +10,15 @@
 /// anyone reads the pipe waits in it. A handler, unlike SIG_IGN or a blocked mask, is reset by exec, so children
 /// (hooks, an autospawned speech-dispatcher or PulseAudio) get the default actions. Call once per process.
 int ir_signal_pipe_open(const int *signals, size_t count);
+
+/// Blocks the signals ir_signal_pipe_open catches on the calling thread, storing its mask in `previous`; nothing when
+/// it catches none. While blocked, the kernel hands such a signal to another thread or keeps it pending, so that its
+/// handler interrupts no system call of this thread: libsystemd 252 (Debian 12) fails `sd_bus_call` with -EINTR when a
+/// handler interrupts its poll, and leaves the reply it waited for unread.
+void ir_defer_caught_signals(sigset_t *previous);
+
+/// Restores the mask ir_defer_caught_signals stored; a signal that waited is handled now.
+void ir_restore_signal_mask(const sigset_t *previous);
 
 /// `exit(status)` for the first caller only; any later caller, on whatever thread, waits for the process to end.
 /// Two threads in exit() at once would run the atexit handlers and destructors twice, concurrently.

@@ -1,0 +1,67 @@
+import CSystemd
+import Dispatch
+import Foundation
+import IntervalCore
+import IntervalRuntime
+import IntervalTestSupport
+import Logging
+import Testing
+
+@testable import IntervalBus
+
+/// A caught signal that arrives while a thread waits in a synchronous bus call (the daemon's SIGTERM at start-up): the
+/// call goes on to its own end and the signal is handled after it. libsystemd 252 fails the call with -EINTR when a
+/// handler interrupts its poll, and then an output's set-up failed (the tray item's, which crashed on that path).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "needs a session bus"))
+struct SignalDuringCallTests {
+    /// Caught once for the whole test process, as a daemon catches its signals once.
+    static let watcher = Result { () throws(FileError) in try SignalWatcher.catching([SIGUSR2]) }
+    let logger = Logger(label: "SignalDuringCallTests")
+
+    @Test func aCaughtSignalDuringACallIsHandledAfterItInsteadOfFailingIt() throws {
+        let watcher = try Self.watcher.get()
+        let caught = DispatchSemaphore(value: 0)
+        watcher.watch(on: DispatchQueue(label: "test.signals")) { number in
+            if number == SIGUSR2 { caught.signal() }
+        }
+        // A peer that owns a name and never reads: a call to it waits for its whole timeout.
+        let silent = "org.intervald.Test.Silent\(getpid())"
+        let peer = try Bus.openUser(description: "silent-peer")
+        try peer.requestName(silent)
+        let bus = try Bus.openUser(description: "caller")
+        let message = try bus.newMethodCall(destination: silent, path: "/", interface: "org.example.X", member: "Y")
+
+        // Aimed at the calling thread itself, 100 ms into the call: the kernel cannot hand it to another thread.
+        // The test runner's threads block SIGUSR2; the daemon's do not block the signals it catches.
+        var usr2 = sigset_t()
+        var runnerMask = sigset_t()
+        sigemptyset(&usr2)
+        sigaddset(&usr2, SIGUSR2)
+        pthread_sigmask(SIG_UNBLOCK, &usr2, &runnerMask)
+        defer { pthread_sigmask(SIG_SETMASK, &runnerMask, nil) }
+        let caller = pthread_self()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { _ = pthread_kill(caller, SIGUSR2) }
+        let started = ContinuousClock.now
+        let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .milliseconds(600)) }
+        #expect(
+            error?.errno == ETIMEDOUT, "the call ended on its timeout, not on the signal: \(String(describing: error))")
+        #expect(ContinuousClock.now - started >= .milliseconds(550))
+        #expect(caught.wait(timeout: .now() + 5) == .success, "the signal was handled once the call returned")
+    }
+
+    @Test func aTrayItemWhoseWatcherMatchFailsThrowsAndFreesItsContextOnce() throws {
+        let queue = DispatchQueue(label: "test.tray")
+        let server = try TimerBusServer.open(queue: queue, delegate: TimerBusTests.Stand(), logger: logger) { _ in }
+        defer { queue.sync { server.close() } }
+        let (session, _) = ManualTimerSource.session()
+        queue.sync {
+            // A closed connection fails the match's call, as an interrupted one did.
+            sd_bus_close(server.bus.pointer)
+            #expect(throws: BusError.self) {
+                _ = try TrayOutput(
+                    server: server, session: session, restKinds: [], refreshTimer: ManualTimerSource(now: 0),
+                    logger: logger)
+            }
+        }
+    }
+}
