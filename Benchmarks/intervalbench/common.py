@@ -16,9 +16,10 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 FULL = dict(cues=240, period=0.25, idle_settle=20.0, idle_window=60.0, running_segment=60.0, running_settle=20.0,
             running_window=30.0, soak_seconds=600, soak_sample=5.0, roundtrips=40, activations=10,
             plan_file_lines=200_000, parse_repeats=3, show_repeats=3, floors=True)
-QUICK = dict(cues=40, period=0.25, idle_settle=2.0, idle_window=5.0, running_segment=10.0, running_settle=2.0,
-             running_window=4.0, soak_seconds=30, soak_sample=1.0, roundtrips=8, activations=3,
-             plan_file_lines=20_000, parse_repeats=1, show_repeats=1, floors=False)
+# QUICK is CI's smoke test: each measurement just large enough to produce every figure it reports.
+QUICK = dict(cues=12, period=0.25, idle_settle=1.0, idle_window=2.0, running_segment=6.0, running_settle=1.0,
+             running_window=2.0, soak_seconds=8, soak_sample=0.5, roundtrips=4, activations=2,
+             plan_file_lines=5_000, parse_repeats=1, show_repeats=1, floors=False)
 
 
 def parameters(quick, measurements):

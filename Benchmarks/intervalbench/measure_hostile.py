@@ -17,7 +17,7 @@ from .summarize import lateness_stats
 
 KEY = "hostile_callers"
 NEEDS_QUIET_MACHINE = True
-PARAMS = {"full": {"hostile_cues": 240}, "quick": {"hostile_cues": 40}}
+PARAMS = {"full": {"hostile_cues": 240}, "quick": {"hostile_cues": 12}}
 # (what it sends, calls unanswered at a time): concurrent clients, each a process of its own.
 CLIENTS = [("properties", 8), ("properties", 8), ("errors", 8), ("oversized", 1), ("pathological", 1)]
 SENDS = {"properties": "`GetAll`, `Get(Elapsed)`",

@@ -13,7 +13,7 @@ from pathlib import Path
 from .common import BENCH_DIR, log
 
 KEY = "perceived_timing"
-PARAMS = {"full": {"perceived_cues": 60}, "quick": {"perceived_cues": 8}}
+PARAMS = {"full": {"perceived_cues": 60}, "quick": {"perceived_cues": 4}}
 TARGET_MS = 5.0  # docs/reference.md §6: the sound's onset lateness and spacing error within the C floor's + 5 ms (p99)
 RESTORE_TARGET_MS = 500.0  # issue 27: the music back within half a second of the sound's end
 CONTENDERS = (("intervald", "intervald (music lowered)"), ("intervald_without_ducking", "intervald (music left alone)"))

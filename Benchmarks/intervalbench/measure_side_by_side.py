@@ -11,7 +11,7 @@ from .procstat import Window, busy_percent, cpu_busy, steal_ms
 from .summarize import lateness_stats, signal_to_mpris_change
 
 KEY = "side_by_side"
-PARAMS = {"quick": {"side_by_side_runs": 1, "side_by_side_cues": 20},
+PARAMS = {"quick": {"side_by_side_runs": 1, "side_by_side_cues": 10},
           "full": {"side_by_side_runs": 5, "side_by_side_cues": 120}}
 NEEDS_QUIET_MACHINE = True
 # Targets of the issue, as differences in one run: intervald − the floor beside it.

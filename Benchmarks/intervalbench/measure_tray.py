@@ -16,7 +16,7 @@ sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 import tray_hosts  # noqa: E402 - the hosts the tests run, after the path to them
 
 KEY = "tray"
-PARAMS = {"quick": {"tray_segments": 4, "tray_segment_s": 2},
+PARAMS = {"quick": {"tray_segments": 3, "tray_segment_s": 2},
           "full": {"tray_segments": 60, "tray_segment_s": 3}}
 NEEDS_QUIET_MACHINE = True
 

@@ -18,7 +18,7 @@ from .procstat import Window, footprint
 from .summarize import percentile
 
 KEY = "window"
-PARAMS = {"quick": {"window_starts": 1, "window_segments": 4, "window_segment_s": 2},
+PARAMS = {"quick": {"window_starts": 1, "window_segments": 3, "window_segment_s": 2},
           "full": {"window_starts": 5, "window_segments": 20, "window_segment_s": 5}}
 NEEDS_QUIET_MACHINE = True
 LAG_P99_MS = 20.0

@@ -91,6 +91,13 @@ public enum Localization {
         let separator = catalog.decimalSeparator
         return separator == "." ? text : text.replacing(".", with: separator)
     }
+
+    /// A number a person typed, or ``decimal(_:)`` wrote into a field, as the plan language reads it: "10,5" becomes
+    /// "10.5" where the user's separator is the comma; the dot is read as it is everywhere.
+    public static func decimalInput(_ text: String) -> String {
+        let separator = catalog.decimalSeparator
+        return separator == "." ? text : text.replacing(separator, with: ".")
+    }
 }
 
 /// The user's language for `english`, a msgid, with its `{name}` placeholders filled.

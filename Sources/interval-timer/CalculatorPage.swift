@@ -3,7 +3,8 @@ import IntervalCore
 
 /// The run calculator (docs/reference.md §10), Interval RunCalc's heart: lock the one of time, distance and pace to
 /// solve, enter the other two. The fields are put together as `intervalctl calc` reads its terms and solved by the same
-/// core (`PlanParser.parseRun`, ``RunCalculation``), at every keystroke.
+/// core (`PlanParser.parseRun`, ``RunCalculation``), at every keystroke. Numbers are shown with the user's decimal
+/// separator, and read with it or with the dot.
 final class CalculatorPage {
     let root: Widget
     private var solving = RunCalculation.Quantity.time
@@ -149,9 +150,10 @@ final class CalculatorPage {
         setText(splits, splitsText)
     }
 
+    /// The field's text as the plan language reads it (the user's decimal separator, or the dot), nil when empty.
     private static func text(_ entry: Widget) -> String? {
         let text = String(cString: gtk_editable_get_text(cast(entry)))
-        return text.allSatisfy(\.isWhitespace) ? nil : text
+        return text.allSatisfy(\.isWhitespace) ? nil : Localization.decimalInput(text)
     }
 
     private var selectedDistanceUnit: (name: String, metres: Double) {

@@ -334,7 +334,7 @@ def test_a_settings_file_that_trips_the_toml_parser_is_reported_not_fatal(tmp_pa
 def test_a_signal_the_instant_the_name_appears_always_takes_the_clean_path(tmp_path, audio, number):
     """The daemon owned its name before it handled SIGTERM, so a stop right then killed it by the signal (or, with
     the signal ignored but not yet watched, hung it); later, the signal interrupted a set-up call on the bus (libsystemd
-    252 fails it with EINTR) and the tray item's failure path freed its context twice, a crash. Each of 60 starts, with
+    252 fails it with EINTR) and the tray item's failure path freed its context twice, a crash. Each of 30 starts, with
     the audio server the sound and the music lowering connect to at start-up, is signalled as soon as a client sees the
     name or up to 30 ms later: every one ends with exit 0 through the shutdown path. `signal_at_startup.py` runs the
     thousands of the long run (docs/reliability.md)."""
@@ -346,7 +346,7 @@ def test_a_signal_the_instant_the_name_appears_always_takes_the_clean_path(tmp_p
         run = SignalAtStartup(tmp_path, {**os.environ, **(server.env if server else {})}, timeout=10 * SLOWDOWN,
                               spread_ms=30)
         try:
-            for attempt in range(60):
+            for attempt in range(30):
                 status, log = run.once(number)
                 assert status == 0 and "Shutting down." in log, f"attempt {attempt}: exit {status}\n{log}"
         finally:

@@ -290,6 +290,26 @@ def test_the_calculator_solves_a_pace_from_a_distance_and_a_time(window):
     assert window.find("label", re.compile(r".*5 km +22:30", re.S)) is not None
 
 
+def test_the_german_calculator_reads_and_writes_the_decimal_comma(tmp_path):
+    """In German the calculator shows 10,51 km and must read it back, as it reads 10,5 typed with the comma: it used
+    to put its fields into the plan language as they were, where ',' separates items, so the next solve failed."""
+    if not has_locale("de_DE.UTF-8"):
+        pytest.skip("de_DE.UTF-8 is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language("de_DE.UTF-8"))
+    try:
+        window.tab("Rechner")
+        window.toggle("Tempo berechnen")
+        window.type("Strecke", "10,5")
+        window.type("Zeit", "55:00")
+        window.wait("label", "5:14/km, 11,5 km/h")
+        window.toggle("Strecke berechnen")
+        window.wait("label", "10,51 km")
+        window.toggle("Zeit berechnen")  # from the 10,51 the calculator wrote into the distance field
+        window.wait("label", "55:00.140")  # 10.51 km at 5:14/km
+    finally:
+        window.close()
+
+
 def test_the_screen_may_not_blank_while_a_running_workout_shows(tmp_path, activatable_daemon):
     """GtkApplication's idle inhibitor, held while a running workout shows and released on pause and stop: it goes to
     the desktop portal where there is no GNOME session manager, as here (a stand-in portal records the calls)."""

@@ -128,6 +128,20 @@ import Testing
         #expect(json.contains(#""text":"running · Galloway"#))
     }
 
+    /// The calculator shows "10,51" in German and reads it back, as it reads "10,5" and "10.5" typed there; in English
+    /// the comma stays what the plan language makes of it (a separator of items, so an error).
+    @Test func aDecimalTypedOrShownInTheUsersFormIsReadAsThePlanLanguageReadsIt() throws {
+        let shown = Localization.using(Self.german) { PlanReport.format2(10.51) }
+        #expect(shown == "10,51")
+        for typed in [shown, "10,5", "10.5"] {
+            let read = Localization.using(Self.german) { Localization.decimalInput(typed) }
+            let given = try PlanParser.parseRun("\(read)km in 55:00", origin: "<calc>")
+            #expect(RunCalculation(given)?.pace != nil, "\(typed) read as \(read)")
+        }
+        #expect(Localization.decimalInput("10,5") == "10,5")
+        #expect(throws: PlanDiagnostic.self) { try PlanParser.parseRun("10,5km in 55:00", origin: "<calc>") }
+    }
+
     @Test func placeholdersAreFilledWhereverTheTranslationPutsThem() {
         let reordered = Localization.Catalog(
             singular: { $0 == "Start {plan}" ? "{plan} starten" : $0 }, plural: Localization.Catalog.english.plural,
