@@ -12,8 +12,9 @@ import IntervalRuntime
 /// sd-bus is not thread-safe: use one `Bus` from one thread or one serial queue at a time. The connection
 /// is flushed, closed and released when the `Bus` is deinitialised (`sd_bus_flush_close_unref`).
 ///
-/// The calls that wait for the bus daemon's answer run with the process's caught signals deferred
-/// (``withCaughtSignalsDeferred(_:)``): a SIGTERM arriving during one is handled after it, instead of failing it.
+/// The calls that wait for the bus daemon's answer or for the socket (call, request and release of a name, a match,
+/// flush) run with the process's caught signals deferred (``withCaughtSignalsDeferred(_:)``): a SIGTERM arriving during
+/// one is handled after it, instead of failing it. ``wait(timeout:)`` is not: waiting is what a signal may end.
 public final class Bus {
     /// The `sd_bus *` this object owns one reference of.
     public let pointer: OpaquePointer
@@ -214,7 +215,9 @@ public final class Bus {
 
     /// Writes all queued outgoing messages, blocking until done. The corresponding C function is `sd_bus_flush`.
     public func flush() throws(BusError) {
-        try sdCall("sd_bus_flush") { sd_bus_flush(pointer) }
+        try withCaughtSignalsDeferred { () throws(BusError) in
+            try sdCall("sd_bus_flush") { sd_bus_flush(pointer) }
+        }
     }
 
     /// The socket to poll. The corresponding C function is `sd_bus_get_fd`.

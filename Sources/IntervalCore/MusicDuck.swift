@@ -69,7 +69,8 @@ public enum StreamVolume {
         volume.map { UInt32((Double($0) * factor).rounded()) }
     }
 
-    static func matches(_ volume: [UInt32], _ other: [UInt32]) -> Bool {
+    /// Whether two volumes are the same but for the server's rounding.
+    public static func matches(_ volume: [UInt32], _ other: [UInt32]) -> Bool {
         volume.count == other.count
             && zip(volume, other).allSatisfy { $0 > $1 ? $0 - $1 <= tolerance : $1 - $0 <= tolerance }
     }
@@ -111,7 +112,10 @@ public struct DuckedStreams: Sendable, Equatable {
     /// manager has set its volume. The servers remember a volume set on a stream for the next one of its application or
     /// role (`module-stream-restore`, WirePlumber's restore-stream), so a stream that starts during a duck may start at
     /// the lowered volume of a lowered stream of its key: it is down already, and goes back to that stream's volume.
-    public mutating func lower(_ stream: PlaybackStream) -> [UInt32]? {
+    ///
+    /// `inFlight` is a volume this process set on the stream that the server has not reported yet (the restore of a
+    /// crashed duck's stream, lowered again at once by a cue): its report is ours, not the user's.
+    public mutating func lower(_ stream: PlaybackStream, inFlight: [UInt32]? = nil) -> [UInt32]? {
         guard entries[stream.index] == nil, stream.volume.contains(where: { $0 > 0 }) else { return nil }
         if let key = stream.restoreID,
             let sibling = entries.values.first(where: {
@@ -125,6 +129,7 @@ public struct DuckedStreams: Sendable, Equatable {
         let lowered = StreamVolume.scaled(stream.volume, by: factor)
         entries[stream.index] = Entry(
             processID: stream.processID, original: stream.volume, lowered: lowered, restoreID: stream.restoreID)
+        if let inFlight { entries[stream.index]?.applied.insert(inFlight, at: 0) }
         return lowered
     }
 

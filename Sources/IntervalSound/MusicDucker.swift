@@ -64,6 +64,9 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// Streams lowered by an earlier process or connection, to restore once connected.
     private var toRestore: [DuckRecord.Stream] = []
+    /// Volumes ``restoreRecorded()`` set that the server has not reported yet: if a cue lowers the stream meanwhile,
+    /// the report is ours, not the user's.
+    private var restoresInFlight: [UInt32: [UInt32]] = [:]
     private var connecting = false
     private var reconnectionScheduled = false
     /// When a connection was last tried, and how long to wait after it before the next.
@@ -194,7 +197,9 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             if case .restoring = current { changes = ducked.volumes(restored: 0) }
             for stream in known.values.sorted(by: { $0.index < $1.index }) where stream.isLowered(byDucksOf: ownProcess)
             {
-                if let volume = ducked.lower(stream) { changes.append((stream.index, volume)) }
+                if let volume = ducked.lower(stream, inFlight: restoresInFlight[stream.index]) {
+                    changes.append((stream.index, volume))
+                }
             }
             if !changes.isEmpty { saveRecord() }
             set(changes)
@@ -252,6 +257,9 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         case .changed(let stream):
             guard connected else { return }
             known[stream.index] = stream
+            if let restore = restoresInFlight[stream.index], StreamVolume.matches(restore, stream.volume) {
+                restoresInFlight[stream.index] = nil
+            }
             if ducked.entries[stream.index] != nil {
                 if ducked.observe(stream.index, volume: stream.volume) {
                     logger.debug(
@@ -259,13 +267,14 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
                     saveRecord()
                 }
             } else if level == .lowered, stream.isLowered(byDucksOf: ownProcess),
-                let volume = ducked.lower(stream)
+                let volume = ducked.lower(stream, inFlight: restoresInFlight[stream.index])
             {
                 saveRecord()
                 set([(stream.index, volume)])
             }
         case .removed(let index):
             known[index] = nil
+            restoresInFlight[index] = nil
             if ducked.entries[index] != nil {
                 ducked.remove(index)
                 saveRecord()
@@ -275,6 +284,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             connected = false
             connecting = false
             known = [:]
+            restoresInFlight = [:]
             // What is still down is restored at the next connection, if the streams are still there and still ours.
             toRestore += DuckRecord.streams(of: ducked)
             ducked = DuckedStreams(loudnessPercent: loudnessPercent)
@@ -302,6 +312,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             else { continue }
             changes.append((recorded.index, recorded.original))
             known[recorded.index]?.volume = recorded.original
+            restoresInFlight[recorded.index] = recorded.original
         }
         if !changes.isEmpty {
             logger.notice(

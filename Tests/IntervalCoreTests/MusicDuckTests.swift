@@ -126,6 +126,28 @@ import Testing
         #expect(restoredAfterTheUser.isEmpty, "and it is kept")
     }
 
+    /// A restarted daemon puts back a stream its crashed predecessor lowered, and the cue of the resumed segment lowers
+    /// it again before the server has reported the restore: that report is ours. (Taken for the user's, the stream was
+    /// forgotten, and the music stayed down after the cue and the workout: seen in test_ducking on PipeWire.)
+    @Test func aRestoreStillInFlightWhenTheStreamIsLoweredAgainIsNotTheUsersChange() {
+        var ducked = DuckedStreams(loudnessPercent: 30)
+        let restored: [UInt32] = [65536, 32768]
+        let music = PlaybackStream(index: 4, volume: restored, role: "music")
+        let lowered = ducked.lower(music, inFlight: restored)
+        #expect(lowered == [43872, 21936])
+        let restoreReported = ducked.observe(4, volume: restored)
+        #expect(!restoreReported, "the restore of ours, reported after the lowering was asked for")
+        let loweredReported = ducked.observe(4, volume: [43872, 21936])
+        #expect(!loweredReported)
+        let back = ducked.restoreAll()
+        #expect(back.map(\.volume) == [restored], "the stream goes back after the cue")
+
+        let loweredAgain = ducked.lower(music)
+        #expect(loweredAgain != nil)
+        let withoutARestore = ducked.observe(4, volume: restored)
+        #expect(withoutARestore, "without the restore in flight, the same report is the user's")
+    }
+
     @Test func aStreamThatStartsAtARememberedLoweredVolumeGoesBackToItsSiblingsVolume() {
         var ducked = DuckedStreams(loudnessPercent: 30)
         let first = PlaybackStream(index: 1, volume: [65536], restoreID: "sink-input-by-media-role:music")
