@@ -77,10 +77,18 @@ void add(Document &document, const toml::node &node, std::string_view key, const
     tr_node entry{};
     entry.line = where.begin.line;
     entry.column = where.begin.column;
+    const toml::source_region &value = node.source();
+    entry.value_line = value.begin.line;
+    entry.value_column = value.begin.column;
+    entry.end_line = value.end.line;
+    entry.end_column = value.end.column;
     entry.key_offset = append(document, key);
     entry.key_length = key.size();
     switch (node.type()) {
-    case toml::node_type::table: entry.kind = TR_TABLE; break;
+    case toml::node_type::table:
+        entry.kind = TR_TABLE;
+        entry.inline_table = node.as_table()->is_inline() ? 1 : 0;
+        break;
     case toml::node_type::array: entry.kind = TR_ARRAY; break;
     case toml::node_type::string: {
         entry.kind = TR_STRING;
@@ -123,7 +131,11 @@ extern "C" tr_document *tr_parse(const char *bytes, size_t length) {
             document->error_line = error.source().begin.line;
             document->error_column = error.source().begin.column;
         } else {
-            document->node_storage.push_back(tr_node{TR_TABLE, 0, 1, 1, 0, 0, 0, 0, 0, 0.0, 0});
+            tr_node root{};
+            root.kind = TR_TABLE;
+            root.line = 1;
+            root.column = 1;
+            document->node_storage.push_back(root);
             add_children(*document, 0, result.table());
         }
     } catch (const std::bad_alloc &) {

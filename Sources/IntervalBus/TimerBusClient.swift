@@ -121,6 +121,21 @@ public final class TimerBusClient {
         try callTimer(BusNames.Method.restart.rawValue)
     }
 
+    /// `ReloadSettings()`, without activating the daemon: the settings file's problems, or nil when no daemon runs
+    /// (the next one reads the file as it starts).
+    public func reloadSettings() throws(TimerClientError) -> [String]? {
+        do throws(BusError) {
+            let message = try bus.newMethodCall(
+                destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
+                member: BusNames.Method.reloadSettings.rawValue)
+            try message.setAutoStart(false)
+            return try bus.call(message, timeout: callTimeout).readStringArray()
+        } catch {
+            if let name = error.name, notRunningNames.contains(name) { return nil }
+            throw classify(error)
+        }
+    }
+
     /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon:
     /// a daemon that is not running reports ``TimerStatus/idle``.
     public func status() throws(TimerClientError) -> TimerStatus {

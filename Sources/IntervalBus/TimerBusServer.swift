@@ -34,6 +34,8 @@ public protocol TimerBusDelegate: AnyObject {
     func skip() throws(TimerCommandError)
     /// `Restart()`: the current segment again, from its start.
     func restart() throws(TimerCommandError)
+    /// `ReloadSettings()`: reads the settings file again and applies it; answers its problems.
+    func reloadSettings() -> [String]
     /// The property values now (`Elapsed` and `SegmentRemaining` are read-time snapshots).
     func status() -> TimerStatus
 }
@@ -285,6 +287,10 @@ private final class TimerObjectHandler: BusObjectHandler {
     func handle(_ call: BusCall) throws(BusCallError) {
         guard let delegate else { throw .unavailable }
         if call.member == BusNames.Method.start.rawValue { return try start(call, delegate) }
+        if call.member == BusNames.Method.reloadSettings.rawValue {
+            let problems = delegate.reloadSettings()
+            return call.reply { reply throws(BusError) in try reply.append(problems) }
+        }
         do throws(TimerCommandError) {
             switch call.member {
             case BusNames.Method.stop.rawValue: delegate.stop()

@@ -103,6 +103,11 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         register()
     }
 
+    /// Takes the item off every host now: before this output is dropped (the tray turned off in the settings).
+    public func close() {
+        withdraw()
+    }
+
     private func withdraw() {
         refreshTimer.disarm()
         nextChange = nil

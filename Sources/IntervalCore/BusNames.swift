@@ -6,6 +6,7 @@ public enum BusNames {
 
     public enum Method: String, CaseIterable, Sendable {
         case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip", restart = "Restart"
+        case reloadSettings = "ReloadSettings"
     }
 
     public enum Signal: String, CaseIterable, Sendable {
@@ -35,6 +36,11 @@ public enum BusNames {
                 Method.restart.rawValue,
                 "Starts the current segment again from its beginning, with its cue (the window's Previous, MPRIS "
                     + "`Previous`); `NotRunning` when idle."),
+            .method(
+                name: Method.reloadSettings.rawValue, arguments: [], results: [.init("problems", "as")],
+                doc: "Reads `intervald.toml` again and applies it from the next cue, without interrupting a workout "
+                    + "(as SIGHUP and a change of the file do); answers the file's problems, each with its line. A "
+                    + "setting whose new value is invalid keeps the value it had."),
             .signal(
                 name: Signal.segmentStarted.rawValue,
                 arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],

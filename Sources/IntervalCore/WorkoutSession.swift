@@ -158,11 +158,28 @@ public final class WorkoutSession {
         )
     }
 
+    /// Brings an output that joins while a workout exists (one made again for new settings, docs/reference.md §4c)
+    /// up to date: it hears the workout as if it had just been resumed, or paused; nothing while idle.
+    public func catchUp(_ output: any WorkoutOutput) {
+        guard let scheduler, let segment = scheduler.current, let workout else { return }
+        let event: SchedulerEvent
+        switch scheduler.state {
+        case .idle: return
+        case .running: event = .resumed(segment)
+        case .paused: event = .paused(segment)
+        }
+        output.handle(moment(event, of: scheduler.plan, as: workout))
+    }
+
     private func broadcast(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) {
-        let moment = WorkoutMoment(
+        let moment = moment(event, of: plan, as: identity)
+        for output in outputs { output.handle(moment) }
+    }
+
+    private func moment(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) -> WorkoutMoment {
+        WorkoutMoment(
             event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
             onTimer: scheduler?.isFiring ?? false)
-        for output in outputs { output.handle(moment) }
     }
 }

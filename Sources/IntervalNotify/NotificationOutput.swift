@@ -18,7 +18,9 @@ extension LibNotifyNotifier: CueNotifying {}
 /// it means, a stop closes it, and a button pressed on it is performed on the session's queue. The daemon and
 /// `intervalctl run` both use it, so buttons map to operations in this one place.
 public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
-    private let style: CueStyle
+    /// How cues look. Set anew (a reload), call ``restyle(_:)`` instead, so that the cue on screen and the one
+    /// waiting for the next change are made again.
+    public private(set) var style: CueStyle
     private let queue: DispatchQueue
     private let logger: Logger
     /// Confined to `queue`, like the session.
@@ -77,6 +79,14 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     /// Closes an adopted notification when its workout is not continued.
     public func closeAdopted() {
         notifier?.close()
+    }
+
+    /// New settings (docs/reference.md §4c): the notification on screen is shown again in `style`, and the cue waiting
+    /// for the next change made again, through `session`'s ``WorkoutSession/catchUp(_:)``.
+    public func restyle(_ style: CueStyle) {
+        guard style != self.style else { return }
+        self.style = style
+        session?.catchUp(self)
     }
 
     public func handle(_ moment: WorkoutMoment) {

@@ -4,7 +4,8 @@ import Logging
 /// Runs the settings' hooks (docs/reference.md §4a) as an output of the daemon's ``WorkoutSession``: `on-cue` at every
 /// segment start, `on-finish` at the end of the plan, `on-stop` when the workout is stopped.
 public final class HookOutput: WorkoutOutput {
-    private let hooks: Settings.Hooks
+    /// The commands; set anew (a reload), they run from the next event on.
+    public var hooks: Settings.Hooks
     private let runner: any HookLaunching
     /// The segment playing, for the `on-stop` hook's variables.
     private var current: Segment?

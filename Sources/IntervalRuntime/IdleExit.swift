@@ -4,7 +4,10 @@ import IntervalCore
 /// disarmed by activity. D-Bus activation brings the daemon back for the next call.
 public final class IdleExit: WorkoutOutput {
     private let timer: any TimerSource
-    private let delay: Int64?
+    /// How long (µs) an idle daemon waits before it exits; nil: never. Set anew (a reload), it counts from now.
+    public var delay: Int64? {
+        didSet { rearm() }
+    }
     private let onExpiry: () -> Void
     private var idle = true
     /// Start calls whose plans are being parsed off the queue.

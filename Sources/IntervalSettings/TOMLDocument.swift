@@ -1,8 +1,8 @@
 import CTOMLReader
 
 /// A TOML value as the settings reader uses it, with the line it was written on.
-struct TOMLValue {
-    enum Content {
+struct TOMLValue: Sendable {
+    enum Content: Sendable {
         case table(TOMLTable)
         case array([TOMLValue])
         case string(String)
@@ -16,16 +16,49 @@ struct TOMLValue {
     let content: Content
     /// Where the value (for a table entry, its key) was written, 1-based.
     let line: Int
+    /// Where the entry begins (its key in a table), and where its value's text begins and ends (just after it); for a
+    /// table, its header or the key that made it.
+    var key = TextPosition(line: 0, column: 0)
+    var begin = TextPosition(line: 0, column: 0)
+    var end = TextPosition(line: 0, column: 0)
+    /// A table written inline, `{ a = 1 }`.
+    var isInlineTable = false
 
     var table: TOMLTable? { if case .table(let table) = content { table } else { nil } }
     var array: [TOMLValue]? { if case .array(let array) = content { array } else { nil } }
     var string: String? { if case .string(let string) = content { string } else { nil } }
     var int: Int? { if case .integer(let integer) = content { Int(exactly: integer) } else { nil } }
     var bool: Bool? { if case .boolean(let flag) = content { flag } else { nil } }
+
+    /// The same value, wherever it was written.
+    func sameContent(as other: TOMLValue) -> Bool {
+        switch (content, other.content) {
+        case (.table(let mine), .table(let theirs)):
+            return mine.keys == theirs.keys
+                && mine.keys.allSatisfy { key in
+                    guard let value = mine[key], let other = theirs[key] else { return false }
+                    return value.sameContent(as: other)
+                }
+        case (.array(let mine), .array(let theirs)):
+            return mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0.sameContent(as: $1) }
+        case (.string(let mine), .string(let theirs)): return mine == theirs
+        case (.integer(let mine), .integer(let theirs)): return mine == theirs
+        case (.float(let mine), .float(let theirs)): return mine == theirs
+        case (.boolean(let mine), .boolean(let theirs)): return mine == theirs
+        case (.other, .other): return true
+        default: return false
+        }
+    }
+}
+
+/// A place in a text: line and column, 1-based, the column counted in Unicode scalars as toml++ counts it.
+struct TextPosition: Sendable, Equatable {
+    let line: Int
+    let column: Int
 }
 
 /// A TOML table: its keys in the order written.
-struct TOMLTable {
+struct TOMLTable: Sendable {
     let keys: [String]
     private let values: [String: TOMLValue]
 
@@ -84,7 +117,12 @@ enum TOMLDocument {
             case TR_BOOLEAN: content = .boolean(node.boolean != 0)
             default: content = .other
             }
-            return (string(node.key_offset, node.key_length), TOMLValue(content: content, line: Int(node.line)))
+            var value = TOMLValue(content: content, line: Int(node.line))
+            value.key = TextPosition(line: Int(node.line), column: Int(node.column))
+            value.begin = TextPosition(line: Int(node.value_line), column: Int(node.value_column))
+            value.end = TextPosition(line: Int(node.end_line), column: Int(node.end_column))
+            value.isInlineTable = node.inline_table != 0
+            return (string(node.key_offset, node.key_length), value)
         }
         return .success(value().value.table ?? TOMLTable(entries: []))
     }

@@ -19,7 +19,7 @@ struct IntervalCtl: ParsableCommand {
             StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
             DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
-            PlansCommand.self, CalcCommand.self,
+            PlansCommand.self, CalcCommand.self, ReloadCommand.self,
         ]
     )
 
@@ -42,6 +42,7 @@ struct IntervalCtl: ParsableCommand {
 
 /// Exit codes of docs/reference.md §2.
 enum ExitStatus {
+    /// A plan, or a settings file, that is not valid.
     static let invalidPlan = ExitCode(65)
     static let unreachable = ExitCode(69)
 }

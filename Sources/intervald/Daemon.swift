@@ -23,7 +23,12 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// One parse at a time: a flood of large plans costs at most one core.
     private let parseQueue = DispatchQueue(label: "intervald.parse", qos: .utility)
     private let logger: Logger
-    private let settings: Settings
+    /// The settings file, read again at a reload (docs/reference.md §4c).
+    private let settingsPath: String
+    // Confined to `queue` once `start` has run, like everything below.
+    private var settingsReading: SettingsReading
+    private var settings: Settings { settingsReading.settings }
+    private var settingsWatcher: DirectoryWatcher?
     private let store: StateStore
     /// Writes the state file and the history, in the order of events, off `queue` (each write `fsync`s).
     private let recordWriter: RecordWriter
@@ -31,8 +36,12 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     // Confined to `queue` once `start` has run.
     private let session: WorkoutSession
     private var server: TimerBusServer?
+    /// The outputs, kept to be put together again when a reload makes some of them anew.
+    private var outputs = SessionOutputs()
     private var notification: NotificationOutput?
     private var sound: SoundOutput?
+    private var tray: TrayOutput?
+    private var hooks: HookOutput?
     private var history: HistoryOutput?
     private var afterTheInstant: DeferredOutputs?
     private var idleExit: IdleExit?
@@ -45,16 +54,19 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// The desktop's messages through libnotify, made at the first one.
     private var desktopMessages: DesktopMessageNotifier?
 
-    /// - Parameter signals: SIGTERM, SIGINT and SIGHUP, caught since the first line of `main`.
-    init(logger: Logger, settings: Settings, paths: XDGPaths, signals: SignalWatcher) {
+    /// - Parameters:
+    ///   - settings: what `settingsPath` held at start-up.
+    ///   - signals: SIGTERM, SIGINT and SIGHUP, caught since the first line of `main`.
+    init(logger: Logger, settings: SettingsReading, settingsPath: String, paths: XDGPaths, signals: SignalWatcher) {
         self.logger = logger
         self.signals = signals
-        self.settings = settings
+        settingsReading = settings
+        self.settingsPath = settingsPath
         store = StateStore(directory: paths.stateDirectory)
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
-        session.defaultCountdown = settings.defaultCountdown
+        session.defaultCountdown = settings.settings.defaultCountdown
     }
 
     /// Sets everything up, resumes a recorded workout, owns the bus name, and tells systemd it is ready.
@@ -84,33 +96,39 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 mediaPlayer = nil
             }
             exportDesktopLauncher(on: server)
-            let tray = trayItem(on: server)
             let idleExit = IdleExit(delay: settings.idleExit, timer: DispatchTimerSource(queue: queue)) {
                 [weak self] in self?.exitIdle()
             }
-            var outputs = SessionOutputs()
             outputs[.busSignals] = BusAnnouncer(server: server, logger: logger)
             outputs[.mediaPlayer] = mediaPlayer
-            let sound = SoundOutput(settings: settings.sound, duckRecord: store.duckRecordPath, logger: logger)
+            let sound = soundOutput()
             outputs[.sound] = sound
             self.sound = sound
             outputs[.busProperties] = BusPropertyAnnouncer(server: server, logger: logger)
             outputs[.notification] = notification
+            tray = trayItem(on: server)
             outputs[.tray] = tray
             outputs[.state] = state
             outputs[.history] = history
-            outputs[.hooks] = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
+            let hooks = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
+            outputs[.hooks] = hooks
+            self.hooks = hooks
             outputs[.watchdog] = Watchdog(queue: queue, systemd: systemd, logger: logger)
             outputs[.idleExit] = idleExit
             outputs[.log] = WorkoutLog(logger: logger)
-            let assembled = outputs.assemble(on: queue)
-            session.outputs = assembled.outputs
-            self.afterTheInstant = assembled.deferred
+            assembleOutputs()
             self.notification = notification
             self.history = history
             self.idleExit = idleExit
             // A signal that came during set-up has waited in the watcher; it is handled once this block is done.
-            signals.watch(on: queue) { [weak self] _ in self?.shutDown() }
+            signals.watch(on: queue) { [weak self] signal in
+                if signal == SIGHUP {
+                    self?.reloadSettings(because: "SIGHUP")
+                } else {
+                    self?.shutDown()
+                }
+            }
+            watchSettingsFile()
             sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
                 self?.session.resynchronize()
             }
@@ -152,6 +170,86 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             logger.warning("Failed to set up the tray item, ignoring.", metadata: ["error": "\(error)"])
             return nil
         }
+    }
+
+    private func soundOutput() -> SoundOutput {
+        SoundOutput(settings: settings.sound, duckRecord: store.duckRecordPath, logger: logger)
+    }
+
+    /// Hands the session its outputs, in order; what waits to reach the deferred ones reaches them first.
+    private func assembleOutputs() {
+        afterTheInstant?.flush()
+        let assembled = outputs.assemble(on: queue)
+        session.outputs = assembled.outputs
+        afterTheInstant = assembled.deferred
+    }
+
+    // MARK: Settings, applied live (docs/reference.md §4c)
+
+    /// Reads the settings file again whenever it is written, moved into place or removed.
+    private func watchSettingsFile() {
+        let name = settingsPath.split(separator: "/").last.map(String.init) ?? settingsPath
+        let directory = settingsPath.contains("/") ? String(settingsPath.dropLast(name.count)) : "."
+        do {
+            settingsWatcher = try DirectoryWatcher(directory: directory, queue: queue) { [weak self] names in
+                guard names.contains(name) else { return }
+                self?.reloadSettings(because: "the file changed")
+            }
+        } catch {
+            logger.warning(
+                "Failed to watch the settings file; SIGHUP and 'intervalctl reload' still reload it.",
+                metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads the settings file over the settings in use and applies what changed from the next cue on, without
+    /// interrupting a workout; a setting whose new value is invalid keeps the value it had. Returns the file's
+    /// problems, which are also logged.
+    @discardableResult
+    private func reloadSettings(because reason: String) -> [String] {
+        guard !shuttingDown else { return [] }
+        notifySystemd { try systemd.notify("RELOADING=1") }
+        defer { notifySystemd { try systemd.ready() } }
+        let previous = settings
+        settingsReading = SettingsFile.read(path: settingsPath, over: settingsReading)
+        for problem in settingsReading.problems {
+            logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"])
+        }
+        apply(settings, over: previous)
+        logger.info(
+            "Reloaded the settings.",
+            metadata: ["reason": "\(reason)", "problems": "\(settingsReading.problems.count)"])
+        return settingsReading.problems
+    }
+
+    /// Hands each output its part of `new`; the sound and the tray item, which set up connections and caches for
+    /// their settings, are made anew when theirs changed, and caught up with the workout.
+    private func apply(_ new: Settings, over old: Settings) {
+        session.defaultCountdown = new.defaultCountdown
+        idleExit?.delay = new.idleExit
+        hooks?.hooks = new.hooks
+        notification?.restyle(new.notificationStyle)
+        var remade: [any WorkoutOutput] = []
+        if new.sound != old.sound {
+            if let previous = sound {
+                // Off this queue: putting the music back waits for the audio server.
+                let leaving = UncheckedBox(previous)
+                DispatchQueue.global().async { leaving.value.restoreMusic() }
+            }
+            let sound = soundOutput()
+            outputs[.sound] = sound
+            self.sound = sound
+            remade.append(sound)
+        }
+        if new.trayEnabled != old.trayEnabled || new.sound.restKinds != old.sound.restKinds, let server {
+            tray?.close()
+            tray = trayItem(on: server)
+            outputs[.tray] = tray
+            if let tray { remade.append(tray) }
+        }
+        guard !remade.isEmpty else { return }
+        assembleOutputs()
+        for output in remade { session.catchUp(output) }
     }
 
     /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
@@ -221,6 +319,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
 
     func restart() throws(TimerCommandError) {
         try session.restartSegment()
+    }
+
+    func reloadSettings() -> [String] {
+        reloadSettings(because: "a ReloadSettings call")
     }
 
     func status() -> TimerStatus {
@@ -318,7 +420,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         exitOnce(0)
     }
 
-    /// SIGTERM, SIGINT or SIGHUP: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
+    /// SIGTERM or SIGINT: stop the workout (reason `shutdown`), close its notification, leave the bus, exit 0.
     private func shutDown() {
         guard !shuttingDown else { return }
         shuttingDown = true
@@ -341,6 +443,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private func leave() {
         afterTheInstant?.flush()
         session.outputs = []
+        settingsWatcher = nil
         // No stream is left lowered under a cue that will not end (docs/reference.md §11).
         sound?.restoreMusic()
         server?.close()

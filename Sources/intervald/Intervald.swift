@@ -19,7 +19,8 @@ struct Intervald: ParsableCommand {
             "The intervald daemon: runs interval workouts, cues them as desktop notifications, and serves org.intervald.Timer1 on the session bus.",
         discussion: """
             Normally started by D-Bus activation or by systemd (intervald.service); logs go to stderr.
-            Control it with intervalctl. Settings: $XDG_CONFIG_HOME/intervald/intervald.toml.
+            Control it with intervalctl. Settings: $XDG_CONFIG_HOME/intervald/intervald.toml, read again when it \
+            changes, on SIGHUP and on 'intervalctl reload'. SIGTERM and SIGINT stop the workout and exit.
             """,
         version: "0.1.0"
     )
@@ -44,11 +45,13 @@ struct Intervald: ParsableCommand {
         }
         let logger = Logger(label: "intervald")
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
-        let (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
-        for problem in problems {
+        let settingsPath = config ?? paths.settingsFile
+        let settings = SettingsFile.read(path: settingsPath)
+        for problem in settings.problems {
             logger.warning("Ignoring a problem in the settings.", metadata: ["problem": "\(problem)"])
         }
-        let daemon = Daemon(logger: logger, settings: settings, paths: paths, signals: signals)
+        let daemon = Daemon(
+            logger: logger, settings: settings, settingsPath: settingsPath, paths: paths, signals: signals)
         do {
             try daemon.start()
         } catch {

@@ -239,13 +239,17 @@ def cue_sounds(samples, clock, since):
 def duck_around(found, base, onset, end, lowered_db):
     """From tone_levels' windows (`found`) and the music's level before them (`base`): when the music went down
     before `onset` (the earliest of the windows that are at least `lowered_db` down all the way to the onset), the
-    loudest window from the onset to `end`, and the first window after `end` back within 1 dB (or None)."""
+    loudest window from the onset to `end`, and the first window after `end` back within 1 dB (or None).
+
+    The loudest window is of those that lie within the sound: one centred at `end` measures half a window of what
+    follows it, where the music may rightly be coming back already (a sound whose release came at its last loud
+    sample failed a run under load here, its window at the end 0.04 dB short)."""
     start = onset
     for t, db in reversed([(t, db) for t, db in found if t <= onset]):
         if db > base - lowered_db:
             break
         start = t
-    during = max(db for t, db in found if onset <= t <= end)
+    during = max(db for t, db in found if onset <= t <= end - LEVEL_WINDOW / 2)
     back = next((t for t, db in found if t > end and db >= base - 1), None)
     return start, during, back
 
@@ -317,7 +321,11 @@ def write_tone(path, seconds, hertz, amplitude):
         out.writeframes(second * seconds)
 
 
-def tone_levels(samples, clock, hertz, start, end, window=0.05, hop=0.01):
+#: The length of tone_levels' windows, seconds.
+LEVEL_WINDOW = 0.05
+
+
+def tone_levels(samples, clock, hertz, start, end, window=LEVEL_WINDOW, hop=0.01):
     """The level (dBFS of a sine's amplitude) of the `hertz` tone in each Hann-windowed `window` from wall time
     `start` to `end`, every `hop` seconds: [(the window's middle on the wall clock, dB)]. One frequency's DFT
     (Goertzel), so that cue sounds and speech beside the tone barely count."""

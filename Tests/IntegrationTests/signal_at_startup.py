@@ -2,8 +2,9 @@
 
 The moment a daemon's name appears is when every part of it is still starting: the notification thread, the sound
 and voice connections, the audio server's context for the music lowering, the tray item. A shutdown signal then
-must take the clean path (exit 0, "Shutting down." logged), never a crash. Shared by test_daemon.py (a short run, in
-CI) and the long run:
+must take the clean path (exit 0, "Shutting down." logged), never a crash; SIGHUP must reload the settings ("Reloaded
+the settings." logged) and leave the daemon serving, which a SIGTERM then ends the same clean way. Shared by
+test_daemon.py (a short run, in CI) and the long run:
 
     scripts/test-desktop python3 Tests/IntegrationTests/signal_at_startup.py [--count 1000]
         [--audio none|pulseaudio|pipewire] [--signal TERM|INT|HUP] [--spread-ms MS] [--cores DIR]
@@ -79,6 +80,14 @@ class SignalAtStartup:
             self.watcher.stdin.flush()
             if self.watcher.stdout.readline() != "sent\n":
                 raise AssertionError("the name watcher stopped")
+            if number == signal.SIGHUP:
+                # A reload, not an exit: once it is logged (or the daemon died), the daemon is asked to stop.
+                deadline = time.monotonic() + self.timeout
+                while ("Reloaded the settings." not in log_path.read_text() and daemon.poll() is None
+                       and time.monotonic() < deadline):
+                    time.sleep(0.005)
+                if daemon.poll() is None:
+                    daemon.send_signal(signal.SIGTERM)
             status = daemon.wait(timeout=self.timeout)
             if self.watcher.stdout.readline() != "released\n":
                 raise AssertionError("the name watcher stopped")
@@ -96,6 +105,11 @@ class SignalAtStartup:
     def close(self):
         self.watcher.kill()
         self.watcher.wait()
+
+
+def ended_cleanly(number, status, log):
+    """Exit 0 through the shutdown path, after a reload for SIGHUP."""
+    return status == 0 and "Shutting down." in log and (number != signal.SIGHUP or "Reloaded the settings." in log)
 
 
 def describe(status):
@@ -127,8 +141,8 @@ def main():
         try:
             for attempt in range(1, options.count + 1):
                 status, log = run.once(number)
-                clean = status == 0 and "Shutting down." in log
-                outcome = "exit 0" if clean else describe(status) + ("" if status else ", no shutdown logged")
+                clean = ended_cleanly(number, status, log)
+                outcome = "exit 0" if clean else describe(status) + ("" if status else ", no shutdown or reload logged")
                 outcomes[outcome] += 1
                 if not clean:
                     print(f"attempt {attempt}: {outcome}\n" + "\n".join(log.splitlines()[:25]), flush=True)

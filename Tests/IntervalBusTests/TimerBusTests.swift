@@ -20,6 +20,8 @@ struct TimerBusTests {
         var failure: TimerCommandError?
         var startedPlans: [String] = []
         var refusedBytes: [Int] = []
+        var settingsProblems: [String] = []
+        var reloads = 0
 
         func start(
             plan: String, origin: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
@@ -33,6 +35,10 @@ struct TimerBusTests {
         func resume() throws(TimerCommandError) { try fail() }
         func skip() throws(TimerCommandError) { try fail() }
         func restart() throws(TimerCommandError) { try fail() }
+        func reloadSettings() -> [String] {
+            reloads += 1
+            return settingsProblems
+        }
         func status() -> TimerStatus { current }
 
         private func fail() throws(TimerCommandError) {
@@ -106,6 +112,22 @@ struct TimerBusTests {
                 }
             }
         }
+    }
+
+    @Test func reloadSettingsAnswersTheProblemsAndANoDaemonIsNil() throws {
+        let stand = Stand()
+        stand.settingsProblems = [
+            "s.toml:2: volume: expected a percentage from 1 to 100; keeping the value read before."
+        ]
+        try serve(stand) { _ in
+            let client = try TimerBusClient(logger: logger)
+            #expect(try client.reloadSettings() == stand.settingsProblems)
+            stand.settingsProblems = []
+            #expect(try client.reloadSettings() == [])
+        }
+        #expect(stand.reloads == 2)
+        // With the server gone nothing answers, and nothing is activated: nil.
+        #expect(try TimerBusClient(logger: logger).reloadSettings() == nil)
     }
 
     @Test func anOversizedPlanIsRefusedBeforeItReachesTheDelegate() throws {

@@ -46,6 +46,25 @@ import Testing
         #expect(log.entries == Array(repeating: ["bus", "sound"], count: 5).flatMap { $0 })
     }
 
+    @Test func anOutputThatJoinsIsCaughtUpWithTheWorkoutAsItStands() throws {
+        let (session, clock, _) = makeService()
+        let late = Recorder()
+        session.catchUp(late)
+        #expect(late.events.isEmpty, "nothing to catch up with while idle")
+        try session.start("30s run, 30s walk", origin: "", replace: false)
+        clock.advance(by: 40 * second)
+        session.catchUp(late)
+        let running = try #require(late.moments.last)
+        #expect(running.event == .resumed(try #require(session.scheduler?.current)))
+        #expect(running.nextChange == 60 * second)
+        #expect(running.status.segmentKind == "walk")
+        #expect(!running.onTimer)
+        try session.pause()
+        session.catchUp(late)
+        #expect(late.events.last?.0 == .paused(try #require(session.scheduler?.current)))
+        #expect(late.moments.last?.nextChange == nil)
+    }
+
     @Test func momentsCarryTheScheduleAndWhereTheWorkoutEnded() throws {
         let (service, clock, recorder) = makeService()
         clock.advance(by: 7 * second)

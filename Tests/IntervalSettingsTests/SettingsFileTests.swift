@@ -176,4 +176,61 @@ import Testing
             #expect(problems.count == 1 && problems[0].hasPrefix("s.toml:"), "\(setting.name): \(problems)")
         }
     }
+
+    // MARK: Reading again over earlier settings (the daemon's reload, docs/reference.md §4c)
+
+    @Test func aValueThatBecomesInvalidKeepsItsEarlierValueAndTheRestChange() {
+        let first = SettingsFile.read("[sound]\nvolume = 40\nvoice = true\n", path: "s.toml")
+        #expect(first.problems.isEmpty)
+        let second = SettingsFile.read("[sound]\nvolume = 400\nvoice = false\n", path: "s.toml", over: first)
+        #expect(second.settings.sound.volume == 40)
+        #expect(second.settings.sound.voice == false)
+        #expect(
+            second.problems == [
+                "s.toml:2: volume: expected a percentage from 1 to 100; keeping the value read before."
+            ])
+        // Kept once, kept again: the last valid value is carried through any number of bad edits.
+        let third = SettingsFile.read("[sound]\nvolume = \"loud\"\n", path: "s.toml", over: second)
+        #expect(third.settings.sound.volume == 40)
+        #expect(third.settings.sound.voice == false)
+    }
+
+    @Test func aValueNeverValidBeforeFallsBackToItsDefault() {
+        let first = SettingsFile.read("", path: "s.toml")
+        let second = SettingsFile.read("[sound]\nvolume = 0\n", path: "s.toml", over: first)
+        #expect(second.settings.sound.volume == SoundSettings.defaults.volume)
+        #expect(second.problems == ["s.toml:2: volume: expected a percentage from 1 to 100; using the default."])
+    }
+
+    @Test func aValueRemovedFromTheFileGoesBackToItsDefault() {
+        let first = SettingsFile.read("[tray]\nenabled = false\n", path: "s.toml")
+        let second = SettingsFile.read("", path: "s.toml", over: first)
+        #expect(second.settings.trayEnabled == Settings.defaults.trayEnabled)
+        #expect(second.problems.isEmpty)
+    }
+
+    @Test func aFileThatIsNotTOMLKeepsEverySettingReadBefore() {
+        let first = SettingsFile.read("idle-exit = 5\n[sound]\nvolume = 40\n", path: "s.toml")
+        let second = SettingsFile.read("idle-exit = 5\n[sound\nvolume = 90\n", path: "s.toml", over: first)
+        #expect(second.settings == first.settings)
+        #expect(second.problems.count == 1)
+        #expect(second.problems.first?.hasPrefix("s.toml:2:") == true)
+        #expect(second.problems.first?.hasSuffix("keeping the settings read before.") == true)
+        // Fixed, it is read again as a whole.
+        let third = SettingsFile.read("[sound]\nvolume = 90\n", path: "s.toml", over: second)
+        #expect(third.settings.sound.volume == 90)
+        #expect(third.settings.idleExit == Settings.defaults.idleExit)
+    }
+
+    @Test func anUnreadableFileKeepsEverySettingReadBefore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(getpid())-unreadable")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = SettingsFile.read("[sound]\nvolume = 40\n", path: "s.toml")
+        // A directory where the file should be: open succeeds, read fails with EISDIR, whoever runs the test.
+        let second = SettingsFile.read(path: directory.path, over: first)
+        #expect(second.settings == first.settings)
+        #expect(second.problems.count == 1)
+        #expect(second.problems.first?.hasSuffix("keeping the settings read before.") == true)
+    }
 }

@@ -44,6 +44,23 @@ import Testing
         #expect(voice.log.last == "cut", "a stop silences the voice")
     }
 
+    /// The voice switched on in the middle of a segment (a reload, docs/reference.md §4c): the output made for the
+    /// new settings, caught up with the workout, times the next change's phrase for its instant, as if it had been
+    /// there all along.
+    @Test func anOutputCaughtUpMidSegmentSpeaksTheNextChangeOnTime() throws {
+        let (session, clock) = ManualTimerSource.session(outputs: [])
+        try session.start("10s run\n10s walk", origin: "", replace: false)
+        clock.advance(by: 4_000_000)
+        let voice = Recorder()
+        let output = SoundOutput(settings: Self.withVoice, player: Recorder(), voice: voice)
+        session.outputs = [output]
+        session.catchUp(output)
+        #expect(voice.log == ["Walk, 10 seconds (Walk, 10 seconds) +6000 ms"])
+        // At the change the phrase timed ahead is not said again.
+        clock.advance(by: 6_000_000)
+        #expect(voice.log.count == 2 && voice.log[1].hasPrefix("Workout done"), "\(voice.log)")
+    }
+
     final class DuckRecorder: MusicDucking {
         nonisolated(unsafe) var log: [String] = []
 

@@ -26,9 +26,17 @@ typedef struct {
     tr_kind kind;
     /// Direct children of a table or an array.
     uint32_t child_count;
-    /// Where the value begins (1-based); for a table, where it was opened.
+    /// Where the entry begins (1-based): its key in a table, the value in an array; for a table, where it was opened.
     uint32_t line;
     uint32_t column;
+    /// The value's own text, from its first character to just after its last (lines 1-based, columns in code points,
+    /// 1-based). For a table: its header (`[a.b]` for `a` too, which it made), or the key that made it (`a.b = 1`).
+    uint32_t value_line;
+    uint32_t value_column;
+    uint32_t end_line;
+    uint32_t end_column;
+    /// Non-zero for a table written inline (`{ a = 1 }`).
+    int inline_table;
     /// The key in the enclosing table (empty in arrays and for the root), and a string value: offsets into `text`.
     size_t key_offset;
     size_t key_length;
