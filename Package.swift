@@ -85,8 +85,8 @@ let package = Package(
         .executableTarget(
             name: "interval-timer",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "CGtk", "CGtkShims",
-                .product(name: "Logging", package: "swift-log"),
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalSound", "CGtk",
+                "CGtkShims", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

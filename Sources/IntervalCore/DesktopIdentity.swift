@@ -11,4 +11,7 @@ public enum DesktopIdentity {
     public static let window = "org.intervald.IntervalTimer"
     /// Where GtkApplication exports `org.freedesktop.Application` for ``window``.
     public static let windowObjectPath = "/org/intervald/IntervalTimer"
+    /// The release, as `--version` and the window's About say it.
+    public static let version = "0.1.0"
+    public static let website = "https://github.com/intervald/intervald"
 }

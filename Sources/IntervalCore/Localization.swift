@@ -100,6 +100,10 @@ public enum Localization {
     }
 }
 
+/// Marks `english` for translation where it is written, for a table built before the user's language is known;
+/// ``tr(_:_:)`` translates it where it is shown.
+public func trLater(_ english: String) -> String { english }
+
 /// The user's language for `english`, a msgid, with its `{name}` placeholders filled.
 public func tr(_ english: String, _ values: KeyValuePairs<String, String> = [:]) -> String {
     Localization.fill(Localization.catalog.singular(english), values)

@@ -76,6 +76,16 @@ public enum SoundCue: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The cue's name in Preferences, untranslated.
+    public var title: String {
+        switch self {
+        case .work: trLater("Sound of a change to work")
+        case .rest: trLater("Sound of a change to rest")
+        case .countdown: trLater("Countdown pip")
+        case .finish: trLater("Sound of the finish")
+        }
+    }
+
     /// intervald's own sounds, a sound theme of their own (`config/sounds/intervald`, CC0).
     public var defaultSound: String { "intervald-\(rawValue)" }
 

@@ -15,6 +15,20 @@ public struct Setting: Sendable {
     public let doc: String
     /// Stores a valid `value` into the settings, or returns what a valid one would be.
     let read: @Sendable (TOMLValue, inout Settings) -> String?
+    /// How Preferences shows it; nil: not shown there (the hooks, the kinds' own sounds).
+    public internal(set) var preference: Preference?
+
+    init(
+        section: String?, key: String, type: String, defaultValue: String?, doc: String,
+        read: @escaping @Sendable (TOMLValue, inout Settings) -> String?
+    ) {
+        self.section = section
+        self.key = key
+        self.type = type
+        self.defaultValue = defaultValue
+        self.doc = doc
+        self.read = read
+    }
 
     /// `[section] key`, or `key` at the top.
     public var name: String { section.map { "[\($0)] \(key)" } ?? key }
@@ -37,7 +51,10 @@ public struct Setting: Sendable {
                 }
                 settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
                 return nil
-            },
+            }.shown(
+                in: .workout, trLater("Seconds an idle timer service waits before it exits (0: never)"),
+                .number(0...86_400 * 365)
+            ) { .integer(Int(($0.idleExit ?? 0) / 1_000_000)) },
             Setting(
                 section: "notifications", key: "sound", type: "sound name, or false", defaultValue: "\"bell\"",
                 doc: "The `sound-name` hint of each cue, only with `[sound] enabled = false` (else intervald plays its "
@@ -51,6 +68,9 @@ public struct Setting: Sendable {
                     return "expected a sound name such as \"bell\", or false"
                 }
                 return nil
+            }.shown(in: .notifications, trLater("Notification sound, with cue sounds off"), .text(empty: .bool(false)))
+            {
+                .string($0.style.soundName ?? "")
             },
             Setting(
                 section: "notifications", key: "urgency", type: "\"low\", \"normal\" or \"critical\"",
@@ -61,6 +81,8 @@ public struct Setting: Sendable {
                 }
                 settings.style.urgency = urgency
                 return nil
+            }.shown(in: .notifications, trLater("Urgency"), .choice(["low", "normal", "critical"])) {
+                .string($0.style.urgency.rawValue)
             },
             Setting(
                 section: "notifications", key: "buttons", type: "list of \"stop\", \"pause\", \"skip\"",
@@ -74,6 +96,8 @@ public struct Setting: Sendable {
                 }
                 settings.style.extraButtons = actions.filter { $0 != .stop }
                 return nil
+            }.shown(in: .notifications, trLater("Buttons besides Stop"), .flags(["pause", "skip"], always: ["stop"])) {
+                .strings(["stop"] + $0.style.extraButtons.map(\.rawValue))
             },
             Setting(
                 section: "timing", key: "countdown", type: "duration (\"3s\"), or false", defaultValue: "false",
@@ -87,8 +111,11 @@ public struct Setting: Sendable {
                     return "expected a duration such as \"3s\", or false"
                 }
                 return nil
+            }.shown(in: .workout, trLater("Countdown before each change, such as 3s"), .text(empty: .bool(false))) {
+                .string($0.defaultCountdown.map(Preference.durationText) ?? "")
             },
-            flag("sound", "enabled", \.sound.enabled, "Play the cue sounds (through libcanberra)."),
+            flag("sound", "enabled", \.sound.enabled, "Play the cue sounds (through libcanberra).")
+                .shown(in: .sound, trLater("Play cue sounds"), .toggle) { .bool($0.sound.enabled) },
             Setting(
                 section: "sound", key: "volume", type: "whole number, 1 to 100", defaultValue: "100",
                 doc: "Loudness in percent of the sounds' own."
@@ -98,7 +125,7 @@ public struct Setting: Sendable {
                 }
                 settings.sound.volume = volume
                 return nil
-            },
+            }.shown(in: .sound, trLater("Volume in percent"), .number(1...100)) { .integer($0.sound.volume) },
         ]
         + SoundCue.allCases.map { cue in
             Setting(
@@ -108,7 +135,7 @@ public struct Setting: Sendable {
                 guard let name = soundName(value) else { return soundExpectation }
                 settings.sound.sounds[cue] = name
                 return nil
-            }
+            }.shown(in: .sound, cue.title, .sound(cue)) { .string($0.sound.sound(for: cue)) }
         }
         + [
             Setting(
@@ -123,10 +150,12 @@ public struct Setting: Sendable {
                 }
                 settings.sound.restKinds = Set(kinds)
                 return nil
+            }.shown(in: .sound, trLater("Kinds that are rest, separated by commas"), .words) {
+                .strings($0.sound.restKinds.sorted())
             },
             flag(
                 "sound", "voice", \.sound.voice, "Speak each change, the countdown and the summary (speech-dispatcher)."
-            ),
+            ).shown(in: .voice, trLater("Speak each change"), .toggle) { .bool($0.sound.voice) },
             Setting(
                 section: "sound", key: "voice-language", type: "language tag (\"en\", \"de\")", defaultValue: nil,
                 doc: "The voice's language; unset, the language of the phrases (your locale's)."
@@ -136,6 +165,9 @@ public struct Setting: Sendable {
                 else { return "expected a language tag such as \"en\" or \"de\"" }
                 settings.sound.voiceLanguage = language
                 return nil
+            }.shown(in: .voice, trLater("Language, such as de (empty: the language of the window)"), .text(empty: nil))
+            {
+                .string($0.sound.voiceLanguage ?? "")
             },
             Setting(
                 section: "sound", key: "voice-rate", type: "whole number, -100 to 100", defaultValue: "0",
@@ -146,10 +178,15 @@ public struct Setting: Sendable {
                 }
                 settings.sound.voiceRate = rate
                 return nil
+            }.shown(in: .voice, trLater("Rate, from -100 (slowest) to 100"), .number(-100...100)) {
+                .integer($0.sound.voiceRate)
             },
             flag(
                 "sound", "voice-halfway", \.sound.voiceHalfway,
-                "Also say \"Halfway, 2 minutes left\" in segments of 2 minutes or more."),
+                "Also say \"Halfway, 2 minutes left\" in segments of 2 minutes or more."
+            ).shown(in: .voice, trLater("Say halfway in segments of 2 minutes or more"), .toggle) {
+                .bool($0.sound.voiceHalfway)
+            },
             Setting(
                 section: "sound", key: "duck", type: "whole number, 0 to 100", defaultValue: "30",
                 doc: "How loud other playback (music, video) is while a cue sounds or speaks, in percent of its "
@@ -160,8 +197,13 @@ public struct Setting: Sendable {
                 }
                 settings.sound.duck = duck
                 return nil
+            }.shown(in: .music, trLater("Music volume under a cue, in percent (100: left alone)"), .number(0...100)) {
+                .integer($0.sound.duck)
             },
-            flag("sound", "duck-voice-only", \.sound.duckVoiceOnly, "Only the spoken phrases lower the music."),
+            flag("sound", "duck-voice-only", \.sound.duckVoiceOnly, "Only the spoken phrases lower the music.")
+                .shown(in: .music, trLater("Only the voice lowers the music"), .toggle) {
+                    .bool($0.sound.duckVoiceOnly)
+                },
             Setting(
                 section: "sound", key: "kinds", type: "table of kind = sound", defaultValue: nil,
                 doc: "`[sound.kinds]`: a sound of its own for some kinds, over the work or rest sound."
@@ -177,7 +219,8 @@ public struct Setting: Sendable {
             },
             flag(
                 "tray", "enabled", \.trayEnabled,
-                "Show the workout as a tray item with the countdown and a menu, in the panels that host them."),
+                "Show the workout as a tray item with the countdown and a menu, in the panels that host them."
+            ).shown(in: .workout, trLater("Show the workout in the tray"), .toggle) { .bool($0.trayEnabled) },
             hook("on-cue", \.onCue, "Run at each change of segment."),
             hook("on-finish", \.onFinish, "Run when the plan ends."),
             hook("on-stop", \.onStop, "Run when the workout is stopped early."),

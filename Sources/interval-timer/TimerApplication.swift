@@ -18,7 +18,9 @@ final class TimerApplication {
     let app: UnsafeMutablePointer<AdwApplication>
     let catalog: PlanCatalog
     let store: StateStore
-    let restKinds: Set<String>
+    /// The settings' rest kinds (the cool colours), read again when Preferences change them.
+    private(set) var restKinds: Set<String>
+    private let paths: XDGPaths
     private let logger: Logger
     private lazy var connection: TimerBusConnection = {
         let box = UncheckedBox(Unmanaged.passUnretained(self))
@@ -46,6 +48,7 @@ final class TimerApplication {
     init(environment: [String: String], logger: Logger) {
         self.logger = logger
         let paths = XDGPaths(environment: environment)
+        self.paths = paths
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         store = StateStore(directory: paths.stateDirectory)
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds
@@ -75,7 +78,21 @@ final class TimerApplication {
             addAction(name) { [unowned self] in startNamedPlan(name) }
         }
         addAction("stop") { [unowned self] in command { client throws(TimerClientError) in try client.stop() } }
+        // The primary menu's (docs/reference.md §14).
+        addAction("preferences") { [unowned self] in showPreferences() }
+        addAction("about") { [unowned self] in showAbout() }
+        setAccelerator("app.preferences", "<Control>comma")
         refresh()
+    }
+
+    private func setAccelerator(_ action: String, _ accelerator: String) {
+        let accelerators = [strdup(accelerator), nil]
+        defer { accelerators.forEach { free($0) } }
+        accelerators.withUnsafeBufferPointer { list in
+            list.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+                gtk_application_set_accels_for_action(cast(app), action, $0.baseAddress)
+            }
+        }
     }
 
     private func addAction(_ name: String, _ activated: @escaping () -> Void) {
@@ -135,6 +152,7 @@ final class TimerApplication {
         adw_view_switcher_title_set_stack(cast(switcher), cast(stack))
         adw_view_switcher_title_set_title(cast(switcher), tr("Interval Timer"))
         adw_header_bar_set_title_widget(cast(header), switcher)
+        adw_header_bar_pack_end(cast(header), primaryMenu())
         let bottom: Widget = adw_view_switcher_bar_new()
         adw_view_switcher_bar_set_stack(cast(bottom), cast(stack))
         g_object_bind_property(
@@ -150,6 +168,9 @@ final class TimerApplication {
         gtk_widget_set_visible(bar, 0)
         (problemBar, problemLabel) = (bar, problem)
 
+        if let shortcuts = ShortcutsWindow.make() {
+            gtk_application_window_set_help_overlay(cast(window), cast(shortcuts))
+        }
         let content = box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, bar, stack, bottom])
         gtk_widget_set_vexpand(stack, 1)
         adw_application_window_set_content(cast(window), content)
@@ -168,6 +189,47 @@ final class TimerApplication {
         }
         render()
         if status.state != .idle { show("workout") }
+    }
+
+    /// Preferences, Keyboard Shortcuts and About, as GNOME apps have them.
+    private func primaryMenu() -> Widget {
+        guard let menu = g_menu_new() else { return gtk_menu_button_new() }
+        g_menu_append(menu, tr("Preferences"), "app.preferences")
+        g_menu_append(menu, tr("Keyboard Shortcuts"), "win.show-help-overlay")
+        g_menu_append(menu, tr("About Interval Timer"), "app.about")
+        let button: Widget = gtk_menu_button_new()
+        gtk_menu_button_set_icon_name(cast(button), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(cast(button), cast(menu))
+        gtk_menu_button_set_primary(cast(button), 1)
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        accessibleName(button, tr("Main Menu"))
+        return button
+    }
+
+    private func showPreferences() {
+        present()
+        PreferencesWindow(parent: window, path: paths.settingsFile, logger: logger) { [unowned self] settings in
+            guard settings.sound.restKinds != restKinds else { return }
+            restKinds = settings.sound.restKinds
+            render()
+        }.present()
+    }
+
+    private func showAbout() {
+        present()
+        let about: Widget = adw_about_window_new()
+        if let window { gtk_window_set_transient_for(cast(about), cast(window)) }
+        adw_about_window_set_application_name(cast(about), tr("Interval Timer"))
+        adw_about_window_set_application_icon(cast(about), DesktopIdentity.iconName)
+        adw_about_window_set_version(cast(about), DesktopIdentity.version)
+        adw_about_window_set_developer_name(cast(about), tr("The intervald developers"))
+        adw_about_window_set_website(cast(about), DesktopIdentity.website)
+        adw_about_window_set_issue_url(cast(about), DesktopIdentity.website + "/issues")
+        adw_about_window_set_license_type(cast(about), GTK_LICENSE_APACHE_2_0)
+        // TRANSLATORS: your names, one per line, as the About window lists them; leave it as it is if none.
+        let translators = tr("translator-credits")
+        if translators != "translator-credits" { adw_about_window_set_translator_credits(cast(about), translators) }
+        gtk_window_present(cast(about))
     }
 
     private func addPage(_ stack: Widget, _ page: Widget, _ name: String, _ title: String, _ icon: String) {

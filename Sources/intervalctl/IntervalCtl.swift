@@ -14,7 +14,7 @@ struct IntervalCtl: ParsableCommand {
 
             Exit codes: 0 success, 64 usage, 65 invalid plan, 69 daemon unreachable, 1 any other failure.
             """,
-        version: "0.1.0",
+        version: DesktopIdentity.version,
         subcommands: [
             StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
             DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,

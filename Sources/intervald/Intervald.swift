@@ -22,7 +22,7 @@ struct Intervald: ParsableCommand {
             Control it with intervalctl. Settings: $XDG_CONFIG_HOME/intervald/intervald.toml, read again when it \
             changes, on SIGHUP and on 'intervalctl reload'. SIGTERM and SIGINT stop the workout and exit.
             """,
-        version: "0.1.0"
+        version: DesktopIdentity.version
     )
 
     @Option(help: "Settings file to read instead of $XDG_CONFIG_HOME/intervald/intervald.toml.")

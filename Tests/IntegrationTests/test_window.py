@@ -53,6 +53,8 @@ class Window:
 
     def __init__(self, tmp_path, env=None, pid=None):
         self.process = None
+        language = ((env or {}).get("LANGUAGE") or (env or {}).get("LC_ALL") or "")[:2]
+        self.main_menu = {"de": "Hauptmenü", "fr": "Menu principal", "es": "Menú principal"}.get(language, "Main Menu")
         if pid is None:
             self.log = tmp_path / "interval-timer.log"
             self.process = subprocess.Popen([str(BIN / "interval-timer")],
@@ -96,10 +98,15 @@ class Window:
                     matches = matches and (name.fullmatch(text) if hasattr(name, "fullmatch") else text == name)
                 if matches:
                     found.append(node)
-                for index in range(node.get_child_count()):
-                    walk(node.get_child_at_index(index), depth + 1)
+                count = node.get_child_count()
             except gi.repository.GLib.Error:
                 return
+            for index in range(count):
+                try:
+                    child = node.get_child_at_index(index)
+                except gi.repository.GLib.Error:
+                    continue  # gone meanwhile (a window that closed): its siblings are still there
+                walk(child, depth + 1)
 
         walk(root or self.app, 0)
         return found
@@ -111,13 +118,13 @@ class Window:
     def wait(self, role, name, timeout=10):
         return wait_until(lambda: self.find(role, name), timeout, f"a {role} named {name!r}")
 
-    def usable(self, role, name, timeout=10, state=Atspi.StateType.SENSITIVE):
+    def usable(self, role, name, timeout=10, state=Atspi.StateType.SENSITIVE, root=None):
         """The control, once GTK has laid it out and it is in `state` (sensitive, editable…).
 
         GTK 4.8 reports no SHOWING state, and a widget on a page never shown yet has empty extents; GTK ignores an
         action on such a widget (an unrealized button does not activate), as a person could not press it either."""
         def ready():
-            for control in self.all(role, name):
+            for control in self.all(role, name, root):
                 try:
                     extents = control.get_extents(Atspi.CoordType.WINDOW)
                     if extents.width > 0 and extents.height > 0 and control.get_state_set().contains(state):
@@ -128,12 +135,12 @@ class Window:
 
         return wait_until(ready, timeout, f"a {role} named {name!r}, laid out and {state.value_nick}")
 
-    def press(self, role, name, timeout=10):
+    def press(self, role, name, timeout=10, root=None):
         """Clicks the control as assistive technology does: its first action, once it can be pressed.
 
         GTK answers at once but emits the button's `clicked` 250 ms later (its keyboard activation): the caller waits
         for what the click does before the next step."""
-        control = self.usable(role, name, timeout)
+        control = self.usable(role, name, timeout, root=root)
         assert control.get_action_iface().do_action(0), f"{role} {name!r} refused its action"
         return control
 
@@ -158,11 +165,28 @@ class Window:
         wait_until(lambda: entry.get_state_set().contains(Atspi.StateType.EDITABLE), 10, f"{name} to be editable")
         assert entry.get_editable_text_iface().set_text_contents(text)
 
+    def menu(self, item):
+        """Chooses an item of the primary menu."""
+        # The menu button is a push button around the toggle that opens the popover; only that one acts.
+        toggle = wait_until(lambda: next((b for b in self.all("push button", self.main_menu) if b.get_n_actions()),
+                                         None), 10, "the primary menu's button")
+        assert toggle.do_action(0)
+        self.press("menu item", item)
+
     def open_plan(self, name):
         """Opens a plan's page from the Plans list and waits until it shows that plan."""
         self.tab("Plans")
         self.press("push button", name)
         self.wait("label", re.compile(rf"{re.escape(name)} — .*", re.S))
+
+
+@pytest.fixture
+def daemon_config(tmp_path):
+    """The daemon's settings file is the one the window's Preferences write."""
+    path = Path(window_environment(tmp_path)["XDG_CONFIG_HOME"]) / "intervald" / "intervald.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[notifications]\nsound = false\n")
+    return path
 
 
 @pytest.fixture
@@ -350,6 +374,20 @@ def test_with_no_daemon_to_reach_the_window_says_so_and_offers_retry(tmp_path):
         window.close()
 
 
+@pytest.mark.parametrize("locale,preferences,volume", [
+    ("de_DE.UTF-8", "Einstellungen", "Lautstärke in Prozent"), ("fr_FR.UTF-8", "Préférences", "Volume en pourcentage"),
+    ("es_ES.UTF-8", "Preferencias", "Volumen en porcentaje")])
+def test_preferences_speak_the_users_language(tmp_path, locale, preferences, volume):
+    if not has_locale(locale):
+        pytest.skip(f"{locale} is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language(locale))
+    try:
+        window.menu(preferences)
+        window.usable("text", volume)
+    finally:
+        window.close()
+
+
 @pytest.mark.parametrize("locale,skip", [("de_DE.UTF-8", "Überspringen"), ("fr_FR.UTF-8", "Passer"),
                                          ("es_ES.UTF-8", "Saltar")])
 def test_the_window_speaks_the_users_language(tmp_path, activatable_daemon, locale, skip):
@@ -451,3 +489,56 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         shot("window-calculator.png")
     finally:
         window.close()
+
+
+SETTINGS = """# My settings.
+[notifications]
+sound = false   # the daemon plays the cues
+
+[sound]
+# Loud enough outdoors.
+volume = 100
+duck = 400
+mystery = "kept"
+
+[hooks]
+on-cue = ["true", "{label}"]
+"""
+
+
+def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_applies_it(window, daemon_config, tmp_path):
+    daemon_config.write_text(SETTINGS)
+    assert ctl("start", "-e", "10m run").returncode == 0
+    daemon = name_owner_pid()
+    tray = f"org.kde.StatusNotifierItem-{daemon}-1"
+    wait_until(lambda: name_owner_pid(tray), 10, "the tray item")
+    window.menu("Preferences")
+    # The file's problem is shown, not overwritten unseen.
+    window.wait("label", re.compile(r".*intervald\.toml:8: duck: expected a percentage from 0 to 100.*"))
+    volume = window.usable("text", "Volume in percent")
+    assert volume.get_text(0, volume.get_character_count()) == "100"
+    window.type("Volume in percent", "40")
+    wait_until(lambda: "volume = 40\n" in daemon_config.read_text(), 10, "the volume to be written")
+    assert daemon_config.read_text() == SETTINGS.replace("volume = 100", "volume = 40")
+    log = tmp_path / "intervald.log"
+    wait_until(lambda: "reason=the file changed" in log.read_text(), 10, "the daemon to read the file again")
+    # The tray item goes as its switch is turned off, the workout going on.
+    window.press("check box", "Show the workout in the tray")
+    wait_until(lambda: name_owner_pid(tray) is None, 10, "the tray item to go")
+    assert daemon_config.read_text() == SETTINGS.replace("volume = 100", "volume = 40") + "\n[tray]\nenabled = false\n"
+    assert timer_property("State") == '"running"'
+    assert name_owner_pid() == daemon
+
+
+def test_about_names_the_application_its_version_and_its_licence(window):
+    window.menu("About Interval Timer")
+    window.wait("label", "0.1.0")
+    window.wait("label", "The intervald developers")
+    # The licence, on its Legal page.
+    window.wait("label", re.compile(r".*the Apache License, Version 2\.0.*", re.S))
+
+
+def test_the_keyboard_shortcuts_are_listed(window):
+    window.menu("Keyboard Shortcuts")
+    for title in ("Pause or resume", "Skip to the next interval", "Preferences", "Full screen"):
+        window.wait("label", title)

@@ -112,4 +112,22 @@ import Testing
         #expect(problems.isEmpty)
         #expect(settings.sound.sound(for: .work) == "a\"b\\c\u{1}")
     }
+
+    /// Preferences show `current` and write it back: for every setting in Preferences, what it shows of the defaults,
+    /// written, reads back as the defaults.
+    @Test func everySettingInPreferencesWritesBackWhatItShows() throws {
+        let shown = Setting.all.filter { $0.preference != nil }
+        #expect(shown.count == Setting.all.count - 4, "every setting but the three hooks and the kinds' sounds")
+        for setting in shown {
+            let preference = try #require(setting.preference)
+            var value: SettingValue? = preference.current(.defaults)
+            if case .text = preference.control, case .string(let text) = value {
+                value = preference.value(ofText: text)
+            }
+            let edited = try SettingsText.setting(setting, to: value, in: "")
+            let (settings, problems) = SettingsFile.parse(edited, path: "s.toml")
+            #expect(problems.isEmpty, "\(setting.name): \(problems)")
+            #expect(settings == .defaults, "\(setting.name): \(edited)")
+        }
+    }
 }

@@ -112,10 +112,12 @@ import Testing
         var page = Self.header("Settings", from: "Setting.all")
         page += """
 
-            Every setting of `$XDG_CONFIG_HOME/intervald/intervald.toml`, which the daemon reads at start and
-            `intervalctl run` each time it runs (docs/reference.md §4a). The shipped `config/intervald.toml` has each
-            of them with its default and a comment. A value of the wrong kind is reported with its line and that
-            setting keeps its default; an unknown key is reported and ignored.
+            Every setting of `$XDG_CONFIG_HOME/intervald/intervald.toml`, which the daemon reads at start and again
+            whenever the file changes (docs/reference.md §4c), and `intervalctl run` each time it runs (§4a). The
+            shipped `config/intervald.toml` has each of them with its default and a comment. A value of the wrong kind
+            is reported with its line and that setting keeps the value it had (at start, its default); an unknown key
+            is reported and ignored. The window's Preferences set every setting that has a row there (its title in the
+            last column), changing only that value's text in the file.
 
             """
         var section: String?? = .none
@@ -123,11 +125,13 @@ import Testing
             if section != .some(setting.section) {
                 section = .some(setting.section)
                 page += "\n## \(setting.section.map { "`[\($0)]`" } ?? "At the top")\n\n"
-                page += "| key | value | default | meaning |\n| --- | --- | --- | --- |\n"
+                page += "| key | value | default | meaning | in Preferences |\n| --- | --- | --- | --- | --- |\n"
             }
             let defaultValue = setting.defaultValue.map { "`\($0)`" } ?? "unset"
+            let preference = setting.preference.map { "\($0.group.title) › \($0.title)" } ?? "–"
             page +=
-                "| `\(setting.key)` | \(Self.cell(setting.type)) | \(Self.cell(defaultValue)) | \(Self.cell(setting.doc)) |\n"
+                "| `\(setting.key)` | \(Self.cell(setting.type)) | \(Self.cell(defaultValue)) | \(Self.cell(setting.doc)) "
+                + "| \(Self.cell(preference)) |\n"
         }
         try Self.check(page, "settings.md")
     }

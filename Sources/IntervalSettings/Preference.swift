@@ -1,0 +1,82 @@
+import IntervalCore
+
+/// How a setting is shown in the window's Preferences (docs/reference.md §14): its group, its title, the control that
+/// sets it, and the value the settings hold now. A setting of ``Setting/all`` with a preference appears in Preferences
+/// from its row alone; the hooks have none.
+public struct Preference: Sendable {
+    /// The groups of Preferences, in their order.
+    public enum Group: String, Sendable, CaseIterable {
+        case sound, voice, music, notifications, workout
+
+        /// Untranslated; ``tr(_:_:)`` where shown.
+        public var title: String {
+            switch self {
+            case .sound: trLater("Cue Sounds")
+            case .voice: trLater("Voice")
+            case .music: trLater("Music")
+            case .notifications: trLater("Notifications")
+            case .workout: trLater("Workout")
+            }
+        }
+    }
+
+    public enum Control: Sendable, Equatable {
+        /// A switch.
+        case toggle
+        /// A whole number in a range.
+        case number(ClosedRange<Int>)
+        /// One of these string values; ``Preference/choiceTitle(_:)`` names each.
+        case choice([String])
+        /// Some of these string values, each a check box; `always` comes first in the list written.
+        case flags([String], always: [String])
+        /// A cue's sound: a theme sound's name or a file, with a button that plays it.
+        case sound(SoundCue)
+        /// Free text; an empty text writes `empty` (nil: the setting is taken out of the file).
+        case text(empty: SettingValue?)
+        /// Words separated by commas, written as a list of strings.
+        case words
+    }
+
+    public let group: Group
+    /// Untranslated; ``tr(_:_:)`` where shown.
+    public let title: String
+    public let control: Control
+    /// What `settings` hold for the setting, as the control shows it.
+    public let current: @Sendable (Settings) -> SettingValue
+
+    /// What a ``Control/text(empty:)`` entry showing `text` writes: `empty` for an empty text (nil: the setting is
+    /// taken out of the file), else the text.
+    public func value(ofText text: String) -> SettingValue? {
+        if case .text(let empty) = control, text.isEmpty { return empty }
+        return .string(text)
+    }
+
+    /// The words for a value of a ``Control/choice(_:)`` or ``Control/flags(_:always:)``, translated.
+    public static func choiceTitle(_ value: String) -> String {
+        switch value {
+        case "low": tr("Low")
+        case "normal": tr("Normal")
+        case "critical": tr("Critical")
+        case "pause": NotificationAction.pause.label
+        case "skip": NotificationAction.skip.label
+        default: value
+        }
+    }
+
+    /// A duration as the plan language writes it, as short as exact: "3s", "1500ms".
+    static func durationText(_ microseconds: Int64) -> String {
+        microseconds % 1_000_000 == 0 ? "\(microseconds / 1_000_000)s" : "\(microseconds / 1000)ms"
+    }
+}
+
+extension Setting {
+    /// This setting, shown in Preferences.
+    func shown(
+        in group: Preference.Group, _ title: String, _ control: Preference.Control,
+        current: @escaping @Sendable (Settings) -> SettingValue
+    ) -> Setting {
+        var shown = self
+        shown.preference = Preference(group: group, title: title, control: control, current: current)
+        return shown
+    }
+}
