@@ -191,16 +191,18 @@ class PrivatePipeWire(PrivatePulse):
 
     def _launch(self, fifo):
         log = open(self.log, "a")
+        # Informational messages too (a client's connection and its end): the log goes with a failure's report.
+        env = {**self.env, "PIPEWIRE_DEBUG": "3"}
         (self.runtime / "pipewire-0").unlink(missing_ok=True)  # an earlier run's, after a restart
-        self.helpers = [subprocess.Popen(["pipewire"], env=self.env, stdout=subprocess.DEVNULL, stderr=log)]
+        self.helpers = [subprocess.Popen(["pipewire"], env=env, stdout=subprocess.DEVNULL, stderr=log)]
         # The session manager and the pulse server connect to PipeWire once: not before its socket is there.
         deadline = time.monotonic() + self.timeout
         while not (self.runtime / "pipewire-0").exists():
             if time.monotonic() > deadline or self.helpers[0].poll() is not None:
                 raise AssertionError(f"PipeWire did not start: {self.log.read_text()}")
             time.sleep(0.02)
-        self.helpers.append(subprocess.Popen(["wireplumber"], env=self.env, stdout=subprocess.DEVNULL, stderr=log))
-        return subprocess.Popen(["pipewire-pulse"], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+        self.helpers.append(subprocess.Popen(["wireplumber"], env=env, stdout=subprocess.DEVNULL, stderr=log))
+        return subprocess.Popen(["pipewire-pulse"], env=env, stdout=subprocess.DEVNULL, stderr=log)
 
     def _add_sink(self, fifo):
         subprocess.run(["pactl", "load-module", "module-pipe-sink", "sink_name=out", f"file={fifo}",

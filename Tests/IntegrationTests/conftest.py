@@ -40,6 +40,21 @@ def in_language(locale):
     return {"LC_ALL": locale, "LANGUAGE": "", "INTERVALD_LOCALEDIR": LOCALE_DIR}
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each test's call report on it, for the fixtures that add to a failure's report (attach_if_failed)."""
+    outcome = yield
+    if call.when == "call":
+        item.call_report = outcome.get_result()
+
+
+def attach_if_failed(request, title, path, limit=30000):
+    """Adds the end of a file (a server's log, deleted at teardown) to the report of the test, if it failed."""
+    report = getattr(request.node, "call_report", None)
+    if report is not None and report.failed and path.exists():
+        report.sections.append((title, path.read_text(errors="replace")[-limit:]))
+
+
 def wait_until(predicate, timeout, what):
     """Polls `predicate` until it returns a truthy value or `timeout` seconds pass."""
     deadline = time.monotonic() + timeout

@@ -13,7 +13,7 @@ import pytest
 
 from audio import (RATE, PrivatePipeWire, PrivatePulse, cue_sounds, duck_around, pipewire_missing, pulseaudio_missing,
                    tone_levels, write_tone)
-from conftest import BIN, REPO, BusMonitor, desktop_required, wait_until
+from conftest import BIN, REPO, BusMonitor, attach_if_failed, desktop_required, wait_until
 from test_sound import ctl, signal_times, sound_daemon  # noqa: F401 (a fixture, used by name)
 
 pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
@@ -38,6 +38,7 @@ def pulse(request):
     """The audio server: PulseAudio, or PipeWire with its pulse server (named `pulse` for test_sound's fixtures)."""
     server = request.param()
     yield server
+    attach_if_failed(request, f"{server.name} log", server.log)
     server.close()
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from audio import RATE, PrivatePulse, frequency, loud_span, onsets, pulseaudio_missing, write_tone
-from conftest import BIN, LOCALE_DIR, REPO, BusMonitor, desktop_required, has_locale, in_language, wait_until
+from conftest import (BIN, LOCALE_DIR, REPO, BusMonitor, attach_if_failed, desktop_required, has_locale, in_language,
+                      wait_until)
 
 pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
                                                      reason=pulseaudio_missing() or "")]
@@ -21,9 +22,10 @@ EARLY_S = 0.06
 
 
 @pytest.fixture
-def pulse():
+def pulse(request):
     server = PrivatePulse()
     yield server
+    attach_if_failed(request, f"{server.name} log", server.log)
     server.close()
 
 
