@@ -136,16 +136,17 @@ public final class TimerBusClient {
         }
     }
 
-    /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon:
-    /// a daemon that is not running reports ``TimerStatus/idle``.
-    public func status() throws(TimerClientError) -> TimerStatus {
+    /// All properties through `org.freedesktop.DBus.Properties.GetAll`, without activating the daemon unless
+    /// `activating` (a daemon started so resumes the workout its state file holds): a daemon that is not running
+    /// reports ``TimerStatus/idle``.
+    public func status(activating: Bool = false) throws(TimerClientError) -> TimerStatus {
         let reply: BusMessage
         do throws(BusError) {
             let message = try bus.newMethodCall(
                 destination: BusNames.service, path: BusNames.objectPath, interface: propertiesInterface,
                 member: "GetAll")
             try message.append(BusNames.interface)
-            try message.setAutoStart(false)
+            try message.setAutoStart(activating)
             reply = try bus.call(message, timeout: callTimeout)
         } catch {
             if let name = error.name, notRunningNames.contains(name) {

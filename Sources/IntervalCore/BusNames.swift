@@ -34,7 +34,7 @@ public enum BusNames {
             BusInterface.method(Method.skip.rawValue, "Ends the current segment now; `NotRunning` when idle."),
             BusInterface.method(
                 Method.restart.rawValue,
-                "Starts the current segment again from its beginning, with its cue (the window's Previous, MPRIS "
+                "Starts the current segment again from its beginning, with its cue (the window's Restart, MPRIS "
                     + "`Previous`); `NotRunning` when idle."),
             .method(
                 name: Method.reloadSettings.rawValue, arguments: [], results: [.init("problems", "as")],

@@ -1,48 +1,64 @@
-/// The window's history chart (docs/reference.md §10): minutes per week, by kind, over the last weeks.
+/// Minutes per local week, work and rest stacked (the history page's chart, in ``ToneColours``).
 public struct HistoryChart: Sendable, Equatable {
     public struct Week: Sendable, Equatable {
         /// The week's Monday at local midnight, µs since the Unix epoch.
         public var start: Int64
-        /// Minutes per kind, in ``HistoryChart/kinds`` order.
+        /// Minutes per tone, in ``HistoryChart/tones`` order.
         public var minutes: [Double]
 
         public var total: Double { minutes.reduce(0, +) }
     }
 
-    /// Every kind done in the charted weeks, most minutes first.
-    public var kinds: [String]
+    /// The tones done in the charted weeks: work, then rest, each only if any minutes of it were done.
+    public var tones: [WorkoutDisplay.Tone]
+    /// The kinds done in the charted weeks, per tone, most minutes first (the legend's).
+    public var kinds: [WorkoutDisplay.Tone: [String]]
     /// Oldest first; the last one is the current week.
     public var weeks: [Week]
 
-    public static let week: Int64 = 7 * 86_400 * 1_000_000
+    public static let week: Int64 = 7 * day
+    private static let day: Int64 = 86_400 * 1_000_000
 
-    /// Buckets `records` by the local week they started in (weeks begin on Monday; `utcOffset` is the local time's
-    /// offset from UTC in µs), keeping the `count` weeks up to the one of `now`.
-    public init(_ records: [HistoryRecord], now: Int64, utcOffset: Int64, count: Int) {
+    /// Buckets `records` by the local week they started in (weeks begin on Monday), keeping the `count` weeks up to
+    /// the one of `now`. `utcOffset(t)` is the local time's offset from UTC at the instant `t` (both µs), so that a
+    /// daylight-saving change moves no record across a week's boundary.
+    public init(
+        _ records: [HistoryRecord], now: Int64, utcOffset: (Int64) -> Int64, restKinds: Set<String>, count: Int
+    ) {
         guard count > 0 else {
-            (kinds, weeks) = ([], [])
+            (tones, kinds, weeks) = ([], [:], [])
             return
         }
-        let day: Int64 = 86_400 * 1_000_000
-        let localNow = now + utcOffset
+        /// Days since 1970-01-01 in local time.
+        func localDay(_ instant: Int64) -> Int64 { (instant + utcOffset(instant)).floorDivided(by: Self.day) }
         // 1970-01-01 was a Thursday: Monday is three days later in the week's count.
-        let daysSinceMonday = ((localNow.floorDivided(by: day) + 3) % 7 + 7) % 7
-        let currentWeek = localNow.floorDivided(by: day) * day - daysSinceMonday * day - utcOffset
-        let first = currentWeek - Int64(count - 1) * Self.week
-        var perKind: [String: [Double]] = [:]
-        for record in records where record.startWall >= first && record.startWall < currentWeek + Self.week {
-            let index = Int((record.startWall - first) / Self.week)
+        let today = localDay(now)
+        let firstMonday = today - ((today + 3) % 7 + 7) % 7 - Int64(count - 1) * 7
+        var perTone: [WorkoutDisplay.Tone: [Double]] = [:]
+        var perKind: [String: Int64] = [:]
+        for record in records {
+            let index = (localDay(record.startWall) - firstMonday).floorDivided(by: 7)
+            guard index >= 0, index < count else { continue }
             for (kind, duration) in record.timePerKind {
-                perKind[kind, default: Array(repeating: 0, count: count)][index] += Double(duration) / 60_000_000
+                let tone = ToneColours.tone(ofKind: kind, restKinds: restKinds)
+                perTone[tone, default: Array(repeating: 0, count: count)][Int(index)] += Double(duration) / 60_000_000
+                perKind[kind, default: 0] += duration
             }
         }
-        kinds = perKind.keys.sorted { left, right in
-            let (a, b) = (perKind[left, default: []].reduce(0, +), perKind[right, default: []].reduce(0, +))
-            return a == b ? left < right : a > b
-        }
-        let kinds = kinds
+        let tones = [WorkoutDisplay.Tone.work, .rest].filter { perTone[$0] != nil }
+        self.tones = tones
+        kinds = Dictionary(grouping: perKind.keys) { ToneColours.tone(ofKind: $0, restKinds: restKinds) }
+            .mapValues { kinds in
+                kinds.sorted { left, right in
+                    let (a, b) = (perKind[left, default: 0], perKind[right, default: 0])
+                    return a == b ? left < right : a > b
+                }
+            }
         weeks = (0..<count).map { index in
-            Week(start: first + Int64(index) * Self.week, minutes: kinds.map { perKind[$0]?[index] ?? 0 })
+            // Local midnight as an instant: the offset at midnight UTC of that date, then at the instant it gives.
+            let midnight = (firstMonday + Int64(index) * 7) * Self.day
+            let start = midnight - utcOffset(midnight - utcOffset(midnight))
+            return Week(start: start, minutes: tones.map { perTone[$0]?[index] ?? 0 })
         }
     }
 }

@@ -68,7 +68,22 @@ extension HistoryRecord {
         switch result {
         case .finished: tr("finished")
         case .interrupted: tr("interrupted")
-        case .stopped: tr("stopped ({reason})", ["reason": reason ?? "?"])
+        case .stopped: tr("stopped ({reason})", ["reason": reasonText])
+        }
+    }
+
+    /// Who or what stopped it, in the reader's language ("user" in English, as the file records it).
+    private var reasonText: String {
+        switch reason.flatMap(StopReason.init(rawValue:)) {
+        // TRANSLATORS: in "stopped (user)": the person stopped the workout (the window, intervalctl, Ctrl+C).
+        case .user: tr("user")
+        // TRANSLATORS: in "stopped (notification)": by the notification's Stop button.
+        case .notification: tr("notification")
+        // TRANSLATORS: in "stopped (replaced)": another plan was started in its place.
+        case .replaced: tr("replaced")
+        // TRANSLATORS: in "stopped (shutdown)": the computer or the service was shut down.
+        case .shutdown: tr("shutdown")
+        case nil: reason ?? "?"
         }
     }
 

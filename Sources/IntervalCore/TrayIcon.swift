@@ -1,4 +1,4 @@
-/// The tray item's icons (docs/reference.md §12): a disc in the tone's colour (the window's: work warm, rest cool,
+/// The tray item's icons (docs/reference.md §12): a disc in the tone's colour (``ToneColours``: work warm, rest cool,
 /// paused grey) with a stopwatch hand, or two bars when paused. Drawn once here, as SVG for the icon theme
 /// (`desktop/org.intervald.Timer1-work.svg` …, checked against ``svg(_:)`` by a test) and as pixels for `IconPixmap`,
 /// which hosts use when the theme has no such icon (a build that is not installed).
@@ -18,15 +18,6 @@ public enum TrayIcon {
 
     static let box = 22.0
 
-    /// `#rrggbb` of the tone, as the window's workout view.
-    static func colour(_ tone: WorkoutDisplay.Tone) -> UInt32 {
-        switch tone {
-        case .work: 0xc64600
-        case .rest: 0x1a5fb4
-        case .paused: 0x5e5c64
-        }
-    }
-
     /// The background disc, then the white marks on it.
     static func marks(_ tone: WorkoutDisplay.Tone) -> [Shape] {
         switch tone {
@@ -41,7 +32,7 @@ public enum TrayIcon {
 
     /// The icon as an SVG document.
     public static func svg(_ tone: WorkoutDisplay.Tone) -> String {
-        let colour = "#" + String(String(colour(tone) | 0x100_0000, radix: 16).dropFirst())
+        let colour = ToneColours.hex(tone)
         let lines =
             [
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
@@ -75,7 +66,7 @@ public enum TrayIcon {
     public static func pixmap(_ tone: WorkoutDisplay.Tone, size: Int) -> [UInt8] {
         let scale = box / Double(size)
         let samples = 4
-        let rgb = colour(tone)
+        let rgb = ToneColours.rgb(tone)
         let red = Double(rgb >> 16 & 0xff), green = Double(rgb >> 8 & 0xff), blue = Double(rgb & 0xff)
         let marks = marks(tone)
         var pixels: [UInt8] = []

@@ -55,7 +55,7 @@ public struct TrayView: Sendable, Equatable {
     public init?(status: TimerStatus, segment: Segment, plan: Plan, restKinds: Set<String>) {
         guard status.state != .idle else { return nil }
         paused = status.state == .paused
-        tone = paused ? .paused : restKinds.contains(segment.kind) ? .rest : .work
+        tone = paused ? .paused : ToneColours.tone(ofKind: segment.kind, restKinds: restKinds)
         label = StatusText.remaining(status)
         labelGuide = String(
             TimeText.countdown(microseconds: segment.duration).map { $0.isNumber ? "0" : $0 })

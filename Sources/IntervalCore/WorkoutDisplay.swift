@@ -46,7 +46,7 @@ public struct WorkoutDisplay: Sendable, Equatable {
             "{elapsed} elapsed · {left} left",
             ["elapsed": StatusText.elapsed(now), "left": TimeText.countdown(microseconds: Int64(clamping: left))])
         paused = now.state == .paused
-        tone = paused ? .paused : restKinds.contains(now.segmentKind) ? .rest : .work
+        tone = paused ? .paused : ToneColours.tone(ofKind: now.segmentKind, restKinds: restKinds)
     }
 
     /// µs from the read until the shown second next changes, or nil when nothing changes without a signal: paused,

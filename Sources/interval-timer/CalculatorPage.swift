@@ -43,15 +43,23 @@ final class CalculatorPage {
         gtk_label_set_selectable(cast(splits), 1)
         accessibleName(splits, tr("Splits"))
 
-        // Which of the three is solved: a group of toggle buttons, one pressed.
-        let solveTime: Widget = gtk_toggle_button_new_with_label(tr("Solve Time"))
-        let solveDistance: Widget = gtk_toggle_button_new_with_label(tr("Solve Distance"))
-        let solvePace: Widget = gtk_toggle_button_new_with_label(tr("Solve Pace"))
+        // Which of the three is solved: a group of toggle buttons, one pressed, after "Solve for"; short words, so
+        // that the group fits a phone's width (360 px), named in full for assistive technologies.
+        let toggles = [
+            (tr("Time"), tr("Solve Time")), (tr("Distance"), tr("Solve Distance")), (tr("Pace"), tr("Solve Pace")),
+        ]
+        .map { word, name -> Widget in
+            let toggle: Widget = gtk_toggle_button_new_with_label(word)
+            accessibleName(toggle, name)
+            return toggle
+        }
+        let (solveTime, solveDistance, solvePace) = (toggles[0], toggles[1], toggles[2])
         gtk_toggle_button_set_group(cast(solveDistance), cast(solveTime))
         gtk_toggle_button_set_group(cast(solvePace), cast(solveTime))
         gtk_toggle_button_set_active(cast(solveTime), 1)
-        let choice = box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [solveTime, solveDistance, solvePace])
-        gtk_widget_add_css_class(choice, "linked")
+        let group = box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, toggles)
+        gtk_widget_add_css_class(group, "linked")
+        let choice = box(GTK_ORIENTATION_HORIZONTAL, [label(tr("Solve for"), xalign: 0), group])
         gtk_widget_set_halign(choice, GTK_ALIGN_CENTER)
 
         let grid: Widget = gtk_grid_new()
@@ -172,6 +180,8 @@ final class CalculatorPage {
     private static func entry(placeholder: String) -> Widget {
         let entry: Widget = gtk_entry_new()
         gtk_entry_set_placeholder_text(cast(entry), placeholder)
+        // Narrower than GTK's default, so that caption, field and unit fit a phone's width.
+        gtk_editable_set_width_chars(cast(entry), 6)
         return entry
     }
 

@@ -6,11 +6,14 @@ import IntervalRuntime
     import Glibc
 #endif
 
-/// The history (docs/reference.md §10): a chart of minutes per week by kind, drawn with cairo in the theme's text
-/// colour, and the workouts, newest first.
+/// The history (docs/reference.md §10): a chart of minutes per week, work and rest in their colours, drawn with cairo
+/// in the theme's text colour, and the workouts, newest first; dates and times in the person's locale and time zone.
+/// No workouts yet, and a history that cannot be read, are status pages.
 final class HistoryPage {
     let root: Widget
     private unowned let application: TimerApplication
+    private let pages: OpaquePointer
+    private let unreadablePage: Widget
     private let chartArea: Widget
     private let legend: Widget
     private let list: Widget
@@ -28,13 +31,26 @@ final class HistoryPage {
         summary = label("", xalign: 0)
         list = boxedList()
         accessibleName(list, tr("Workouts"))
-        root = scrolledPage(
+        let records = scrolledPage(
             box(
                 GTK_ORIENTATION_VERTICAL,
                 [
                     label(tr("Minutes per week"), classes: ["heading"], xalign: 0), chartArea, legend, summary,
                     label(tr("Workouts"), classes: ["heading"], xalign: 0), list,
                 ]))
+        let empty: Widget = adw_status_page_new()
+        adw_status_page_set_icon_name(cast(empty), "document-open-recent-symbolic")
+        adw_status_page_set_title(cast(empty), tr("No Workouts Yet"))
+        adw_status_page_set_description(cast(empty), tr("Each workout is listed here when it ends, with its minutes."))
+        unreadablePage = adw_status_page_new()
+        adw_status_page_set_icon_name(cast(unreadablePage), "dialog-error-symbolic")
+        adw_status_page_set_title(cast(unreadablePage), tr("The History Cannot Be Read"))
+        let stack: Widget = gtk_stack_new()
+        pages = cast(stack)
+        gtk_stack_add_named(pages, records, "records")
+        gtk_stack_add_named(pages, empty, "empty")
+        gtk_stack_add_named(pages, unreadablePage, "unreadable")
+        root = stack
         setDrawing(chartArea) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }
@@ -43,24 +59,30 @@ final class HistoryPage {
 
     /// Reads the history file again (it grows when a workout ends).
     func reload() {
-        let read = (try? application.store.history())?.records ?? []
-        let now = WallClock.microseconds()
-        var seconds = time_t(now / 1_000_000)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        let chart = HistoryChart(read, now: now, utcOffset: Int64(local.tm_gmtoff) * 1_000_000, count: Self.weeks)
+        let read: [HistoryRecord]
+        let unreadable: Int
+        do throws(FileError) {
+            (read, unreadable) = try application.store.history()
+        } catch {
+            adw_status_page_set_description(cast(unreadablePage), error.description)
+            gtk_stack_set_visible_child_name(pages, "unreadable")
+            return
+        }
+        guard !read.isEmpty else {
+            gtk_stack_set_visible_child_name(pages, "empty")
+            return
+        }
+        gtk_stack_set_visible_child_name(pages, "records")
+        let chart = HistoryChart(
+            read, now: WallClock.microseconds(), utcOffset: LocalTime.utcOffset, restKinds: application.restKinds,
+            count: Self.weeks)
         self.chart = chart
-        if chart.kinds.isEmpty {
+        if chart.tones.isEmpty {
             setText(legend, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
         } else {
-            let entries = chart.kinds.enumerated().map { index, kind in
-                let markup = g_markup_escape_text(Localization.label(kind), -1).map { text in
-                    defer { g_free(text) }
-                    return String(cString: text)
-                }
-                return
-                    "<span foreground=\"\(Colours.hex(kind, restKinds: application.restKinds, shade: index))\">■</span> "
-                    + (markup ?? "")
+            let entries = chart.tones.map { tone in
+                let kinds = (chart.kinds[tone] ?? []).map { Localization.label($0) }.joined(separator: ", ")
+                return "<span foreground=\"\(ToneColours.hex(tone))\">■</span> " + LocalTime.escaped(kinds)
             }
             gtk_label_set_markup(cast(legend), entries.joined(separator: "   "))
         }
@@ -70,26 +92,32 @@ final class HistoryPage {
         accessibleDescription(chartArea, tr("{minutes} minutes this week", ["minutes": "\(thisWeek)"]))
 
         let totals = HistoryTotals(read)
-        setText(
-            summary,
+        var summaryText =
             trn("{count} workout", "{count} workouts", totals.count) + ", "
-                + TimeText.clockToTheSecond(microseconds: totals.doneDuration))
+            + TimeText.clockToTheSecond(microseconds: totals.doneDuration)
+        if unreadable > 0 {
+            summaryText +=
+                "\n"
+                + trn(
+                    "{count} line of the history cannot be read.", "{count} lines of the history cannot be read.",
+                    unreadable)
+        }
+        setText(summary, summaryText)
         removeChildren(list, from: true)
+        let when = LocaleDateFormats.hoursAndMinutes(from: LocalTime.format(T_FMT))
         for record in read.reversed().prefix(200) {
             let kinds = record.timePerKind.sorted { $0.value > $1.value }
                 .map { "\(Localization.label($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
+            let started = LocalTime.text(record.startWall, "%x " + when)
             gtk_list_box_append(
                 cast(list),
                 actionRow(
                     title: "\(record.plan) — \(record.resultText)",
-                    subtitle: "\(record.startText) · " + kinds.joined(separator: ", ")))
-        }
-        if read.isEmpty {
-            gtk_list_box_append(cast(list), actionRow(title: tr("No workouts recorded yet."), subtitle: ""))
+                    subtitle: "\(started) · " + kinds.joined(separator: ", ")))
         }
     }
 
-    /// Stacked bars, one per week, a kind per colour; the axis and labels in the theme's text colour, so the chart
+    /// Stacked bars, one per week, work under rest; the axis and labels in the theme's text colour, so the chart
     /// reads in light and dark.
     private func draw(_ chart: HistoryChart, _ cairo: OpaquePointer, _ width: Double, _ height: Double) {
         var text = GdkRGBA()
@@ -99,14 +127,15 @@ final class HistoryPage {
         let top = max(chart.weeks.map(\.total).max() ?? 0, 1)
         let slot = width / Double(max(chart.weeks.count, 1))
         let barWidth = slot * 0.6
+        let dayAndMonth = LocaleDateFormats.dayAndMonth(from: LocalTime.format(D_FMT))
         cairo_select_font_face(cairo, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cairo, 11)
         for (index, week) in chart.weeks.enumerated() {
             let x = Double(index) * slot + (slot - barWidth) / 2
             var y = plotHeight
-            for (shade, (kind, minutes)) in zip(chart.kinds, week.minutes).enumerated() where minutes > 0 {
+            for (tone, minutes) in zip(chart.tones, week.minutes) where minutes > 0 {
                 let barHeight = minutes / top * (plotHeight - 16)
-                let (red, green, blue) = Colours.kind(kind, restKinds: application.restKinds, shade: shade)
+                let (red, green, blue) = ToneColours.components(tone)
                 cairo_set_source_rgb(cairo, red, green, blue)
                 cairo_rectangle(cairo, x, y - barHeight, barWidth, barHeight)
                 cairo_fill(cairo)
@@ -117,14 +146,43 @@ final class HistoryPage {
                 cairo_move_to(cairo, x, y - 4)
                 cairo_show_text(cairo, "\(Int(week.total.rounded()))")
             }
-            var seconds = time_t(week.start / 1_000_000)
-            var local = tm()
-            localtime_r(&seconds, &local)
             cairo_move_to(cairo, x, height - 4)
-            cairo_show_text(cairo, "\(local.tm_mday)/\(local.tm_mon + 1)")
+            cairo_show_text(cairo, LocalTime.text(week.start, dayAndMonth))
         }
         cairo_set_source_rgba(cairo, Double(text.red), Double(text.green), Double(text.blue), 0.5)
         cairo_rectangle(cairo, 0, plotHeight, width, 1)
         cairo_fill(cairo)
+    }
+}
+
+/// The C library's local time (the TZ and LC_TIME in effect), for the history's dates.
+enum LocalTime {
+    /// The offset from UTC at the instant `microseconds` (µs since the epoch), daylight saving included.
+    static func utcOffset(_ microseconds: Int64) -> Int64 {
+        var seconds = time_t(microseconds.quotientAndRemainder(dividingBy: 1_000_000).quotient)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return Int64(local.tm_gmtoff) * 1_000_000
+    }
+
+    /// The instant formatted with strftime's `format` in local time.
+    static func text(_ microseconds: Int64, _ format: String) -> String {
+        var seconds = time_t(microseconds.quotientAndRemainder(dividingBy: 1_000_000).quotient)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = strftime(&buffer, buffer.count, format, &local)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The locale's strftime format of `item` (D_FMT, T_FMT).
+    static func format(_ item: Int) -> String {
+        nl_langinfo(nl_item(item)).map { String(cString: $0) } ?? "%x"
+    }
+
+    static func escaped(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
     }
 }

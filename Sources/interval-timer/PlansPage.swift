@@ -157,7 +157,7 @@ final class PlansPage {
 
     // MARK: Timeline
 
-    /// The plan's segments side by side, as wide as their share of the plan, coloured by kind. Segments thinner than
+    /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``). Segments thinner than
     /// a pixel merge into their neighbours, so a plan of a million segments draws as fast as one of ten.
     private func drawTimeline(_ plan: Plan, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32) {
         guard plan.duration > 0 else { return }
@@ -166,36 +166,13 @@ final class PlansPage {
         for segment in plan.segments {
             let end = Double(segment.end) * scale
             guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
-            let (red, green, blue) = Colours.kind(segment.kind, restKinds: application.restKinds)
+            let (red, green, blue) = ToneColours.components(
+                ToneColours.tone(ofKind: segment.kind, restKinds: application.restKinds))
             cairo_set_source_rgb(cairo, red, green, blue)
             cairo_rectangle(cairo, drawnTo, 0, end - drawnTo, Double(height))
             cairo_fill(cairo)
             drawnTo = end
             if drawnTo >= Double(width) { break }
         }
-    }
-}
-
-/// The colours of kinds, in the timeline and the history chart: warm for work, cool for rest, as the workout view's
-/// background; mid-tones that read on light and dark.
-enum Colours {
-    private static let warm = [(0.90, 0.38, 0.0), (0.96, 0.70, 0.05), (0.75, 0.11, 0.16), (0.53, 0.30, 0.10)]
-    private static let cool = [(0.21, 0.52, 0.89), (0.15, 0.64, 0.41), (0.57, 0.25, 0.67), (0.30, 0.60, 0.70)]
-
-    /// A kind's colour; `shade` picks among the warm or cool ones, so that kinds side by side in a chart differ.
-    static func kind(_ kind: String, restKinds: Set<String>, shade: Int = 0) -> (Double, Double, Double) {
-        let palette = restKinds.contains(kind) ? cool : warm
-        return palette[shade % palette.count]
-    }
-
-    /// ``kind(_:restKinds:shade:)`` as `#rrggbb`, for markup.
-    static func hex(_ kind: String, restKinds: Set<String>, shade: Int) -> String {
-        let (red, green, blue) = Self.kind(kind, restKinds: restKinds, shade: shade)
-        let digits = "0123456789abcdef".map { $0 }
-        return "#"
-            + [red, green, blue].map { component -> String in
-                let byte = Int((component * 255).rounded())
-                return String([digits[byte / 16], digits[byte % 16]])
-            }.joined()
     }
 }

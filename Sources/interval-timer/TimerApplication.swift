@@ -145,6 +145,7 @@ final class TimerApplication {
         addPage(stack, calculator.root, "calculator", tr("Calculator"), "accessories-calculator-symbolic")
         on(stack, "notify::visible-child-name") { [unowned self] _ in
             if visiblePage == "history" { historyPage?.reload() }
+            if visiblePage == "workout", status.state != .idle { workoutPage?.focusPause() }
         }
 
         let header: Widget = adw_header_bar_new()
@@ -188,7 +189,10 @@ final class TimerApplication {
             return false
         }
         render()
-        if status.state != .idle { show("workout") }
+        if status.state != .idle {
+            show("workout")
+            workout.focusPause()
+        }
     }
 
     /// Preferences, Keyboard Shortcuts and About, as GNOME apps have them.
@@ -263,7 +267,7 @@ final class TimerApplication {
             }
             return true
         }
-        guard visiblePage == "workout", status.state != .idle else { return false }
+        guard visiblePage == "workout", status.state != .idle, !focusKeeps(key, in: window) else { return false }
         switch Int32(key) {
         case GDK_KEY_space: togglePause()
         case GDK_KEY_Right: skip()
@@ -271,6 +275,18 @@ final class TimerApplication {
         default: return false
         }
         return true
+    }
+
+    /// Whether the focused control uses `key` itself: a text field types Space and moves its cursor with the arrows;
+    /// a focused button is pressed by Space; lists, tabs and the menu move with the arrows. The workout's own buttons
+    /// take no focus from a click, so that after one Space still pauses.
+    private func focusKeeps(_ key: UInt32, in window: Widget) -> Bool {
+        guard let focus = gtk_root_get_focus(cast(window)) else { return false }
+        if g_type_check_instance_is_a(cast(focus), gtk_editable_get_type()) != 0 { return true }
+        switch Int32(key) {
+        case GDK_KEY_space: return true
+        default: return !(workoutPage?.contains(focus) ?? false)
+        }
     }
 
     // MARK: The timer
@@ -282,7 +298,19 @@ final class TimerApplication {
 
     func skip() { command { client throws(TimerClientError) in try client.skip() } }
     func restart() { command { client throws(TimerClientError) in try client.restart() } }
-    func stop() { command { client throws(TimerClientError) in try client.stop() } }
+
+    /// The workout's Stop asks first: a Stop pressed by mistake costs nothing. (The notification's Stop, the tray's
+    /// and `intervalctl stop` do not ask: they are deliberate.)
+    func askToStop() {
+        guard status.state != .idle else { return }
+        confirm(
+            tr("Stop the workout?"),
+            tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
+            cancel: tr("Keep Going"), destructive: tr("Stop Workout")
+        ) { [unowned self] in
+            command { client throws(TimerClientError) in try client.stop() }
+        }
+    }
 
     /// Starts a plan of the catalog by name (a desktop action, `--start`), then shows it.
     func startNamedPlan(_ name: String) {
@@ -314,24 +342,35 @@ final class TimerApplication {
     }
 
     private func askToReplace(text: String, origin: String) {
-        guard let window else { return }
-        let dialog: Widget = adw_message_dialog_new(
-            cast(window), tr("Replace the running workout?"),
-            tr("{plan} is running. Starting another plan stops it.", ["plan": status.planName]))
-        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(cast(dialog), "replace", tr("Replace"))
-        adw_message_dialog_set_response_appearance(cast(dialog), "replace", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(cast(dialog), "cancel")
-        adw_message_dialog_set_close_response(cast(dialog), "cancel")
-        on(dialog, "response") { [unowned self] response in
-            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "replace" else {
-                return
-            }
+        confirm(
+            tr("Replace the running workout?"),
+            tr("{plan} is running. Starting another plan stops it.", ["plan": status.planName]),
+            cancel: tr("Cancel"), destructive: tr("Replace")
+        ) { [unowned self] in
             perform({ client throws(TimerClientError) in
                 try client.start(plan: text, origin: origin, replace: true)
             }) { [unowned self] result in
                 if case .failure(let error) = result { problem(error) } else { show("workout") }
             }
+        }
+    }
+
+    /// Asks a question whose answer is Cancel (the default, and Escape) or a destructive action, which runs `confirmed`.
+    private func confirm(
+        _ heading: String, _ body: String, cancel: String, destructive: String, _ confirmed: @escaping () -> Void
+    ) {
+        guard let window else { return }
+        let dialog: Widget = adw_message_dialog_new(cast(window), heading, body)
+        adw_message_dialog_add_response(cast(dialog), "cancel", cancel)
+        adw_message_dialog_add_response(cast(dialog), "confirm", destructive)
+        adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(cast(dialog), "cancel")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        on(dialog, "response") { response in
+            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "confirm" else {
+                return
+            }
+            confirmed()
         }
         gtk_window_present(cast(dialog))
     }
@@ -376,7 +415,22 @@ final class TimerApplication {
             update(started)
             refresh()
         case .daemonVanished:
-            update(.idle)
+            // A daemon that went away during a workout (a crash, a restart) resumes it from its state file when it
+            // is started again: started by activation, it shows here as it resumes.
+            if status.state == .idle {
+                update(.idle)
+            } else {
+                logger.notice("The timer service went away during a workout; starting it again.")
+                perform({ client throws(TimerClientError) in try client.status(activating: true) }) {
+                    [unowned self] result in
+                    switch result {
+                    case .success(let read): update(read)
+                    case .failure(let error):
+                        update(.idle)
+                        problem(error)
+                    }
+                }
+            }
         case .propertiesChanged, .finished, .stopped, .daemonAppeared, .tick:
             refresh()
         }
@@ -387,7 +441,10 @@ final class TimerApplication {
         status = read
         readAt = Int64(g_get_monotonic_time())
         render()
-        if appeared { show("workout") }
+        if appeared {
+            show("workout")
+            workoutPage?.focusPause()
+        }
     }
 
     /// Draws the workout as it is now and sets the timer for the next change of its digits.
@@ -441,13 +498,20 @@ final class TimerApplication {
         if let problemBar { gtk_widget_set_visible(problemBar, 0) }
     }
 
-    /// Background colours per kind, readable with light or dark text; the digits use tabular figures.
-    private static let style = """
-        .workout.work { background-color: #c64600; color: white; }
-        .workout.rest { background-color: #1a5fb4; color: white; }
-        .workout.paused { background-color: #5e5c64; color: white; }
-        .workout button { color: white; }
-        .countdown { font-feature-settings: "tnum"; font-weight: bold; }
-        .problem-bar { background-color: @error_bg_color; color: @error_fg_color; }
-        """
+    /// The workout view in its tone's colour (``ToneColours``: white text reads on each at 4.5:1 or more), its
+    /// controls and progress in white on a darker shade of it, whatever the theme's accent; the digits use tabular
+    /// figures.
+    private static let style =
+        WorkoutDisplay.Tone.allCases.map { ".workout.\($0.rawValue) { background-color: \(ToneColours.hex($0)); }" }
+        .joined(separator: "\n") + """
+
+            .workout { color: white; }
+            .workout button.control { color: white; background-color: alpha(black, 0.2); padding: 6px 12px; }
+            .workout button.control:hover { background-color: alpha(black, 0.3); }
+            .workout button.control:active { background-color: alpha(black, 0.4); }
+            .workout progressbar > trough { background-color: alpha(black, 0.3); }
+            .workout progressbar > trough > progress { background-color: white; }
+            .countdown { font-feature-settings: "tnum"; font-weight: bold; }
+            .problem-bar { background-color: @error_bg_color; color: @error_fg_color; }
+            """
 }

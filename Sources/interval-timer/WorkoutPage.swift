@@ -18,15 +18,15 @@ final class WorkoutPage {
     /// What the kind's colour is the background of.
     private let coloured: Widget
     private var shownTone: WorkoutDisplay.Tone?
+    private var shownPaused = false
     private let trace: FrameTrace?
 
     init(application: TimerApplication, trace: FrameTrace?) {
         self.trace = trace
         let idle: Widget = adw_status_page_new()
         adw_status_page_set_icon_name(cast(idle), "org.intervald.Timer1")
-        adw_status_page_set_title(cast(idle), tr("No workout running"))
-        adw_status_page_set_description(
-            cast(idle), tr("Choose a plan to start one, or run 'intervalctl start' in a terminal."))
+        adw_status_page_set_title(cast(idle), tr("No Workout Running"))
+        adw_status_page_set_description(cast(idle), tr("Choose a plan, or type one, to start a workout."))
         let choose = button(tr("Choose a Plan"), classes: ["pill", "suggested-action"]) { [unowned application] in
             application.show("plans")
         }
@@ -44,23 +44,38 @@ final class WorkoutPage {
         planBar = gtk_progress_bar_new()
         accessibleName(planBar, tr("Workout progress"))
         times = label("", classes: ["numeric"])
-
-        let previous = button(tr("Previous")) { [unowned application] in application.restart() }
-        gtk_widget_set_tooltip_text(previous, tr("Start this interval again (Left)"))
-        pauseButton = button(tr("Pause"), classes: ["suggested-action"]) { [unowned application] in
-            application.togglePause()
+        let progress: Widget = gtk_grid_new()
+        gtk_grid_set_column_spacing(cast(progress), 12)
+        gtk_grid_set_row_spacing(cast(progress), 6)
+        for (row, (caption, bar)) in [(tr("Interval"), segmentBar), (tr("Workout"), planBar)].enumerated() {
+            let name = label(caption, classes: ["caption"], xalign: 0)
+            gtk_grid_attach(cast(progress), name, 0, Int32(row), 1, 1)
+            gtk_widget_set_hexpand(bar, 1)
+            gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
+            gtk_grid_attach(cast(progress), bar, 1, Int32(row), 1, 1)
         }
-        gtk_widget_set_tooltip_text(pauseButton, tr("Pause or resume (Space)"))
-        let skip = button(tr("Skip")) { [unowned application] in application.skip() }
-        gtk_widget_set_tooltip_text(skip, tr("Go to the next interval (Right)"))
-        let stop = button(tr("Stop"), classes: ["destructive-action"]) { [unowned application] in application.stop() }
-        let controls = box(GTK_ORIENTATION_HORIZONTAL, [previous, pauseButton, skip, stop])
+
+        // Icons over short words, so that the four fit a phone's width (360 px) in every language.
+        let restart = Self.control(
+            "media-skip-backward-symbolic", tr("Restart"), name: tr("Restart Interval"),
+            tip: tr("Start this interval again (Left)")
+        ) { [unowned application] in application.restart() }
+        pauseButton = Self.control(
+            "media-playback-pause-symbolic", tr("Pause"), name: tr("Pause"), tip: tr("Pause or resume (Space)")
+        ) { [unowned application] in application.togglePause() }
+        let skip = Self.control(
+            "media-skip-forward-symbolic", tr("Skip"), name: tr("Skip"), tip: tr("Go to the next interval (Right)")
+        ) { [unowned application] in application.skip() }
+        let stop = Self.control(
+            "media-playback-stop-symbolic", tr("Stop"), name: tr("Stop"), tip: tr("Stop the workout")
+        ) { [unowned application] in application.askToStop() }
+        let controls = box(GTK_ORIENTATION_HORIZONTAL, [restart, pauseButton, skip, stop])
+        gtk_box_set_homogeneous(cast(controls), 1)
         gtk_widget_set_halign(controls, GTK_ALIGN_CENTER)
-        for control in [previous, pauseButton, skip, stop] { gtk_widget_add_css_class(control, "pill") }
 
         running = box(
-            GTK_ORIENTATION_VERTICAL, [title, countdown, next, position, segmentBar, planBar, times, controls])
-        setMargins(running, 24)
+            GTK_ORIENTATION_VERTICAL, [title, countdown, next, position, progress, times, controls])
+        setMargins(running, 18)
         // The digits are sized from the page's height (they must read across a room): the area under them reports
         // every new size, full screen included, without being part of the layout they change.
         let probe: Widget = gtk_drawing_area_new()
@@ -98,12 +113,57 @@ final class WorkoutPage {
         gtk_progress_bar_set_fraction(cast(segmentBar), display.segmentProgress)
         gtk_progress_bar_set_fraction(cast(planBar), display.planProgress)
         setText(times, display.times)
-        gtk_button_set_label(cast(pauseButton), display.paused ? tr("Resume") : tr("Pause"))
+        if display.paused != shownPaused {
+            Self.relabel(
+                pauseButton, display.paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic",
+                display.paused ? tr("Resume") : tr("Pause"))
+            shownPaused = display.paused
+        }
         if display.tone != shownTone {
             for tone in WorkoutDisplay.Tone.allCases { gtk_widget_remove_css_class(coloured, tone.rawValue) }
             gtk_widget_add_css_class(coloured, display.tone.rawValue)
             shownTone = display.tone
         }
+    }
+
+    /// A workout control: its icon over its word; `name` is what assistive technologies call it.
+    private static func control(
+        _ icon: String, _ word: String, name: String, tip: String, _ clicked: @escaping () -> Void
+    ) -> Widget {
+        let image: Widget = gtk_image_new_from_icon_name(icon)
+        gtk_image_set_icon_size(cast(image), GTK_ICON_SIZE_LARGE)
+        let caption = label(word, classes: ["caption"])
+        gtk_label_set_wrap(cast(caption), 0)
+        let button: Widget = gtk_button_new()
+        gtk_button_set_child(cast(button), box(GTK_ORIENTATION_VERTICAL, spacing: 4, [image, caption]))
+        gtk_widget_add_css_class(button, "control")
+        // A click leaves the focus where it was: Space and the arrows keep acting on the workout after it.
+        gtk_widget_set_focus_on_click(button, 0)
+        gtk_widget_set_tooltip_text(button, tip)
+        accessibleName(button, name)
+        on(button, "clicked", clicked)
+        return button
+    }
+
+    /// Gives the keyboard focus to Pause, as a media player's to its play button: Space presses it, and the arrows
+    /// (kept by no control of this page) skip and restart.
+    func focusPause() {
+        gtk_widget_grab_focus(pauseButton)
+    }
+
+    /// Whether `widget` is one of this page's.
+    func contains(_ widget: Widget) -> Bool {
+        gtk_widget_is_ancestor(widget, root) != 0
+    }
+
+    /// Changes a control's icon and word (Pause and Resume).
+    private static func relabel(_ button: Widget, _ icon: String, _ word: String) {
+        guard let content = gtk_button_get_child(cast(button)), let image = gtk_widget_get_first_child(content),
+            let caption = gtk_widget_get_next_sibling(image)
+        else { return }
+        gtk_image_set_from_icon_name(cast(image), icon)
+        setText(caption, word)
+        accessibleName(button, word)
     }
 
     /// Digits 42 % of the page's height (less when the page is too narrow for "00:00" at that size).

@@ -40,7 +40,12 @@ struct SignalDuringCallTests {
         pthread_sigmask(SIG_UNBLOCK, &usr2, &runnerMask)
         defer { pthread_sigmask(SIG_SETMASK, &runnerMask, nil) }
         let caller = pthread_self()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { _ = pthread_kill(caller, SIGUSR2) }
+        // From a thread of its own: the global queue's workers (two on two CPUs) may be busy with other tests' work
+        // (hooks waited for) until after the call, which then missed its signal (one run in ten under load).
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.1)
+            _ = pthread_kill(caller, SIGUSR2)
+        }
         let started = ContinuousClock.now
         let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .milliseconds(600)) }
         #expect(

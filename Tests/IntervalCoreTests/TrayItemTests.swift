@@ -100,7 +100,7 @@ import Testing
             #expect(pixel(size - 1, size - 1).first == 0)
             let rim = Array(pixel(size / 2, size / 10))
             let colour = [UInt8](
-                [0xc6, 0x46, 0x00, 0x1a, 0x5f, 0xb4, 0x5e, 0x5c, 0x64][
+                [0xc6, 0x46, 0x00, 0x1c, 0x71, 0xd8, 0x5e, 0x5c, 0x64][
                     WorkoutDisplay.Tone.allCases.firstIndex(of: tone).map { $0 * 3 }.map { $0..<$0 + 3 } ?? 0..<3])
             #expect(rim == [255] + colour)
             let centre = Array(pixel(size / 2, size / 2))
