@@ -110,6 +110,22 @@ func onKeyPressed(_ controller: OpaquePointer, _ callback: @escaping (UInt32, Gd
     connect(UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+/// `GFileMonitor::changed(file, other_file, event_type)`: called once the changes are done (CHANGES_DONE_HINT,
+/// CREATED, DELETED), not for each write.
+func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @escaping () -> Void) {
+    let thunk:
+        @convention(c) (
+            UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
+        ) -> Void = { _, _, _, event, data in
+            guard
+                event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT || event == G_FILE_MONITOR_EVENT_CREATED
+                    || event == G_FILE_MONITOR_EVENT_DELETED
+            else { return }
+            Handler.from(data, as: (() -> Void).self)?()
+        }
+    connect(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
 /// Draws `area` with `draw(cairo, width, height)` whenever GTK asks.
 func setDrawing(_ area: Widget, _ draw: @escaping (OpaquePointer, Int32, Int32) -> Void) {
     gtk_drawing_area_set_draw_func(
@@ -147,6 +163,13 @@ func label(_ text: String, classes: [String] = [], xalign: Float = 0.5) -> Widge
     gtk_label_set_wrap(cast(label), 1)
     for name in classes { gtk_widget_add_css_class(label, name) }
     return label
+}
+
+/// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
+func markupEscaped(_ text: String) -> String {
+    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+    defer { g_free(escaped) }
+    return String(cString: escaped)
 }
 
 func setText(_ label: Widget, _ text: String) {

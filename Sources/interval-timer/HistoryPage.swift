@@ -82,7 +82,7 @@ final class HistoryPage {
         } else {
             let entries = chart.tones.map { tone in
                 let kinds = (chart.kinds[tone] ?? []).map { Localization.label($0) }.joined(separator: ", ")
-                return "<span foreground=\"\(ToneColours.hex(tone))\">■</span> " + LocalTime.escaped(kinds)
+                return "<span foreground=\"\(ToneColours.hex(tone))\">■</span> " + markupEscaped(kinds)
             }
             gtk_label_set_markup(cast(legend), entries.joined(separator: "   "))
         }
@@ -178,11 +178,5 @@ enum LocalTime {
     /// The locale's strftime format of `item` (D_FMT, T_FMT).
     static func format(_ item: Int) -> String {
         nl_langinfo(nl_item(item)).map { String(cString: $0) } ?? "%x"
-    }
-
-    static func escaped(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
     }
 }

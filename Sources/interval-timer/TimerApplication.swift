@@ -31,8 +31,10 @@ final class TimerApplication {
 
     private var window: Widget?
     private var viewStack: OpaquePointer?
-    private var problemBar: Widget?
-    private var problemLabel: Widget?
+    private var toasts: OpaquePointer?
+    /// The toast saying that the daemon cannot be reached, while it shows: updated rather than stacked, and dismissed
+    /// once the daemon answers.
+    private var unreachableToast: OpaquePointer?
     private var workoutPage: WorkoutPage?
     private var plansPage: PlansPage?
     private var historyPage: HistoryPage?
@@ -43,6 +45,13 @@ final class TimerApplication {
     private var readAt: Int64 = 0
     private var tick: UInt32 = 0
     private var inhibitCookie: UInt32 = 0
+    /// The history file's monitor, and how many records it held when last looked at: a workout's end (its signal)
+    /// shows the finish page from the record the daemon appends, which may come just before or just after it.
+    private var historyMonitor: UnsafeMutablePointer<GFileMonitor>?
+    private var recordsSeen = 0
+    private var endingPlan: String?
+    /// The last plan text started here, for Start Again when its origin is no file.
+    private var lastStarted: (text: String, origin: String)?
     private let trace: FrameTrace?
 
     init(environment: [String: String], logger: Logger) {
@@ -81,6 +90,7 @@ final class TimerApplication {
         // The primary menu's (docs/reference.md §14).
         addAction("preferences") { [unowned self] in showPreferences() }
         addAction("about") { [unowned self] in showAbout() }
+        addAction("retry") { [unowned self] in refresh() }
         setAccelerator("app.preferences", "<Control>comma")
         refresh()
     }
@@ -159,22 +169,16 @@ final class TimerApplication {
         g_object_bind_property(
             switcher, "title-visible", bottom, "reveal", G_BINDING_SYNC_CREATE)
 
-        // The daemon cannot be reached: say so, with a way to try again; the pages stay usable.
-        let problem = label("", classes: ["problem"], xalign: 0)
-        gtk_widget_set_hexpand(problem, 1)
-        let retry = button(tr("Retry")) { [unowned self] in refresh() }
-        let bar = box(GTK_ORIENTATION_HORIZONTAL, [problem, retry])
-        gtk_widget_add_css_class(bar, "problem-bar")
-        setMargins(bar, 6)
-        gtk_widget_set_visible(bar, 0)
-        (problemBar, problemLabel) = (bar, problem)
-
         if let shortcuts = ShortcutsWindow.make() {
             gtk_application_window_set_help_overlay(cast(window), cast(shortcuts))
         }
-        let content = box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, bar, stack, bottom])
+        let content = box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, stack, bottom])
         gtk_widget_set_vexpand(stack, 1)
-        adw_application_window_set_content(cast(window), content)
+        // Refusals and failures show as toasts over the pages, which stay usable.
+        let overlay: Widget = adw_toast_overlay_new()
+        adw_toast_overlay_set_child(cast(overlay), content)
+        toasts = cast(overlay)
+        adw_application_window_set_content(cast(window), overlay)
 
         let keys: OpaquePointer = gtk_event_controller_key_new()
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
@@ -185,10 +189,11 @@ final class TimerApplication {
             uninhibit()
             self.window = nil
             (workoutPage, plansPage, historyPage, calculatorPage) = (nil, nil, nil, nil)
-            (viewStack, problemBar, problemLabel) = (nil, nil, nil)
+            (viewStack, toasts, unreachableToast) = (nil, nil, nil)
             return false
         }
         render()
+        watchHistory()
         if status.state != .idle {
             show("workout")
             workout.focusPause()
@@ -324,6 +329,7 @@ final class TimerApplication {
 
     /// Starts plan text; while a workout exists, first asks whether to replace it.
     func start(text: String, origin: String) {
+        lastStarted = (text, origin)
         guard status.state == .idle else {
             askToReplace(text: text, origin: origin)
             return
@@ -431,7 +437,11 @@ final class TimerApplication {
                     }
                 }
             }
-        case .propertiesChanged, .finished, .stopped, .daemonAppeared, .tick:
+        case .finished, .stopped:
+            endingPlan = status.planName
+            showFinishIfRecorded()
+            refresh()
+        case .propertiesChanged, .daemonAppeared, .tick:
             refresh()
         }
     }
@@ -477,25 +487,73 @@ final class TimerApplication {
         inhibitCookie = 0
     }
 
+    // MARK: The finish page
+
+    /// Watches the history file (its appends), counting the records it holds now.
+    private func watchHistory() {
+        recordsSeen = (try? store.history().records.count) ?? 0
+        guard historyMonitor == nil, let file = g_file_new_for_path(store.historyPath) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        historyMonitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
+        guard let historyMonitor else { return }
+        onFileChanged(historyMonitor) { [unowned self] in
+            showFinishIfRecorded()
+            if visiblePage == "history" { historyPage?.reload() }
+        }
+    }
+
+    /// After a workout's end, its record, once the history holds it: shown as the finish page.
+    private func showFinishIfRecorded() {
+        guard let endingPlan, let records = try? store.history().records, records.count > recordsSeen,
+            let record = records.last, record.plan == endingPlan
+        else { return }
+        recordsSeen = records.count
+        self.endingPlan = nil
+        let fromFile = record.origin.hasSuffix(".plan") ? PlanCatalog.load(name: "", path: record.origin).text : nil
+        let again =
+            fromFile.map { (text: $0, origin: record.origin) }
+            ?? lastStarted.flatMap {
+                $0.origin == record.origin ? $0 : nil
+            }
+        workoutPage?.showFinished(record, again: again)
+        show("workout")
+    }
+
     // MARK: Problems
 
     func problem(_ error: TimerClientError) {
         if error.isUnreachable {
-            problem(tr("The timer service (intervald) cannot be reached: {reason}", ["reason": error.description]))
+            problem(
+                tr("The timer service (intervald) cannot be reached: {reason}", ["reason": error.description]),
+                retry: true)
         } else {
             problem(error.description)
         }
     }
 
-    func problem(_ text: String) {
+    /// A refusal or a failure, as a toast that goes by itself; with `retry` (the daemon cannot be reached), one that
+    /// stays, with Retry, until dismissed or the daemon answers.
+    func problem(_ text: String, retry: Bool = false) {
         logger.notice("Problem shown.", metadata: ["text": "\(text)"])
-        guard let problemBar, let problemLabel else { return }
-        setText(problemLabel, text)
-        gtk_widget_set_visible(problemBar, 1)
+        guard let toasts else { return }
+        if retry, let unreachableToast {
+            adw_toast_set_title(unreachableToast, markupEscaped(text))
+            return
+        }
+        guard let toast = adw_toast_new(markupEscaped(text)) else { return }
+        if retry {
+            adw_toast_set_button_label(toast, tr("Retry"))
+            adw_toast_set_action_name(toast, "app.retry")
+            adw_toast_set_timeout(toast, 0)
+            adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+            unreachableToast = toast
+            on(UnsafeMutableRawPointer(toast), "dismissed") { [unowned self] in unreachableToast = nil }
+        }
+        adw_toast_overlay_add_toast(toasts, toast)
     }
 
     private func clearProblem() {
-        if let problemBar { gtk_widget_set_visible(problemBar, 0) }
+        if let unreachableToast { adw_toast_dismiss(unreachableToast) }
     }
 
     /// The workout view in its tone's colour (``ToneColours``: white text reads on each at 4.5:1 or more), its
@@ -512,6 +570,5 @@ final class TimerApplication {
             .workout progressbar > trough { background-color: alpha(black, 0.3); }
             .workout progressbar > trough > progress { background-color: white; }
             .countdown { font-feature-settings: "tnum"; font-weight: bold; }
-            .problem-bar { background-color: @error_bg_color; color: @error_fg_color; }
             """
 }

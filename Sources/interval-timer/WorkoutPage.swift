@@ -19,6 +19,11 @@ final class WorkoutPage {
     private let coloured: Widget
     private var shownTone: WorkoutDisplay.Tone?
     private var shownPaused = false
+    /// The finish page's parts: its status page (title, what was done), the time per kind, and Start Again.
+    private let finished: Widget
+    private let finishedKinds: Widget
+    private let startAgain: Widget
+    private var startAgainText: (text: String, origin: String)?
     private let trace: FrameTrace?
 
     init(application: TimerApplication, trace: FrameTrace?) {
@@ -85,21 +90,77 @@ final class WorkoutPage {
         gtk_widget_add_css_class(overlay, "workout")
         coloured = overlay
 
+        // The end of a workout: how it ended, the time per kind, Done and Start Again.
+        finished = adw_status_page_new()
+        adw_status_page_set_icon_name(cast(finished), "emblem-ok-symbolic")
+        finishedKinds = boxedList()
+        accessibleName(finishedKinds, tr("Time per kind"))
+        let done = button(tr("Done"), classes: ["pill"]) {}
+        startAgain = button(tr("Start Again"), classes: ["pill", "suggested-action"]) {}
+        let actions = box(GTK_ORIENTATION_HORIZONTAL, [done, startAgain])
+        gtk_widget_set_halign(actions, GTK_ALIGN_CENTER)
+        let finishContent = box(GTK_ORIENTATION_VERTICAL, spacing: 24, [finishedKinds, actions])
+        let clamp: Widget = adw_clamp_new()
+        adw_clamp_set_maximum_size(cast(clamp), 420)
+        adw_clamp_set_child(cast(clamp), finishContent)
+        adw_status_page_set_child(cast(finished), clamp)
+
         let stack: Widget = gtk_stack_new()
         pages = cast(stack)
         gtk_stack_add_named(pages, idle, "idle")
         gtk_stack_add_named(pages, overlay, "running")
+        gtk_stack_add_named(pages, finished, "finished")
         root = stack
         let countdown = self.countdown
         onResize(probe) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
         }
+        let pages = self.pages
+        on(done, "clicked") { gtk_stack_set_visible_child_name(pages, "idle") }
+        on(startAgain, "clicked") { [unowned self, unowned application] in
+            guard let again = startAgainText else { return }
+            application.start(text: again.text, origin: again.origin)
+        }
     }
 
-    /// Shows `display`, or the idle page when it is nil.
+    /// The finish page for the workout that just ended, until Done, or until a workout runs again. `again` is the
+    /// plan's text and origin when it can be started again.
+    func showFinished(_ record: HistoryRecord, again: (text: String, origin: String)?) {
+        let title =
+            switch record.result {
+            case .finished: tr("Workout Finished")
+            case .stopped: tr("Workout Stopped")
+            case .interrupted: tr("Workout Interrupted")
+            }
+        adw_status_page_set_title(cast(finished), title)
+        adw_status_page_set_icon_name(
+            cast(finished), record.result == .finished ? "emblem-ok-symbolic" : "media-playback-stop-symbolic")
+        adw_status_page_set_description(
+            cast(finished),
+            tr(
+                "{plan}: {done} of {planned}, {result}.",
+                [
+                    "plan": record.plan, "done": TimeText.clockToTheSecond(microseconds: record.doneDuration),
+                    "planned": TimeText.clockToTheSecond(microseconds: record.plannedDuration),
+                    "result": record.resultText,
+                ]))
+        removeChildren(finishedKinds, from: true)
+        for (kind, duration) in record.timePerKind.sorted(by: { $0.value > $1.value }) {
+            gtk_list_box_append(
+                cast(finishedKinds),
+                actionRow(title: Localization.label(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
+        }
+        startAgainText = again
+        gtk_widget_set_visible(startAgain, again == nil ? 0 : 1)
+        gtk_stack_set_visible_child_name(pages, "finished")
+    }
+
+    /// Shows `display`, or when it is nil the idle page (or the finish page, while it is shown).
     func show(_ display: WorkoutDisplay?, planName: String) {
         guard let display else {
-            gtk_stack_set_visible_child_name(pages, "idle")
+            if String(cString: gtk_stack_get_visible_child_name(pages)) != "finished" {
+                gtk_stack_set_visible_child_name(pages, "idle")
+            }
             return
         }
         gtk_stack_set_visible_child_name(pages, "running")

@@ -240,7 +240,7 @@ def window(tmp_path, activatable_daemon):
 
 
 def response(name):
-    """A button of a libadwaita message dialog: GTK 4.8 names it by its label twice ("Keep Going Keep Going")."""
+    """A button of a libadwaita dialog or toast: GTK 4.8 names it by its label twice ("Keep Going Keep Going")."""
     return re.compile(rf"{re.escape(name)}(?: {re.escape(name)})?")
 
 
@@ -388,7 +388,8 @@ def test_with_no_daemon_to_reach_the_window_says_so_and_offers_retry(tmp_path):
         window.open_plan("Tabata")
         window.press("push button", "Start Plan")
         window.wait("label", re.compile(r"The timer service \(intervald\) cannot be reached: .*", re.S))
-        window.wait("push button", "Retry")
+        # A toast that stays, with Retry (which GTK 4.8 names by its label twice, as a dialog's responses).
+        window.wait("push button", response("Retry"))
     finally:
         window.close()
 
@@ -704,3 +705,20 @@ def test_no_history_is_a_status_page_and_an_unreadable_one_an_error(tmp_path):
     # A directory where the file should be cannot be read: said as an error, not as "no workouts".
     (state / "history.jsonl").mkdir()
     history_page_says("The History Cannot Be Read")
+
+
+def test_a_workout_that_ends_shows_the_finish_page_with_its_time_per_kind_and_start_again(window):
+    window.tab("Plans")
+    window.type("One-line plan", "2x(1s run, 2s walk)")
+    window.press("push button", "Start")
+    window.wait("label", "Workout Finished", timeout=20)
+    window.wait("label", "2x(1s run, 2s walk): 0:06 of 0:06, finished.")
+    window.wait("label", "0:04")  # walk: 2 × 2 s
+    window.wait("label", "0:02")  # run
+    # Start Again runs the same plan; stopped, it ends on the finish page again, saying so.
+    window.press("push button", "Start Again")
+    wait_until(lambda: timer_property("State") == '"running"', 10, "the plan to run again")
+    assert ctl("stop").returncode == 0
+    window.wait("label", "Workout Stopped", timeout=10)
+    window.wait("label", re.compile(r"2x\(1s run, 2s walk\): 0:0\d of 0:06, stopped \(user\)\."))
+    window.press("push button", "Done")
