@@ -28,9 +28,15 @@ struct JSONObject {
 
     var closed: String { text + "}" }
 
-    private func quoted(_ string: String) -> String {
+    private func quoted(_ string: String) -> String { string.jsonQuoted }
+}
+
+extension String {
+    /// The string as a JSON string literal, every control character, separator and bidirectional override escaped (so
+    /// that it is safe on a terminal too). It is a TOML basic string as well: TOML's escapes are JSON's.
+    public var jsonQuoted: String {
         var quoted = "\""
-        for scalar in string.unicodeScalars {
+        for scalar in unicodeScalars {
             switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"

@@ -1,3 +1,5 @@
+import IntervalCore
+
 /// A setting's value as Preferences sets it, written as TOML.
 public enum SettingValue: Sendable, Equatable {
     case bool(Bool)
@@ -10,28 +12,10 @@ public enum SettingValue: Sendable, Equatable {
         switch self {
         case .bool(let flag): "\(flag)"
         case .integer(let number): "\(number)"
-        case .string(let text): Self.basicString(text)
-        case .strings(let texts): "[" + texts.map(Self.basicString).joined(separator: ", ") + "]"
+        // A JSON string is a TOML basic string: the same escapes.
+        case .string(let text): text.jsonQuoted
+        case .strings(let texts): "[" + texts.map(\.jsonQuoted).joined(separator: ", ") + "]"
         }
-    }
-
-    /// A TOML basic string: quotes, backslashes and control characters escaped.
-    private static func basicString(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case "\r": quoted += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 }
 

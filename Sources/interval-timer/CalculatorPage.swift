@@ -80,16 +80,16 @@ final class CalculatorPage {
         for (button, quantity) in [
             (solveTime, RunCalculation.Quantity.time), (solveDistance, .distance), (solvePace, .pace),
         ] {
-            on(button, "toggled") { [unowned self] in
+            on(button, .toggled) { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
                     solving = quantity
                     solve()
                 }
             }
         }
-        for field in [time, distance, pace] { on(field, "changed") { [unowned self] in solve() } }
+        for field in [time, distance, pace] { on(field, .changed) { [unowned self] in solve() } }
         for unit in [distanceUnit, paceUnit, splitsUnit] {
-            on(unit, "notify::selected") { [unowned self] _ in solve() }
+            on(unit, .notify("selected")) { [unowned self] _ in solve() }
         }
         solve()
     }

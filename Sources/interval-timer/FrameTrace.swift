@@ -30,9 +30,9 @@ final class FrameTrace {
 
     /// Follows `window`'s frames once it is realized (it has a frame clock only then).
     func attach(to window: Widget) {
-        on(window, "realize") { [unowned self] in
+        on(window, .realize) { [unowned self] in
             guard let clock = gtk_widget_get_frame_clock(window) else { return }
-            on(UnsafeMutableRawPointer(clock), "after-paint") { [unowned self] in painted() }
+            on(UnsafeMutableRawPointer(clock), .afterPaint) { [unowned self] in painted() }
         }
     }
 

@@ -47,33 +47,79 @@ private func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ th
         instance, signal, thunk, Handler.retained(callback), { data, _ in Handler.release(data) }, GConnectFlags(0))
 }
 
-/// A signal whose handler takes only the instance (`clicked`, `activate`, `changed`…).
-func on(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: @escaping () -> Void) {
+/// A GObject signal and the Swift type of its handler, which follows the signal's C arguments: `on(button, .clicked)`
+/// takes a `() -> Void`, `on(dialog, .response)` a `(String) -> Void`. A handler of another type does not compile, so
+/// none can be connected that GLib would call with arguments it does not take.
+struct Signal<Handler> {
+    let name: String
+}
+
+extension Signal where Handler == () -> Void {
+    // Their C handlers take the instance only.
+    static let clicked = Self(name: "clicked")
+    static let toggled = Self(name: "toggled")
+    static let changed = Self(name: "changed")
+    /// GtkEntry's (Enter), GApplication's (the app is opened).
+    static let activate = Self(name: "activate")
+    static let startup = Self(name: "startup")
+    static let realize = Self(name: "realize")
+    /// GdkFrameClock's.
+    static let afterPaint = Self(name: "after-paint")
+    /// AdwEntryRow's (its Apply button, or Enter).
+    static let apply = Self(name: "apply")
+    /// AdwToast's.
+    static let dismissed = Self(name: "dismissed")
+}
+
+extension Signal where Handler == (OpaquePointer?) -> Void {
+    /// `notify::PROPERTY`, with the property's GParamSpec.
+    static func notify(_ property: String) -> Self { Self(name: "notify::\(property)") }
+    /// GSimpleAction's `activate`, with the action's parameter (a GVariant, or nil).
+    static let actionActivated = Self(name: "activate")
+}
+
+extension Signal where Handler == (String) -> Void {
+    /// AdwMessageDialog's, with the response's id.
+    static let response = Self(name: "response")
+}
+
+extension Signal where Handler == () -> Bool {
+    /// GtkWindow's: the handler's true keeps the window open.
+    static let closeRequest = Self(name: "close-request")
+}
+
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Void>, _ callback: @escaping () -> Void) {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         Handler.from(data, as: (() -> Void).self)?()
     }
-    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// A signal with one pointer argument (`response`'s id, `row-activated`'s row, `notify`'s pspec, an action's
-/// parameter).
 func on(
-    _ instance: UnsafeMutableRawPointer, _ signal: String,
-    _ callback: @escaping (UnsafeMutableRawPointer?) -> Void
+    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(OpaquePointer?) -> Void>,
+    _ callback: @escaping (OpaquePointer?) -> Void
 ) {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
         _, argument, data in
-        Handler.from(data, as: ((UnsafeMutableRawPointer?) -> Void).self)?(argument)
+        Handler.from(data, as: ((OpaquePointer?) -> Void).self)?(argument)
     }
-    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// A boolean signal with no argument (`close-request`): the callback's value stops the default handler.
-func onRequest(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: @escaping () -> Bool) {
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(String) -> Void>, _ callback: @escaping (String) -> Void)
+{
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = {
+        _, argument, data in
+        Handler.from(data, as: ((String) -> Void).self)?(argument.map { String(cString: $0) } ?? "")
+    }
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Bool>, _ callback: @escaping () -> Bool) {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
         (Handler.from(data, as: (() -> Bool).self)?() ?? false) ? 1 : 0
     }
-    connect(instance, signal, unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
 /// `GApplication::command-line(command_line)`: the callback's value is the invocation's exit status.
@@ -179,7 +225,7 @@ func setText(_ label: Widget, _ text: String) {
 func button(_ text: String, classes: [String] = [], _ clicked: @escaping () -> Void) -> Widget {
     let button: Widget = gtk_button_new_with_label(text)
     for name in classes { gtk_widget_add_css_class(button, name) }
-    on(button, "clicked", clicked)
+    on(button, .clicked, clicked)
     return button
 }
 
@@ -242,7 +288,7 @@ func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) 
         let open: Widget = gtk_button_new_from_icon_name("go-next-symbolic")
         gtk_widget_add_css_class(open, "flat")
         gtk_widget_set_valign(open, GTK_ALIGN_CENTER)
-        on(open, "clicked", activated)
+        on(open, .clicked, activated)
         adw_action_row_add_suffix(cast(row), open)
         adw_action_row_set_activatable_widget(cast(row), open)
     }

@@ -65,13 +65,13 @@ final class PlansPage {
         gtk_stack_add_named(pages, scrolledPage(detail), "detail")
         root = stack
 
-        on(back, "clicked") { [unowned self] in gtk_stack_set_visible_child_name(pages, "list") }
-        on(startPlan, "clicked") { [unowned self] in
+        on(back, .clicked) { [unowned self] in gtk_stack_set_visible_child_name(pages, "list") }
+        on(startPlan, .clicked) { [unowned self] in
             if let detailPlan { self.application.start(text: detailPlan.text, origin: detailPlan.origin) }
         }
-        on(startOneLine, "clicked") { [unowned self] in startTyped() }
-        on(oneLine, "activate") { [unowned self] in startTyped() }
-        on(oneLine, "changed") { [unowned self] in check() }
+        on(startOneLine, .clicked) { [unowned self] in startTyped() }
+        on(oneLine, .activate) { [unowned self] in startTyped() }
+        on(oneLine, .changed) { [unowned self] in check() }
         setDrawing(timeline) { [unowned self] cairo, width, height in
             if let plan = detailPlan?.plan { drawTimeline(plan, cairo, width, height) }
         }

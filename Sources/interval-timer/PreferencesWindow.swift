@@ -78,7 +78,7 @@ final class PreferencesWindow {
         case .toggle:
             let toggle: Widget = gtk_switch_new()
             gtk_switch_set_active(cast(toggle), current == .bool(true) ? 1 : 0)
-            on(toggle, "notify::active") { [self] _ in
+            on(toggle, .notify("active")) { [self] _ in
                 write(setting, .bool(gtk_switch_get_active(cast(toggle)) != 0))
             }
             return suffixed(title, toggle)
@@ -89,7 +89,7 @@ final class PreferencesWindow {
             let row: Widget = adw_entry_row_new()
             adw_preferences_row_set_title(cast(row), title)
             if case .integer(let number) = current { gtk_editable_set_text(cast(row), "\(number)") }
-            on(row, "changed") { [self] in
+            on(row, .changed) { [self] in
                 if let number = Int(String(cString: gtk_editable_get_text(cast(row)))), range.contains(number) {
                     gtk_widget_remove_css_class(row, "error")
                     write(setting, .integer(number))
@@ -108,7 +108,7 @@ final class PreferencesWindow {
             gtk_widget_add_css_class(play, "flat")
             gtk_widget_set_valign(play, GTK_ALIGN_CENTER)
             accessibleName(play, tr("Play {sound}", ["sound": tr(cue.title)]))
-            on(play, "clicked") { [self] in
+            on(play, .clicked) { [self] in
                 playSample(String(cString: gtk_editable_get_text(cast(row))))
             }
             adw_entry_row_add_suffix(cast(row), play)
@@ -146,7 +146,7 @@ final class PreferencesWindow {
         if case .string(let value) = current, let index = values.firstIndex(of: value) {
             adw_combo_row_set_selected(cast(row), guint(index))
         }
-        on(row, "notify::selected") { [self] _ in
+        on(row, .notify("selected")) { [self] _ in
             let index = Int(adw_combo_row_get_selected(cast(row)))
             if values.indices.contains(index) { write(setting, .string(values[index])) }
         }
@@ -168,7 +168,7 @@ final class PreferencesWindow {
             checks.append((value, check))
         }
         for (_, check) in checks {
-            on(check, "toggled") { [self] in
+            on(check, .toggled) { [self] in
                 let checked = checks.filter { gtk_check_button_get_active(cast($0.1)) != 0 }.map(\.0)
                 write(setting, .strings(always + checked))
             }
@@ -202,7 +202,7 @@ final class PreferencesWindow {
             }
         gtk_editable_set_text(cast(row), text)
         adw_entry_row_set_show_apply_button(cast(row), 1)
-        on(row, "apply") { [self] in
+        on(row, .apply) { [self] in
             switch edit(String(cString: gtk_editable_get_text(cast(row)))) {
             case .set(let value): write(setting, value)
             case .remove: write(setting, nil)

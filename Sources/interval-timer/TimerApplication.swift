@@ -63,8 +63,8 @@ final class TimerApplication {
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds
         trace = FrameTrace(environment: environment)
         app = adw_application_new(Self.id, G_APPLICATION_HANDLES_COMMAND_LINE)
-        on(app, "startup") { [unowned self] in startup() }
-        on(app, "activate") { [unowned self] in present() }
+        on(app, .startup) { [unowned self] in startup() }
+        on(app, .activate) { [unowned self] in present() }
         onCommandLine(app) { [unowned self] line in commandLine(line) }
     }
 
@@ -107,7 +107,7 @@ final class TimerApplication {
 
     private func addAction(_ name: String, _ activated: @escaping () -> Void) {
         let action: OpaquePointer = g_simple_action_new(name, nil)
-        on(UnsafeMutableRawPointer(action), "activate") { _ in activated() }
+        on(UnsafeMutableRawPointer(action), .actionActivated) { _ in activated() }
         g_action_map_add_action(cast(app), action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }
@@ -153,7 +153,7 @@ final class TimerApplication {
         addPage(stack, plans.root, "plans", tr("Plans"), "view-list-symbolic")
         addPage(stack, history.root, "history", tr("History"), "document-open-recent-symbolic")
         addPage(stack, calculator.root, "calculator", tr("Calculator"), "accessories-calculator-symbolic")
-        on(stack, "notify::visible-child-name") { [unowned self] _ in
+        on(stack, .notify("visible-child-name")) { [unowned self] _ in
             if visiblePage == "history" { historyPage?.reload() }
             if visiblePage == "workout", status.state != .idle { workoutPage?.focusPause() }
         }
@@ -184,7 +184,7 @@ final class TimerApplication {
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         onKeyPressed(keys) { [unowned self] key, state in pressed(key, state) }
         gtk_widget_add_controller(window, keys)
-        onRequest(window, "close-request") { [unowned self] in
+        on(window, .closeRequest) { [unowned self] in
             // Closing the window never stops the workout: it only lets the screen blank again.
             uninhibit()
             self.window = nil
@@ -372,11 +372,8 @@ final class TimerApplication {
         adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)
         adw_message_dialog_set_default_response(cast(dialog), "cancel")
         adw_message_dialog_set_close_response(cast(dialog), "cancel")
-        on(dialog, "response") { response in
-            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "confirm" else {
-                return
-            }
-            confirmed()
+        on(dialog, .response) { response in
+            if response == "confirm" { confirmed() }
         }
         gtk_window_present(cast(dialog))
     }
@@ -547,7 +544,7 @@ final class TimerApplication {
             adw_toast_set_timeout(toast, 0)
             adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
             unreachableToast = toast
-            on(UnsafeMutableRawPointer(toast), "dismissed") { [unowned self] in unreachableToast = nil }
+            on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
         }
         adw_toast_overlay_add_toast(toasts, toast)
     }

@@ -95,8 +95,11 @@ final class WorkoutPage {
         adw_status_page_set_icon_name(cast(finished), "emblem-ok-symbolic")
         finishedKinds = boxedList()
         accessibleName(finishedKinds, tr("Time per kind"))
-        let done = button(tr("Done"), classes: ["pill"]) {}
-        startAgain = button(tr("Start Again"), classes: ["pill", "suggested-action"]) {}
+        // Their handlers are connected once the page is whole (below).
+        let done: Widget = gtk_button_new_with_label(tr("Done"))
+        gtk_widget_add_css_class(done, "pill")
+        startAgain = gtk_button_new_with_label(tr("Start Again"))
+        for name in ["pill", "suggested-action"] { gtk_widget_add_css_class(startAgain, name) }
         let actions = box(GTK_ORIENTATION_HORIZONTAL, [done, startAgain])
         gtk_widget_set_halign(actions, GTK_ALIGN_CENTER)
         let finishContent = box(GTK_ORIENTATION_VERTICAL, spacing: 24, [finishedKinds, actions])
@@ -116,8 +119,8 @@ final class WorkoutPage {
             Self.sizeDigits(countdown, width: width, height: height)
         }
         let pages = self.pages
-        on(done, "clicked") { gtk_stack_set_visible_child_name(pages, "idle") }
-        on(startAgain, "clicked") { [unowned self, unowned application] in
+        on(done, .clicked) { gtk_stack_set_visible_child_name(pages, "idle") }
+        on(startAgain, .clicked) { [unowned self, unowned application] in
             guard let again = startAgainText else { return }
             application.start(text: again.text, origin: again.origin)
         }
@@ -202,7 +205,7 @@ final class WorkoutPage {
         gtk_widget_set_focus_on_click(button, 0)
         gtk_widget_set_tooltip_text(button, tip)
         accessibleName(button, name)
-        on(button, "clicked", clicked)
+        on(button, .clicked, clicked)
         return button
     }
 
