@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 static int signal_pipe_write_end = -1;
-/// The signals ir_signal_pipe_open catches; written once, before any thread that reads it exists.
+/// The signals ir_signal_pipe_open catches: the set is written first, then published through catches_signals
+/// (release), which readers load (acquire) before they read the set. The daemon catches before it starts a thread; a
+/// test process catches while other tests' threads make bus calls.
 static sigset_t caught_signals;
 static int catches_signals = 0;
 
@@ -38,16 +40,17 @@ int ir_signal_pipe_open(const int *signals, size_t count) {
         if (sigaction(signals[i], &action, NULL) != 0) return -errno;
         sigaddset(&caught_signals, signals[i]);
     }
-    catches_signals = count > 0;
+    __atomic_store_n(&catches_signals, count > 0, __ATOMIC_RELEASE);
     return ends[0];
 }
 
-void ir_defer_caught_signals(sigset_t *previous) {
-    if (catches_signals) pthread_sigmask(SIG_BLOCK, &caught_signals, previous);
+int ir_defer_caught_signals(sigset_t *previous) {
+    if (!__atomic_load_n(&catches_signals, __ATOMIC_ACQUIRE)) return 0;
+    return pthread_sigmask(SIG_BLOCK, &caught_signals, previous) == 0;
 }
 
-void ir_restore_signal_mask(const sigset_t *previous) {
-    if (catches_signals) pthread_sigmask(SIG_SETMASK, previous, NULL);
+void ir_restore_signal_mask(int deferred, const sigset_t *previous) {
+    if (deferred) pthread_sigmask(SIG_SETMASK, previous, NULL);
 }
 
 void ir_exit_once(int status) {

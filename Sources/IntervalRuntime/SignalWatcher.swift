@@ -60,8 +60,8 @@ public func withCaughtSignalsDeferred<Value, Failure: Error>(
     _ body: () throws(Failure) -> Value
 ) throws(Failure) -> Value {
     var previous = sigset_t()
-    ir_defer_caught_signals(&previous)
-    defer { ir_restore_signal_mask(&previous) }
+    let deferred = ir_defer_caught_signals(&previous)
+    defer { ir_restore_signal_mask(deferred, &previous) }
     return try body()
 }
 

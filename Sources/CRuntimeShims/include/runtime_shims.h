@@ -15,10 +15,12 @@ int ir_signal_pipe_open(const int *signals, size_t count);
 /// it catches none. While blocked, the kernel hands such a signal to another thread or keeps it pending, so that its
 /// handler interrupts no system call of this thread: libsystemd 252 (Debian 12) fails `sd_bus_call` with -EINTR when a
 /// handler interrupts its poll, and leaves the reply it waited for unread.
-void ir_defer_caught_signals(sigset_t *previous);
+/// Returns whether it deferred them (and stored the mask in `previous`): pass that on to ir_restore_signal_mask, so
+/// that signals caught meanwhile on another thread do not restore a mask never stored.
+int ir_defer_caught_signals(sigset_t *previous);
 
-/// Restores the mask ir_defer_caught_signals stored; a signal that waited is handled now.
-void ir_restore_signal_mask(const sigset_t *previous);
+/// Restores the mask ir_defer_caught_signals stored, if it deferred; a signal that waited is handled now.
+void ir_restore_signal_mask(int deferred, const sigset_t *previous);
 
 /// `exit(status)` for the first caller only; any later caller, on whatever thread, waits for the process to end.
 /// Two threads in exit() at once would run the atexit handlers and destructors twice, concurrently.
