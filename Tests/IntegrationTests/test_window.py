@@ -42,9 +42,11 @@ WINDOW_SERVICE = "org.intervald.IntervalTimer"
 
 
 def window_environment(tmp_path):
-    """The window's environment: the bundled plans where an install puts them, its own state and settings."""
+    """The window's environment: the bundled plans where an install puts them, its own state and settings. The
+    system's data directory comes after, as on a desktop, for the icon theme (without it every icon but GTK's own was
+    the missing-image one)."""
     share = install_desktop_files(tmp_path / "share")
-    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_DIRS": str(share),
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_DIRS": f"{share}:/usr/share",
             "XDG_CONFIG_HOME": str(tmp_path / "config")}
 
 
@@ -484,10 +486,10 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
                 "result": "finished", "reason": None}) + "\n")
     window = Window(tmp_path)
     try:
-        def shot(name):
+        def shot(name, size="720x640"):
             subprocess.run(["dunstctl", "close-all"], check=True, timeout=10)  # the cue's notification covers it
             time.sleep(0.5)  # the last frame is drawn: a screenshot, not an assertion
-            subprocess.run(["import", "-window", "root", "-crop", "720x640+0+0", str(shots / name)], check=True,
+            subprocess.run(["import", "-window", "root", "-crop", f"{size}+0+0", str(shots / name)], check=True,
                            timeout=30)
 
         assert ctl("start", "-e", "8x(1m run, 30s walk)").returncode == 0
@@ -497,6 +499,14 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         window.wait("label", "Walk")
         shot("window-rest.png")
         ctl("stop")
+        window.wait("label", "Workout Stopped")
+        shot("window-finish.png")
+        window.press("push button", "Done")
+        window.menu("Preferences")
+        window.usable("text", "Volume in percent")
+        shot("window-preferences.png")
+        window.press("push button", "Close", root=window.find("frame", "Preferences"))
+        wait_until(lambda: window.app.get_child_count() == 1, 5, "Preferences to close")
         window.open_plan("Galloway run/walk 3:1")
         shot("window-plan.png")
         window.tab("History")
@@ -507,6 +517,14 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         window.type("Pace or speed", "5:30")
         window.wait("label", "55:00")
         shot("window-calculator.png")
+        assert ctl("start", "-e", "8x(1m run, 30s walk)").returncode == 0
+        window.wait("label", "Run")
+        for x_window in subprocess.run(["xdotool", "search", "--pid", str(window.pid)], capture_output=True,
+                                       text=True).stdout.split():
+            subprocess.run(["xdotool", "windowsize", x_window, "360", "640"], capture_output=True, timeout=10)
+        wait_until(lambda: window.frame.get_extents(Atspi.CoordType.SCREEN).width <= 360, 10, "a narrow window")
+        shot("window-narrow.png", "360x640")
+        ctl("stop")
     finally:
         window.close()
 
