@@ -295,6 +295,22 @@ func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) 
     return row
 }
 
+/// A GtkStack of named pages (the first one shown), as the GtkStack its functions take; the widget is the same.
+func namedStack(_ pages: [(name: String, page: Widget)]) -> OpaquePointer {
+    let stack: OpaquePointer = cast(gtk_stack_new())
+    for (name, page) in pages { gtk_stack_add_named(stack, page, name) }
+    return stack
+}
+
+/// An AdwStatusPage: an icon, a title and, if given, a description.
+func statusPage(icon: String, title: String, description: String? = nil) -> Widget {
+    let page: Widget = adw_status_page_new()
+    adw_status_page_set_icon_name(cast(page), icon)
+    adw_status_page_set_title(cast(page), title)
+    if let description { adw_status_page_set_description(cast(page), description) }
+    return page
+}
+
 /// A boxed list (GtkListBox in the `boxed-list` style), its rows not selectable.
 func boxedList() -> Widget {
     let list: Widget = gtk_list_box_new()

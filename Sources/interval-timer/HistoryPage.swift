@@ -38,19 +38,12 @@ final class HistoryPage {
                     label(tr("Minutes per week"), classes: ["heading"], xalign: 0), chartArea, legend, summary,
                     label(tr("Workouts"), classes: ["heading"], xalign: 0), list,
                 ]))
-        let empty: Widget = adw_status_page_new()
-        adw_status_page_set_icon_name(cast(empty), "document-open-recent-symbolic")
-        adw_status_page_set_title(cast(empty), tr("No Workouts Yet"))
-        adw_status_page_set_description(cast(empty), tr("Each workout is listed here when it ends, with its minutes."))
-        unreadablePage = adw_status_page_new()
-        adw_status_page_set_icon_name(cast(unreadablePage), "dialog-error-symbolic")
-        adw_status_page_set_title(cast(unreadablePage), tr("The History Cannot Be Read"))
-        let stack: Widget = gtk_stack_new()
-        pages = cast(stack)
-        gtk_stack_add_named(pages, records, "records")
-        gtk_stack_add_named(pages, empty, "empty")
-        gtk_stack_add_named(pages, unreadablePage, "unreadable")
-        root = stack
+        let empty = statusPage(
+            icon: "document-open-recent-symbolic", title: tr("No Workouts Yet"),
+            description: tr("Each workout is listed here when it ends, with its minutes."))
+        unreadablePage = statusPage(icon: "dialog-error-symbolic", title: tr("The History Cannot Be Read"))
+        pages = namedStack([("records", records), ("empty", empty), ("unreadable", unreadablePage)])
+        root = cast(pages)
         setDrawing(chartArea) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }

@@ -58,12 +58,9 @@ final class PlansPage {
         let actions = box(GTK_ORIENTATION_HORIZONTAL, [back, startPlan])
         let detail = box(GTK_ORIENTATION_VERTICAL, [actions, detailTitle, timeline, detailListing])
 
-        let stack: Widget = gtk_stack_new()
-        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
-        pages = cast(stack)
-        gtk_stack_add_named(pages, scrolledPage(listing), "list")
-        gtk_stack_add_named(pages, scrolledPage(detail), "detail")
-        root = stack
+        pages = namedStack([("list", scrolledPage(listing)), ("detail", scrolledPage(detail))])
+        gtk_stack_set_transition_type(pages, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        root = cast(pages)
 
         on(back, .clicked) { [unowned self] in gtk_stack_set_visible_child_name(pages, "list") }
         on(startPlan, .clicked) { [unowned self] in

@@ -28,10 +28,9 @@ final class WorkoutPage {
 
     init(application: TimerApplication, trace: FrameTrace?) {
         self.trace = trace
-        let idle: Widget = adw_status_page_new()
-        adw_status_page_set_icon_name(cast(idle), "org.intervald.Timer1")
-        adw_status_page_set_title(cast(idle), tr("No Workout Running"))
-        adw_status_page_set_description(cast(idle), tr("Choose a plan, or type one, to start a workout."))
+        let idle = statusPage(
+            icon: "org.intervald.Timer1", title: tr("No Workout Running"),
+            description: tr("Choose a plan, or type one, to start a workout."))
         let choose = button(tr("Choose a Plan"), classes: ["pill", "suggested-action"]) { [unowned application] in
             application.show("plans")
         }
@@ -91,8 +90,7 @@ final class WorkoutPage {
         coloured = overlay
 
         // The end of a workout: how it ended, the time per kind, Done and Start Again.
-        finished = adw_status_page_new()
-        adw_status_page_set_icon_name(cast(finished), "emblem-ok-symbolic")
+        finished = statusPage(icon: "emblem-ok-symbolic", title: "")
         finishedKinds = boxedList()
         accessibleName(finishedKinds, tr("Time per kind"))
         // Their handlers are connected once the page is whole (below).
@@ -108,12 +106,8 @@ final class WorkoutPage {
         adw_clamp_set_child(cast(clamp), finishContent)
         adw_status_page_set_child(cast(finished), clamp)
 
-        let stack: Widget = gtk_stack_new()
-        pages = cast(stack)
-        gtk_stack_add_named(pages, idle, "idle")
-        gtk_stack_add_named(pages, overlay, "running")
-        gtk_stack_add_named(pages, finished, "finished")
-        root = stack
+        pages = namedStack([("idle", idle), ("running", overlay), ("finished", finished)])
+        root = cast(pages)
         let countdown = self.countdown
         onResize(probe) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
