@@ -87,6 +87,11 @@ let package = Package(
             dependencies: [
                 "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalSound", "CGtk",
                 "CGtkShims", .product(name: "Logging", package: "swift-log"),
+            ],
+            // The window's layout, GtkBuilder files compiled into the executable (no resource path to find at run
+            // time, in the build tree or the package).
+            resources: [
+                .embedInCode("ui/window.ui"), .embedInCode("ui/workout-page.ui"), .embedInCode("ui/shortcuts.ui"),
             ]
         ),
         .executableTarget(

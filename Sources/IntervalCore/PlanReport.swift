@@ -26,9 +26,19 @@ public enum PlanReport {
     }
 
     static func totals(_ estimate: PlanEstimate) -> [String] {
-        var rows: [(String, String)] = [
-            (tr("Total"), TimeText.clock(microseconds: estimate.duration).leftPadding(to: 5))
-        ]
+        let rows = totalRows(estimate, aligned: true)
+        let width = rows.map(\.name.count).max() ?? 0
+        return rows.map { $0.name.padding(to: width) + "  " + $0.value }
+    }
+
+    /// The plan's totals as named values: the total, the time and share of each kind, the distance and the average
+    /// pace. `aligned` pads the times to one width, for a column of text.
+    public static func totalRows(_ estimate: PlanEstimate, aligned: Bool = false) -> [(name: String, value: String)] {
+        let clock = { (duration: Int64) in
+            let text = TimeText.clock(microseconds: duration)
+            return aligned ? text.leftPadding(to: 5) : text
+        }
+        var rows: [(name: String, value: String)] = [(tr("Total"), clock(estimate.duration))]
         for kind in estimate.kinds {
             let percent = Int((kind.share * 100).rounded())
             // The kind as written, or a common one in the user's language.
@@ -37,7 +47,7 @@ public enum PlanReport {
             rows.append(
                 (
                     translated == english ? kind.kind : translated,
-                    "\(TimeText.clock(microseconds: kind.duration).leftPadding(to: 5))  \(percent) %"
+                    "\(clock(kind.duration))\(aligned ? "  " : " · ")\(percent) %"
                 ))
         }
         if let distance = estimate.distance {
@@ -51,8 +61,46 @@ public enum PlanReport {
                     "\(pace.perKilometreText) (\(pace.perMileText)), \(format1(pace.kilometresPerHour)) km/h (\(format1(pace.milesPerHour)) mph)"
                 ))
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(to: width) + "  " + $0.1 }
+        return rows
+    }
+
+    /// One row of a plan's listing, as the window shows it: a step, or a repeat holding its rows.
+    public enum Row: Sendable, Equatable {
+        /// "Run (run) @ 5:00/km" (the label, the kind when the label is not its own, the pace), and "1:30".
+        case step(title: String, duration: String)
+        /// "6 ×" (or what a bounded repeat solved), "6:00, 1:00 per round", and what it repeats.
+        case repeats(title: String, subtitle: String, rows: [Row])
+    }
+
+    /// The plan's items as rows, repeats folded (as ``text(for:)`` lists them).
+    public static func rows(for plan: Plan) -> [Row] {
+        rows(plan.root.children)
+    }
+
+    private static func rows(_ nodes: [PlanNode]) -> [Row] {
+        nodes.map { node in
+            switch node {
+            case .step(let step):
+                .step(title: title(of: step), duration: TimeText.clock(microseconds: step.duration))
+            case .group(let group):
+                .repeats(
+                    title: head(of: group),
+                    subtitle: "\(TimeText.clock(microseconds: group.totalDuration)), \(perRound(group))",
+                    rows: rows(group.children))
+            }
+        }
+    }
+
+    /// "Uphill (run) @ 5:00/km": the step's label, its kind when the label is not the kind's own, its pace.
+    static func title(of step: Step) -> String {
+        var title = Localization.label(step.label)
+        if step.label != Step.defaultLabel(for: step.kind) { title += " (\(step.kind))" }
+        if let pace = step.pace { title += " @ \(pace.perKilometreText)" }
+        return title
+    }
+
+    static func perRound(_ group: PlanGroup) -> String {
+        tr("{time} per round", ["time": TimeText.clock(microseconds: group.iterationDuration)])
     }
 
     private static func describe(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {
@@ -60,16 +108,11 @@ public enum PlanReport {
         for node in nodes {
             switch node {
             case .step(let step):
-                var line =
-                    "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(Localization.label(step.label))"
-                if step.label != Step.defaultLabel(for: step.kind) { line += " (\(step.kind))" }
-                if let pace = step.pace { line += " @ \(pace.perKilometreText)" }
-                lines.append(line)
+                lines.append(
+                    "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(title(of: step))")
             case .group(let group):
                 let total = TimeText.clock(microseconds: group.totalDuration).leftPadding(to: 9)
-                let pass = TimeText.clock(microseconds: group.iterationDuration)
-                let perRound = tr("{time} per round", ["time": pass])
-                lines.append("\(total)  \(indent)\(head(of: group)) (\(perRound))")
+                lines.append("\(total)  \(indent)\(head(of: group)) (\(perRound(group)))")
                 describe(group.children, depth: depth + 1, into: &lines)
             }
         }

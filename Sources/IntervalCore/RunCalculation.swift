@@ -71,17 +71,23 @@ public struct RunCalculation: Sendable, Equatable {
         }
     }
 
-    /// One line per split: the distance reached and the time at it, aligned.
-    public var splitsText: String {
-        let rows = splits(every: unit).map { split in
+    /// Each split in the answer's unit: the distance reached ("2.5 km") and the time at it ("12:30").
+    public var splitRows: [(distance: String, time: String)] {
+        splits(every: unit).map { split in
             (
                 "\(PlanReport.trimmedNumber(split.metres / unit)) \(miles ? "mi" : "km")",
                 TimeText.clock(microseconds: split.time)
             )
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        let timeWidth = rows.map(\.1.count).max() ?? 0
-        return rows.map { "\($0.0.leftPadding(to: width))  \($0.1.leftPadding(to: timeWidth))" }.joined(separator: "\n")
+    }
+
+    /// One line per split: the distance reached and the time at it, aligned.
+    public var splitsText: String {
+        let rows = splitRows
+        let width = rows.map(\.distance.count).max() ?? 0
+        let timeWidth = rows.map(\.time.count).max() ?? 0
+        return rows.map { "\($0.distance.leftPadding(to: width))  \($0.time.leftPadding(to: timeWidth))" }
+            .joined(separator: "\n")
     }
 
     /// Everything as one JSON object: what was solved, the three quantities in every unit, and the splits when asked.

@@ -39,8 +39,7 @@ final class CalculatorPage {
         answer = label("", classes: ["title-2"], xalign: 0)
         gtk_label_set_selectable(cast(answer), 1)
         accessibleName(answer, tr("Answer"))
-        splits = label("", classes: ["monospace"], xalign: 0)
-        gtk_label_set_selectable(cast(splits), 1)
+        splits = boxedList()
         accessibleName(splits, tr("Splits"))
 
         // Which of the three is solved: a group of toggle buttons, one pressed, after "Solve for"; short words, so
@@ -111,7 +110,7 @@ final class CalculatorPage {
         }
         guard terms.count == 2 else {
             fillSolved(nil)
-            show(tr("Enter the other two."), splits: "")
+            show(tr("Enter the other two."), splits: [])
             return
         }
         let given: RunCalculation.Given
@@ -119,18 +118,18 @@ final class CalculatorPage {
             given = try PlanParser.parseRun(terms.joined(separator: " "), origin: "<calc>")
         } catch {
             fillSolved(nil)
-            show(error.message, splits: "")
+            show(error.message, splits: [])
             return
         }
         guard let calculation = RunCalculation(given) else {
             fillSolved(nil)
-            show(tr("That run cannot be solved."), splits: "")
+            show(tr("That run cannot be solved."), splits: [])
             return
         }
         fillSolved(calculation)
         var perUnit = calculation
         perUnit.miles = Self.selected(splitsUnit, of: 2) == 1  // "Splits per mile"
-        show(calculation.answer, splits: perUnit.splitsText)
+        show(calculation.answer, splits: perUnit.splitRows)
     }
 
     /// Writes the solved value into the locked field (or empties it), without solving again.
@@ -153,10 +152,21 @@ final class CalculatorPage {
         gtk_editable_set_text(cast(field), text)
     }
 
-    private func show(_ text: String, splits splitsText: String) {
+    /// The answer, and a row per split (the distance, the time at it); a list of thousands (an ultramarathon in
+    /// kilometres) shows its first ones and the finish.
+    private func show(_ text: String, splits rows: [(distance: String, time: String)]) {
         setText(answer, text)
-        setText(splits, splitsText)
+        removeChildren(splits, from: true)
+        let shown =
+            rows.count > Self.splitRowsShown
+            ? Array(rows.prefix(Self.splitRowsShown - 1)) + [rows[rows.count - 1]] : rows
+        for (distance, time) in shown {
+            gtk_list_box_append(cast(splits), actionRow(title: distance, subtitle: time))
+        }
+        gtk_widget_set_visible(splits, rows.isEmpty ? 0 : 1)
     }
+
+    private static let splitRowsShown = 200
 
     /// The field's text as the plan language reads it (the user's decimal separator, or the dot), nil when empty.
     private static func text(_ entry: Widget) -> String? {

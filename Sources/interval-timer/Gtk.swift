@@ -146,16 +146,6 @@ func onResize(_ area: Widget, _ callback: @escaping (Int32, Int32) -> Void) {
     connect(UnsafeMutableRawPointer(area), "resize", unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// `GtkEventControllerKey::key-pressed(keyval, keycode, state)`: the callback's value says whether it was handled.
-func onKeyPressed(_ controller: OpaquePointer, _ callback: @escaping (UInt32, GdkModifierType) -> Bool) {
-    let thunk:
-        @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) ->
-            gboolean = { _, keyval, _, state, data in
-                (Handler.from(data, as: ((UInt32, GdkModifierType) -> Bool).self)?(keyval, state) ?? false) ? 1 : 0
-            }
-    connect(UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
 /// `GFileMonitor::changed(file, other_file, event_type)`: called once the changes are done (CHANGES_DONE_HINT,
 /// CREATED, DELETED), not for each write.
 func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @escaping () -> Void) {
@@ -170,6 +160,21 @@ func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @e
             Handler.from(data, as: (() -> Void).self)?()
         }
     connect(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// Adds the action `name` to an action map (the application's `app.`, a window's `win.`), with a parameter of the
+/// GVariant type `parameter` if given; `activated` gets the parameter. The action, to enable and disable.
+@discardableResult
+func addAction(
+    to map: OpaquePointer, _ name: String, parameter: String? = nil, _ activated: @escaping (OpaquePointer?) -> Void
+) -> OpaquePointer {
+    let type = parameter.map { g_variant_type_new($0) }
+    defer { type.map { g_variant_type_free($0) } }
+    let action: OpaquePointer = g_simple_action_new(name, type ?? nil)
+    on(UnsafeMutableRawPointer(action), .actionActivated, activated)
+    g_action_map_add_action(map, action)
+    g_object_unref(UnsafeMutableRawPointer(action))
+    return action
 }
 
 /// Draws `area` with `draw(cairo, width, height)` whenever GTK asks.
@@ -202,6 +207,40 @@ func after(milliseconds: UInt32, _ body: @escaping () -> Void) -> UInt32 {
 }
 
 // MARK: Building widgets
+
+/// A layout of `ui/` (GtkBuilder XML, embedded by Package.swift), built with its texts translated (each file names
+/// the `intervald` domain). It holds the objects it built: keep it as long as they are used, or until they have a
+/// parent. The files are part of the program and are tested: an object missing from one is a programming error.
+final class Builder {
+    private let builder: OpaquePointer
+
+    init(_ layout: [UInt8]) {
+        builder = gtk_builder_new()
+        var error: UnsafeMutablePointer<GError>?
+        let built = layout.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                gtk_builder_add_from_string(builder, $0.baseAddress, $0.count, &error)
+            }
+        }
+        if built == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+            preconditionFailure("A layout of ui/ does not build: \(message)")
+        }
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(builder)) }
+
+    func widget(_ id: String) -> Widget {
+        cast(object(id))
+    }
+
+    func object(_ id: String) -> OpaquePointer {
+        guard let object = gtk_builder_get_object(builder, id) else {
+            preconditionFailure("No object '\(id)' in a layout of ui/")
+        }
+        return OpaquePointer(object)
+    }
+}
 
 func label(_ text: String, classes: [String] = [], xalign: Float = 0.5) -> Widget {
     let label: Widget = gtk_label_new(text)
@@ -282,6 +321,8 @@ func removeChildren(_ container: Widget, from list: Bool = false) {
 /// anywhere on the row presses too: assistive technologies press buttons, not rows, and the row names it by its title.
 func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) -> Widget {
     let row: Widget = adw_action_row_new()
+    // Plan names and labels are the user's text, not markup ("Push & Pull").
+    adw_preferences_row_set_use_markup(cast(row), 0)
     adw_preferences_row_set_title(cast(row), title)
     adw_action_row_set_subtitle(cast(row), subtitle)
     if let activated {

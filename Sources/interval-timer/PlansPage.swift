@@ -3,16 +3,22 @@ import Dispatch
 import IntervalCore
 import IntervalRuntime
 
-/// The plans (docs/reference.md §10): the bundled and the user's plans, a plan's page with its timeline as a bar of
-/// coloured segments, its folded listing and totals; and a field for a one-line plan, checked as it is typed.
+/// The plans (docs/reference.md §10): the bundled and the user's plans, and a field for a one-line plan, checked as it
+/// is typed; a plan's page, a leaflet's inner page (the window's header bar has its back button), with its timeline as
+/// a bar of coloured segments, its items as rows (a repeat folds out) and its totals.
 final class PlansPage {
     let root: Widget
+    /// A plan to start: its text and origin.
+    var start: (_ text: String, _ origin: String) -> Void = { _, _ in }
+    /// The page went to a plan's page, or back.
+    var innerPageChanged: () -> Void = {}
     private unowned let application: TimerApplication
-    private let pages: OpaquePointer
+    private let leaflet: OpaquePointer
     private let list: Widget
     private let detailTitle: Widget
-    private let detailListing: Widget
     private let timeline: Widget
+    /// The plan's items and its totals: rows, replaced for each plan shown.
+    private let detailGroups: Widget
     private var detailPlan: (plan: Plan, text: String, origin: String)?
     private let oneLine: Widget
     private let verdict: Widget
@@ -51,20 +57,24 @@ final class PlansPage {
         timeline = gtk_drawing_area_new()
         gtk_drawing_area_set_content_height(cast(timeline), 36)
         accessibleName(timeline, tr("Timeline"))
-        detailListing = label("", classes: ["monospace"], xalign: 0)
-        gtk_label_set_selectable(cast(detailListing), 1)
-        let back = button(tr("Back to Plans")) {}
         let startPlan = button(tr("Start Plan"), classes: ["suggested-action", "pill"]) {}
-        let actions = box(GTK_ORIENTATION_HORIZONTAL, [back, startPlan])
-        let detail = box(GTK_ORIENTATION_VERTICAL, [actions, detailTitle, timeline, detailListing])
+        gtk_widget_set_halign(startPlan, GTK_ALIGN_START)
+        detailGroups = box(GTK_ORIENTATION_VERTICAL, spacing: 24)
+        let detail = box(GTK_ORIENTATION_VERTICAL, [detailTitle, timeline, startPlan, detailGroups])
 
-        pages = namedStack([("list", scrolledPage(listing)), ("detail", scrolledPage(detail))])
-        gtk_stack_set_transition_type(pages, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
-        root = cast(pages)
+        // Always folded: one page at a time, back by the header bar's button, a swipe, Alt+Left or the mouse's back
+        // button.
+        let leaflet: OpaquePointer = cast(adw_leaflet_new())
+        adw_leaflet_set_can_unfold(leaflet, 0)
+        adw_leaflet_set_can_navigate_back(leaflet, 1)
+        adw_leaflet_page_set_name(adw_leaflet_append(leaflet, scrolledPage(listing)), "list")
+        adw_leaflet_page_set_name(adw_leaflet_append(leaflet, scrolledPage(detail)), "detail")
+        self.leaflet = leaflet
+        root = cast(leaflet)
 
-        on(back, .clicked) { [unowned self] in gtk_stack_set_visible_child_name(pages, "list") }
+        on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
-            if let detailPlan { self.application.start(text: detailPlan.text, origin: detailPlan.origin) }
+            if let detailPlan { start(detailPlan.text, detailPlan.origin) }
         }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }
@@ -73,6 +83,21 @@ final class PlansPage {
             if let plan = detailPlan?.plan { drawTimeline(plan, cairo, width, height) }
         }
         fill()
+    }
+
+    /// Whether a plan's page is shown.
+    var showsPlan: Bool {
+        adw_leaflet_get_visible_child_name(leaflet).map { String(cString: $0) } == "detail"
+    }
+
+    /// Back to the list of plans.
+    func goBack() {
+        adw_leaflet_set_visible_child_name(leaflet, "list")
+    }
+
+    /// The timeline again, in the settings' colours.
+    func redraw() {
+        gtk_widget_queue_draw(timeline)
     }
 
     /// Lists the catalog's plans; an unreadable or invalid one says why.
@@ -95,9 +120,39 @@ final class PlansPage {
     private func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
         setText(detailTitle, plan.name)
-        setText(detailListing, PlanReport.text(for: plan))
+        removeChildren(detailGroups)
+        let items: Widget = adw_preferences_group_new()
+        adw_preferences_group_set_title(cast(items), tr("Steps"))
+        if let countdown = plan.countdown {
+            adw_preferences_group_set_description(
+                cast(items),
+                tr("Countdown {time} before each change", ["time": TimeText.spoken(microseconds: countdown)]))
+        }
+        for row in PlanReport.rows(for: plan) { adw_preferences_group_add(cast(items), Self.widget(for: row)) }
+        let totals: Widget = adw_preferences_group_new()
+        adw_preferences_group_set_title(cast(totals), tr("Totals"))
+        for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
+            adw_preferences_group_add(cast(totals), actionRow(title: name, subtitle: value))
+        }
+        append(detailGroups, items)
+        append(detailGroups, totals)
         gtk_widget_queue_draw(timeline)
-        gtk_stack_set_visible_child_name(pages, "detail")
+        adw_leaflet_set_visible_child_name(leaflet, "detail")
+    }
+
+    /// A step as an action row (its label, its duration), a repeat as an expander row that folds out its items.
+    private static func widget(for row: PlanReport.Row) -> Widget {
+        switch row {
+        case .step(let title, let duration):
+            return actionRow(title: title, subtitle: duration)
+        case .repeats(let title, let subtitle, let rows):
+            let expander: Widget = adw_expander_row_new()
+            adw_preferences_row_set_use_markup(cast(expander), 0)
+            adw_preferences_row_set_title(cast(expander), title)
+            adw_expander_row_set_subtitle(cast(expander), subtitle)
+            for inner in rows { adw_expander_row_add_row(cast(expander), widget(for: inner)) }
+            return expander
+        }
     }
 
     // MARK: The one-line plan
@@ -149,7 +204,7 @@ final class PlansPage {
     /// verdict is shown), so that it is not parsed again here.
     private func startTyped() {
         guard gtk_widget_get_sensitive(startOneLine) != 0 else { return }
-        application.start(text: String(cString: gtk_editable_get_text(cast(oneLine))), origin: "<inline>")
+        start(String(cString: gtk_editable_get_text(cast(oneLine))), "<inline>")
     }
 
     // MARK: Timeline

@@ -1,0 +1,291 @@
+import CGtk
+import IntervalBus
+import IntervalCore
+import IntervalRuntime
+
+/// The window (docs/window.md): its layout is ui/window.ui, its four pages are built by their classes, and what a
+/// person can do in it are the window's actions (`win.pause`, `win.skip`, `win.restart-interval`, `win.stop`,
+/// `win.show-page`, `win.back`, `win.fullscreen`), which its buttons, keys and menus name. It draws the workout as
+/// the ``TimerSession`` last read it, carried forward with the local clock to each second's boundary.
+final class MainWindow {
+    let window: Widget
+    unowned let application: TimerApplication
+    private let layout: Builder
+    private let viewStack: OpaquePointer
+    private let toasts: OpaquePointer
+    private let back: Widget
+    /// The toast saying that the daemon cannot be reached, while it shows: updated rather than stacked, and dismissed
+    /// once the daemon answers.
+    private var unreachableToast: OpaquePointer?
+    private let workoutPage: WorkoutPage
+    private let plansPage: PlansPage
+    private let historyPage: HistoryPage
+    private let calculatorPage = CalculatorPage()
+    /// What acts on a workout: enabled while one exists, so that its buttons and keys do nothing otherwise.
+    private var workoutActions: [OpaquePointer] = []
+    private var tick: UInt32 = 0
+    private var inhibitCookie: UInt32 = 0
+    /// The last plan text started here, for Start Again when its origin is no file.
+    private var lastStarted: (text: String, origin: String)?
+
+    init(application: TimerApplication, trace: FrameTrace?) {
+        self.application = application
+        layout = Builder(PackageResources.window_ui)
+        window = layout.widget("window")
+        gtk_window_set_application(cast(window), cast(application.app))
+        viewStack = layout.object("stack")
+        toasts = layout.object("toasts")
+        back = layout.widget("back")
+        gtk_application_window_set_help_overlay(cast(window), cast(ShortcutsWindow.make()))
+        trace?.attach(to: window)
+
+        workoutPage = WorkoutPage(trace: trace)
+        plansPage = PlansPage(application: application)
+        historyPage = HistoryPage(application: application)
+        workoutPage.startAgain = { [unowned self] text, origin in start(text: text, origin: origin) }
+        plansPage.start = { [unowned self] text, origin in start(text: text, origin: origin) }
+        addPage(workoutPage.root, "workout", tr("Workout"), "media-playback-start-symbolic")
+        addPage(plansPage.root, "plans", tr("Plans"), "view-list-symbolic")
+        addPage(historyPage.root, "history", tr("History"), "document-open-recent-symbolic")
+        addPage(calculatorPage.root, "calculator", tr("Calculator"), "accessories-calculator-symbolic")
+        addActions()
+        on(UnsafeMutableRawPointer(viewStack), .notify("visible-child-name")) { [unowned self] _ in
+            if visiblePage == "history" { historyPage.reload() }
+            if visiblePage == "workout", application.session.status.state != .idle { workoutPage.focusPause() }
+            showBack()
+        }
+        plansPage.innerPageChanged = { [unowned self] in showBack() }
+        on(window, .closeRequest) { [unowned self] in
+            // Closing the window never stops the workout: it only lets the screen blank again.
+            uninhibit()
+            if tick != 0 { g_source_remove(tick) }
+            tick = 0
+            self.application.windowClosed()
+            return false
+        }
+        render()
+        if application.session.status.state != .idle {
+            show("workout")
+            workoutPage.focusPause()
+        }
+    }
+
+    func present() {
+        gtk_window_present(cast(window))
+    }
+
+    private func addActions() {
+        let map: OpaquePointer = cast(window)
+        workoutActions = [
+            addAction(to: map, "pause") { [unowned self] _ in togglePause() },
+            addAction(to: map, "skip") { [unowned self] _ in
+                application.session.command { client throws(TimerClientError) in try client.skip() }
+            },
+            addAction(to: map, "restart-interval") { [unowned self] _ in
+                application.session.command { client throws(TimerClientError) in try client.restart() }
+            },
+            addAction(to: map, "stop") { [unowned self] _ in askToStop() },
+        ]
+        addAction(to: map, "show-page", parameter: "s") { [unowned self] page in
+            if let page, let name = g_variant_get_string(page, nil) { show(String(cString: name)) }
+        }
+        addAction(to: map, "back") { [unowned self] _ in plansPage.goBack() }
+        addAction(to: map, "fullscreen") { [unowned self] _ in
+            if gtk_window_is_fullscreen(cast(window)) != 0 {
+                gtk_window_unfullscreen(cast(window))
+            } else {
+                gtk_window_fullscreen(cast(window))
+            }
+        }
+    }
+
+    private func addPage(_ page: Widget, _ name: String, _ title: String, _ icon: String) {
+        let added = adw_view_stack_add_titled(viewStack, page, name, title)
+        adw_view_stack_page_set_icon_name(added, icon)
+    }
+
+    var visiblePage: String? {
+        guard let name = adw_view_stack_get_visible_child_name(viewStack) else { return nil }
+        return String(cString: name)
+    }
+
+    func show(_ page: String) {
+        adw_view_stack_set_visible_child_name(viewStack, page)
+    }
+
+    /// The header bar's back button, while the Plans page shows a plan.
+    private func showBack() {
+        gtk_widget_set_visible(back, visiblePage == "plans" && plansPage.showsPlan ? 1 : 0)
+    }
+
+    func historyChanged() {
+        if visiblePage == "history" { historyPage.reload() }
+    }
+
+    /// The settings' rest kinds changed (Preferences): the colours follow.
+    func restKindsChanged() {
+        render()
+        plansPage.redraw()
+        historyPage.reload()
+    }
+
+    // MARK: The timer
+
+    /// The session read the timer anew: drawn, and a workout that appeared is shown.
+    func statusChanged(from previous: TimerStatus) {
+        render()
+        if previous.state == .idle, application.session.status.state != .idle {
+            show("workout")
+            workoutPage.focusPause()
+        }
+    }
+
+    private func togglePause() {
+        let paused = application.session.status.state == .paused
+        application.session.command { client throws(TimerClientError) in
+            paused ? try client.resume() : try client.pause()
+        }
+    }
+
+    /// The workout's Stop asks first: a Stop pressed by mistake costs nothing. (The notification's Stop, the tray's
+    /// and `intervalctl stop` do not ask: they are deliberate.)
+    private func askToStop() {
+        let status = application.session.status
+        guard status.state != .idle else { return }
+        confirm(
+            tr("Stop the workout?"),
+            tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
+            cancel: tr("Keep Going"), destructive: tr("Stop Workout")
+        ) { [unowned self] in
+            application.session.command { client throws(TimerClientError) in try client.stop() }
+        }
+    }
+
+    /// Starts plan text; while a workout exists, first asks whether to replace it.
+    func start(text: String, origin: String) {
+        lastStarted = (text, origin)
+        guard application.session.status.state == .idle else {
+            askToReplace(text: text, origin: origin)
+            return
+        }
+        application.session.perform({ client throws(TimerClientError) in
+            try client.start(plan: text, origin: origin, replace: false)
+        }) { [unowned self] result in
+            if case .failure(.command(let refusal)) = result, refusal.code == .alreadyRunning {
+                askToReplace(text: text, origin: origin)
+            } else if case .failure(let error) = result {
+                problem(error)
+            } else {
+                show("workout")
+            }
+        }
+    }
+
+    private func askToReplace(text: String, origin: String) {
+        confirm(
+            tr("Replace the running workout?"),
+            tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
+            cancel: tr("Cancel"), destructive: tr("Replace")
+        ) { [unowned self] in
+            application.session.perform({ client throws(TimerClientError) in
+                try client.start(plan: text, origin: origin, replace: true)
+            }) { [unowned self] result in
+                if case .failure(let error) = result { problem(error) } else { show("workout") }
+            }
+        }
+    }
+
+    /// Asks a question whose answer is Cancel (the default, and Escape) or a destructive action: that runs `confirmed`.
+    private func confirm(
+        _ heading: String, _ body: String, cancel: String, destructive: String, _ confirmed: @escaping () -> Void
+    ) {
+        let dialog: Widget = adw_message_dialog_new(cast(window), heading, body)
+        adw_message_dialog_add_response(cast(dialog), "cancel", cancel)
+        adw_message_dialog_add_response(cast(dialog), "confirm", destructive)
+        adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(cast(dialog), "cancel")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        on(dialog, .response) { response in
+            if response == "confirm" { confirmed() }
+        }
+        gtk_window_present(cast(dialog))
+    }
+
+    /// Draws the workout as it is now and sets the timer for the next change of its digits.
+    func render() {
+        if tick != 0 {
+            g_source_remove(tick)
+            tick = 0
+        }
+        let (status, age) = (application.session.status, application.session.age)
+        workoutPage.show(
+            WorkoutDisplay(status, age: age, restKinds: application.restKinds), planName: status.planName)
+        for action in workoutActions { g_simple_action_set_enabled(action, status.state == .idle ? 0 : 1) }
+        if status.state == .running { inhibit() } else { uninhibit() }
+        guard let change = WorkoutDisplay.nextChange(status, age: age) else { return }
+        let wait = max(0, change - age)
+        tick = after(milliseconds: UInt32(clamping: (wait + 999) / 1000)) { [unowned self] in
+            tick = 0
+            render()
+        }
+    }
+
+    /// The screen neither blanks nor locks while a running workout is shown.
+    private func inhibit() {
+        guard inhibitCookie == 0 else { return }
+        inhibitCookie = gtk_application_inhibit(
+            cast(application.app), cast(window), GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
+    }
+
+    private func uninhibit() {
+        guard inhibitCookie != 0 else { return }
+        gtk_application_uninhibit(cast(application.app), inhibitCookie)
+        inhibitCookie = 0
+    }
+
+    /// The finish page for the workout just recorded, with Start Again when its plan can be started again: from its
+    /// file, or the text last started here.
+    func showFinished(_ record: HistoryRecord) {
+        let fromFile = record.origin.hasSuffix(".plan") ? PlanCatalog.load(name: "", path: record.origin).text : nil
+        let again =
+            fromFile.map { (text: $0, origin: record.origin) }
+            ?? lastStarted.flatMap { $0.origin == record.origin ? $0 : nil }
+        workoutPage.showFinished(record, again: again)
+        show("workout")
+    }
+
+    // MARK: Problems
+
+    func problem(_ error: TimerClientError) {
+        if error.isUnreachable {
+            problem(
+                tr("The timer service (intervald) cannot be reached: {reason}", ["reason": error.description]),
+                retry: true)
+        } else {
+            problem(error.description)
+        }
+    }
+
+    /// A refusal or a failure, as a toast that goes by itself; with `retry` (the daemon cannot be reached), one that
+    /// stays, with Retry, until dismissed or the daemon answers.
+    func problem(_ text: String, retry: Bool = false) {
+        if retry, let unreachableToast {
+            adw_toast_set_title(unreachableToast, markupEscaped(text))
+            return
+        }
+        guard let toast = adw_toast_new(markupEscaped(text)) else { return }
+        if retry {
+            adw_toast_set_button_label(toast, tr("Retry"))
+            adw_toast_set_action_name(toast, "app.retry")
+            adw_toast_set_timeout(toast, 0)
+            adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+            unreachableToast = toast
+            on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
+        }
+        adw_toast_overlay_add_toast(toasts, toast)
+    }
+
+    func clearProblem() {
+        if let unreachableToast { adw_toast_dismiss(unreachableToast) }
+    }
+}

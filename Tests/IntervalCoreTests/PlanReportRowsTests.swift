@@ -1,0 +1,39 @@
+import Testing
+
+@testable import IntervalCore
+
+/// The window's plan page shows a plan as rows (PlanReport.rows, totalRows): the same items and totals as the text of
+/// `intervalctl plan show`.
+struct PlanReportRowsTests {
+    private func plan(_ text: String) throws -> Plan {
+        try PlanParser.parse(text, origin: "<test>", defaultName: "test")
+    }
+
+    @Test func stepsAreRowsAndRepeatsHoldTheirRowsNested() throws {
+        let rows = PlanReport.rows(
+            for: try plan(#"5m warmup, 2x(1m run "Uphill" @ 5:00/km, 3x(10s walk)), for 1m(20s run, 10s rest)"#))
+        #expect(
+            rows == [
+                .step(title: "Warm-up", duration: "5:00"),
+                .repeats(
+                    title: "2 ×", subtitle: "3:00, 1:30 per round",
+                    rows: [
+                        .step(title: "Uphill (run) @ 5:00/km", duration: "1:00"),
+                        .repeats(
+                            title: "3 ×", subtitle: "0:30, 0:10 per round",
+                            rows: [.step(title: "Walk", duration: "0:10")]),
+                    ]),
+                .repeats(
+                    title: "for 1:00: 2 full rounds", subtitle: "1:00, 0:30 per round",
+                    rows: [.step(title: "Run", duration: "0:20"), .step(title: "Rest", duration: "0:10")]),
+            ])
+    }
+
+    @Test func theTotalsAreTheTextsRowsUnpadded() throws {
+        let estimate = PlanEstimate(try plan("3x(1m run @ 6:00/km, 1m walk @ 10:00/km)"))
+        let rows = PlanReport.totalRows(estimate)
+        #expect(rows.map(\.name) == ["Total", "run", "walk", "Distance", "Average pace"])
+        #expect(rows.prefix(4).map(\.value) == ["6:00", "3:00 · 50 %", "3:00 · 50 %", "0.80 km (0.50 mi)"])
+        #expect(PlanReport.totals(estimate).prefix(2) == ["Total          6:00", "run            3:00  50 %"])
+    }
+}
