@@ -27,6 +27,18 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
         distance = summary.distance
     }
 
+    /// The metres covered in the plan's first `elapsed` µs, its segments run in order (the last one in part): what a
+    /// workout stopped there ran, skips aside. Nil unless every step has a pace.
+    public static func distance(of plan: Plan, through elapsed: Int64) -> Double? {
+        guard plan.root.totalSummary.distance != nil else { return nil }
+        var metres = 0.0
+        for segment in plan.segments {
+            guard segment.start < elapsed, let pace = segment.pace else { break }
+            metres += pace.metresPerSecond * Double(min(segment.duration, elapsed - segment.start)) / 1_000_000
+        }
+        return metres
+    }
+
     /// The average pace over the whole plan, when the distance is known.
     public var averagePace: Pace? {
         guard let distance, distance > 0, duration > 0 else { return nil }

@@ -50,10 +50,7 @@ public enum PlanReport {
                     "\(clock(kind.duration))\(aligned ? "  " : " · ")\(percent) %"
                 ))
         }
-        if let distance = estimate.distance {
-            rows.append(
-                (tr("Distance"), "\(format2(distance / 1000)) km (\(format2(distance / Pace.metresPerMile)) mi)"))
-        }
+        if let distance = estimate.distance { rows.append((tr("Distance"), distanceText(distance))) }
         if let pace = estimate.averagePace {
             rows.append(
                 (
@@ -70,6 +67,11 @@ public enum PlanReport {
         case step(title: String, duration: String)
         /// "6 ×" (or what a bounded repeat solved), "6:00, 1:00 per round", and what it repeats.
         case repeats(title: String, subtitle: String, rows: [Row])
+    }
+
+    /// "5.00 km (3.11 mi)", with the user's decimal separator.
+    public static func distanceText(_ metres: Double) -> String {
+        "\(format2(metres / 1000)) km (\(format2(metres / Pace.metresPerMile)) mi)"
     }
 
     /// The plan's items as rows, repeats folded (as ``text(for:)`` lists them).

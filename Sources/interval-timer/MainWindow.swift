@@ -243,14 +243,23 @@ final class MainWindow {
         inhibitCookie = 0
     }
 
-    /// The finish page for the workout just recorded, with Start Again when its plan can be started again: from its
-    /// file, or the text last started here.
+    /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known:
+    /// its file, or the text last started here when the record is that plan's.
     func showFinished(_ record: HistoryRecord) {
-        let fromFile = record.origin.hasSuffix(".plan") ? PlanCatalog.load(name: "", path: record.origin).text : nil
-        let again =
-            fromFile.map { (text: $0, origin: record.origin) }
-            ?? lastStarted.flatMap { $0.origin == record.origin ? $0 : nil }
-        workoutPage.showFinished(record, again: again)
+        var known: (text: String, origin: String, plan: Plan)?
+        if record.origin.hasSuffix(".plan") {
+            let item = PlanCatalog.load(name: record.plan, path: record.origin)
+            if let text = item.text, case .success(let plan) = item.plan { known = (text, record.origin, plan) }
+        } else if let started = lastStarted, started.origin == record.origin,
+            let plan = try? PlanParser.parse(
+                started.text, origin: started.origin, defaultName: PlanLocator.inlineName(for: started.text)),
+            plan.name == record.plan
+        {
+            known = (started.text, started.origin, plan)
+        }
+        workoutPage.showFinished(
+            record, again: known.map { ($0.text, $0.origin) },
+            distance: known.flatMap { PlanEstimate.distance(of: $0.plan, through: record.doneDuration) })
         show("workout")
     }
 

@@ -57,8 +57,8 @@ final class WorkoutPage {
     }
 
     /// The finish page for the workout that just ended, until Done, or until a workout runs again. `again` is the
-    /// plan's text and origin when it can be started again.
-    func showFinished(_ record: HistoryRecord, again: (text: String, origin: String)?) {
+    /// plan's text and origin when it can be started again; `distance`, in metres, when its steps have paces.
+    func showFinished(_ record: HistoryRecord, again: (text: String, origin: String)?, distance: Double?) {
         let title =
             switch record.result {
             case .finished: tr("Workout Finished")
@@ -82,6 +82,10 @@ final class WorkoutPage {
             gtk_list_box_append(
                 cast(finishedKinds),
                 actionRow(title: Localization.label(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
+        }
+        if let distance {
+            gtk_list_box_append(
+                cast(finishedKinds), actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)))
         }
         startAgainText = again
         gtk_widget_set_visible(startAgainButton, again == nil ? 0 : 1)

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (BIN, SERVICE, busctl, ctl, desktop_required, has_locale, in_language, install_desktop_files,
-                      name_owner_pid, press, wait_until)
+from audio import RATE, THRESHOLD, PrivatePulse, pulseaudio_missing, tone_levels, write_tone
+from conftest import (BIN, SERVICE, BusMonitor, attach_if_failed, busctl, ctl, desktop_required, has_locale,
+                      in_language, install_desktop_files, name_owner_pid, press, wait_until)
 
 gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
 gi.require_version("Atspi", "2.0")
@@ -574,6 +575,84 @@ def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_appl
     assert name_owner_pid() == daemon
 
 
+def loudness(pulse, since):
+    """Seconds of loud samples recorded since wall time `since`."""
+    samples, _ = pulse.recording(since=since)
+    return sum(1 for value in samples if abs(value) > THRESHOLD) / RATE
+
+
+@pytest.mark.skipif(pulseaudio_missing() is not None, reason=pulseaudio_missing() or "")
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+class TestPreferencesHeard:
+    """What Preferences change is heard at the running workout's next cue, in a recording of a real PulseAudio."""
+
+    TONE_HZ = 660
+
+    @pytest.fixture
+    def pulse(self, request):
+        server = PrivatePulse()
+        yield server
+        attach_if_failed(request, f"{server.name} log", server.log)
+        server.close()
+
+    @pytest.fixture
+    def daemon_environment(self, tmp_path, pulse):
+        """The activated daemon plays into the private PulseAudio (and autospawns speech-dispatcher beside it)."""
+        keys = ("XDG_RUNTIME_DIR", "HOME", "PULSE_SERVER")
+        return {"XDG_DATA_DIRS": window_environment(tmp_path)["XDG_DATA_DIRS"], **{k: pulse.env[k] for k in keys}}
+
+    def cue_level(self, pulse, cue):
+        """The work tone's loudest level (dB) in the second after a cue."""
+        pulse.wait_until_recorded(cue + 1.2)
+        samples, clock = pulse.recording(since=cue - 0.5)
+        return max(db for _, db in tone_levels(samples, clock, self.TONE_HZ, cue, cue + 0.9))
+
+    def test_the_volume_the_sounds_and_the_voice_set_in_preferences_are_the_next_cues(self, window, daemon_config,
+                                                                                       pulse, tmp_path):
+        tone = tmp_path / "tone.wav"
+        write_tone(tone, 1, self.TONE_HZ, 0.5)
+        settings = f'[notifications]\nsound = false\n\n[sound]\nvolume = 100\nwork = "{tone}"\nrest = "{tone}"\n'
+        daemon_config.write_text(settings)
+        log = tmp_path / "intervald.log"
+        signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+        try:
+            assert ctl("start", "-e", "1m run, 1m walk, 1m run, 1m walk").returncode == 0
+            first = signals.wait_for("SegmentStarted")[0]["timestamp-realtime"] / 1e6
+            window.menu("Preferences")
+            window.type("Volume in percent", "25")
+            wait_until(lambda: "volume = 25\n" in daemon_config.read_text(), 10, "the volume to be written")
+            assert daemon_config.read_text() == settings.replace("volume = 100", "volume = 25"), "only that line"
+            wait_until(lambda: log.read_text().count("reason=the file changed") >= 1, 10, "the daemon to read it")
+            assert ctl("skip").returncode == 0
+            second = signals.wait_for("SegmentStarted", count=2)[1]["timestamp-realtime"] / 1e6
+            levels = [self.cue_level(pulse, first), self.cue_level(pulse, second)]
+            # 25 %: 20·log10(0.25) = -12.04 dB, from the next cue on.
+            assert abs(levels[1] - levels[0] + 12.04) < 1.5, levels
+
+            # The sounds off: the next change is silent.
+            window.press("check box", "Play cue sounds")
+            wait_until(lambda: re.search(r"\[sound\][^\[]*\nenabled = false\n", daemon_config.read_text()), 10,
+                       "the switch to be written")
+            # Read again by the monitor when the write settles; `reload` makes sure it is in use before the skip.
+            assert ctl("reload").returncode == 0
+            assert ctl("skip").returncode == 0
+            third = signals.wait_for("SegmentStarted", count=3)[2]["timestamp-realtime"] / 1e6
+            pulse.wait_until_recorded(third + 1.2)
+            assert loudness(pulse, third) == 0, "no sound"
+
+            # The voice on: what plays at the next change is speech.
+            window.press("check box", "Speak each change")
+            wait_until(lambda: "voice = true" in daemon_config.read_text(), 10, "the voice to be written")
+            assert ctl("reload").returncode == 0
+            assert ctl("skip").returncode == 0
+            fourth = signals.wait_for("SegmentStarted", count=4)[3]["timestamp-realtime"] / 1e6
+            wait_until(lambda: loudness(pulse, fourth) > 0.5, 30, "half a second of speech")
+            assert timer_property("State") == '"running"'
+        finally:
+            signals.close()
+            ctl("stop")
+
+
 def test_about_names_the_application_its_version_and_its_licence(window):
     window.menu("About Interval Timer")
     window.wait("label", "0.1.0")
@@ -747,6 +826,24 @@ def test_a_workout_that_ends_shows_the_finish_page_with_its_time_per_kind_and_st
     window.wait("label", re.compile(r"2x\(1s run, 2s walk\): 0:0\d of 0:06, stopped \(user\)\."))
     window.press("push button", "Done")
 
+
+def test_the_german_finish_page_says_how_it_ended_and_the_distance_in_german(tmp_path, activatable_daemon):
+    """A plan whose steps have paces: the finish page adds the distance run, with the decimal comma."""
+    if not has_locale("de_DE.UTF-8"):
+        pytest.skip("de_DE.UTF-8 is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language("de_DE.UTF-8"))
+    try:
+        window.tab("Pläne")
+        # 2 × (1 s at 36 km/h, 10 m, and 2 s at 6 km/h, 3.33 m): 26.67 m.
+        window.type("Plan in einer Zeile", "2x(1s run @ 36 km/h, 2s walk @ 6 km/h)")
+        window.press("push button", "Starten")
+        window.wait("label", "Training beendet", timeout=20)
+        window.wait("label", "2x(1s run @ 36 km/h, 2s walk @ 6 km/h): 0:06 von 0:06, beendet.")
+        distance = window.find("list item", "Strecke")
+        assert distance is not None and window.find("label", "0,03 km (0,02 mi)", root=distance) is not None
+        window.press("push button", "Fertig")
+    finally:
+        window.close()
 
 
 def test_a_plans_page_shows_its_steps_and_repeats_as_rows_and_the_header_bars_back_returns_to_the_list(window):

@@ -42,6 +42,18 @@ import Testing
         #expect(PlanReport.text(for: plan).contains("Distance      2.777777777777778e+17 km"))
     }
 
+    @Test func theDistanceOfAWorkoutStoppedPartWayIsItsSegmentsUpToThen() throws {
+        let plan = try PlanParser.parse("2x(1m run @ 6:00/km, 1m walk @ 12:00/km)", origin: "", defaultName: "x")
+        let metres = { (seconds: Int64) in PlanEstimate.distance(of: plan, through: seconds * 1_000_000) }
+        #expect(metres(0) == 0)
+        #expect(abs((metres(30) ?? 0) - 83.333) < 0.001, "half of the first run")
+        #expect(abs((metres(90) ?? 0) - (166.667 + 41.667)) < 0.001, "the run, and half of the walk")
+        #expect(abs((metres(240) ?? 0) - (PlanEstimate(plan).distance ?? 0)) < 1e-9, "the whole plan")
+        #expect(abs((metres(999) ?? 0) - (PlanEstimate(plan).distance ?? 0)) < 1e-9, "no more than the plan")
+        let unpaced = try PlanParser.parse("1m run @ 6:00/km, 1m walk", origin: "", defaultName: "x")
+        #expect(PlanEstimate.distance(of: unpaced, through: 60_000_000) == nil, "unknown unless every step has a pace")
+    }
+
     @Test func splitsFallOnEachUnitAndTheEnd() throws {
         let run = try solve("5.5km in 27:30")
         let splits = run.splits(every: 1000)
