@@ -91,7 +91,9 @@ let package = Package(
             // The window's layout, GtkBuilder files compiled into the executable (no resource path to find at run
             // time, in the build tree or the package).
             resources: [
-                .embedInCode("ui/window.ui"), .embedInCode("ui/workout-page.ui"), .embedInCode("ui/shortcuts.ui"),
+                .embedInCode("ui/window.ui"), .embedInCode("ui/workout-page.ui"), .embedInCode("ui/plans-page.ui"),
+                .embedInCode("ui/history-page.ui"), .embedInCode("ui/calculator-page.ui"),
+                .embedInCode("ui/shortcuts.ui"),
             ]
         ),
         .executableTarget(

@@ -7,6 +7,7 @@ import IntervalCore
 /// separator, and read with it or with the dot.
 final class CalculatorPage {
     let root: Widget
+    private let layout: Builder
     private var solving = RunCalculation.Quantity.time
     /// The solved value is being written into its field: its `changed` must not solve again.
     private var filling = false
@@ -30,51 +31,18 @@ final class CalculatorPage {
     ]
 
     init() {
-        time = Self.entry(placeholder: "25:00")
-        distance = Self.entry(placeholder: "5")
-        distanceUnit = Self.dropDown(Self.distanceUnits.map(\.name), name: tr("Distance unit"))
-        pace = Self.entry(placeholder: "5:00")
-        paceUnit = Self.dropDown(Self.paceUnits.map(\.shown), name: tr("Pace unit"))
-        splitsUnit = Self.dropDown([tr("Splits per km"), tr("Splits per mile")], name: tr("Splits"))
-        answer = label("", classes: ["title-2"], xalign: 0)
-        gtk_label_set_selectable(cast(answer), 1)
-        accessibleName(answer, tr("Answer"))
-        splits = boxedList()
-        accessibleName(splits, tr("Splits"))
-
-        // Which of the three is solved: a group of toggle buttons, one pressed, after "Solve for"; short words, so
-        // that the group fits a phone's width (360 px), named in full for assistive technologies.
-        let toggles = [
-            (tr("Time"), tr("Solve Time")), (tr("Distance"), tr("Solve Distance")), (tr("Pace"), tr("Solve Pace")),
-        ]
-        .map { word, name -> Widget in
-            let toggle: Widget = gtk_toggle_button_new_with_label(word)
-            accessibleName(toggle, name)
-            return toggle
-        }
-        let (solveTime, solveDistance, solvePace) = (toggles[0], toggles[1], toggles[2])
-        gtk_toggle_button_set_group(cast(solveDistance), cast(solveTime))
-        gtk_toggle_button_set_group(cast(solvePace), cast(solveTime))
-        gtk_toggle_button_set_active(cast(solveTime), 1)
-        let group = box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, toggles)
-        gtk_widget_add_css_class(group, "linked")
-        let choice = box(GTK_ORIENTATION_HORIZONTAL, [label(tr("Solve for"), xalign: 0), group])
-        gtk_widget_set_halign(choice, GTK_ALIGN_CENTER)
-
-        let grid: Widget = gtk_grid_new()
-        gtk_grid_set_row_spacing(cast(grid), 12)
-        gtk_grid_set_column_spacing(cast(grid), 12)
-        for (row, (name, field, unit)) in [
-            (tr("Time"), time, nil), (tr("Distance"), distance, distanceUnit), (tr("Pace or speed"), pace, paceUnit),
-        ].enumerated() {
-            let caption = label(name, xalign: 0)
-            gtk_label_set_mnemonic_widget(cast(caption), field)
-            gtk_grid_attach(cast(grid), caption, 0, Int32(row), 1, 1)
-            gtk_grid_attach(cast(grid), field, 1, Int32(row), 1, 1)
-            gtk_widget_set_hexpand(field, 1)
-            if let unit { gtk_grid_attach(cast(grid), unit, 2, Int32(row), 1, 1) }
-        }
-        root = scrolledPage(box(GTK_ORIENTATION_VERTICAL, [choice, grid, answer, splitsUnit, splits]))
+        layout = Builder(PackageResources.calculator_page_ui)
+        root = layout.widget("page")
+        (time, distance, pace) = (layout.widget("time"), layout.widget("distance"), layout.widget("pace"))
+        (distanceUnit, paceUnit, splitsUnit) = (
+            layout.widget("distance-unit"), layout.widget("pace-unit"), layout.widget("splits-unit")
+        )
+        (answer, splits) = (layout.widget("answer"), layout.widget("splits"))
+        Self.setItems(distanceUnit, Self.distanceUnits.map(\.name))
+        Self.setItems(paceUnit, Self.paceUnits.map(\.shown))
+        let (solveTime, solveDistance, solvePace) = (
+            layout.widget("solve-time"), layout.widget("solve-distance"), layout.widget("solve-pace")
+        )
 
         for (button, quantity) in [
             (solveTime, RunCalculation.Quantity.time), (solveDistance, .distance), (solvePace, .pace),
@@ -186,20 +154,12 @@ final class CalculatorPage {
         min(Int(gtk_drop_down_get_selected(cast(dropDown))), count - 1)
     }
 
-    /// An entry, named by the caption the grid puts beside it (its mnemonic widget).
-    private static func entry(placeholder: String) -> Widget {
-        let entry: Widget = gtk_entry_new()
-        gtk_entry_set_placeholder_text(cast(entry), placeholder)
-        // Narrower than GTK's default, so that caption, field and unit fit a phone's width.
-        gtk_editable_set_width_chars(cast(entry), 6)
-        return entry
-    }
-
-    private static func dropDown(_ items: [String], name: String) -> Widget {
+    /// Gives a unit list its items, from the tables above.
+    private static func setItems(_ dropDown: Widget, _ items: [String]) {
         let strings = items.map { UnsafePointer(strdup($0)) } + [nil]
         defer { strings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        let dropDown: Widget = gtk_drop_down_new_from_strings(strings)
-        accessibleName(dropDown, name)
-        return dropDown
+        let model = gtk_string_list_new(strings)
+        gtk_drop_down_set_model(cast(dropDown), model)
+        g_object_unref(UnsafeMutableRawPointer(model))
     }
 }

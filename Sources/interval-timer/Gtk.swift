@@ -242,14 +242,6 @@ final class Builder {
     }
 }
 
-func label(_ text: String, classes: [String] = [], xalign: Float = 0.5) -> Widget {
-    let label: Widget = gtk_label_new(text)
-    gtk_label_set_xalign(cast(label), xalign)
-    gtk_label_set_wrap(cast(label), 1)
-    for name in classes { gtk_widget_add_css_class(label, name) }
-    return label
-}
-
 /// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
 func markupEscaped(_ text: String) -> String {
     guard let escaped = g_markup_escape_text(text, -1) else { return "" }
@@ -261,28 +253,8 @@ func setText(_ label: Widget, _ text: String) {
     gtk_label_set_text(cast(label), text)
 }
 
-func button(_ text: String, classes: [String] = [], _ clicked: @escaping () -> Void) -> Widget {
-    let button: Widget = gtk_button_new_with_label(text)
-    for name in classes { gtk_widget_add_css_class(button, name) }
-    on(button, .clicked, clicked)
-    return button
-}
-
-func box(_ orientation: GtkOrientation, spacing: Int32 = 12, _ children: [Widget] = []) -> Widget {
-    let box: Widget = gtk_box_new(orientation, spacing)
-    for child in children { gtk_box_append(cast(box), child) }
-    return box
-}
-
 func append(_ box: Widget, _ child: Widget) {
     gtk_box_append(cast(box), child)
-}
-
-func setMargins(_ widget: Widget, _ margin: Int32) {
-    gtk_widget_set_margin_top(widget, margin)
-    gtk_widget_set_margin_bottom(widget, margin)
-    gtk_widget_set_margin_start(widget, margin)
-    gtk_widget_set_margin_end(widget, margin)
 }
 
 func accessibleName(_ widget: Widget, _ name: String) {
@@ -291,19 +263,6 @@ func accessibleName(_ widget: Widget, _ name: String) {
 
 func accessibleDescription(_ widget: Widget, _ description: String) {
     it_accessible_set_description(widget, description)
-}
-
-/// A scrolled, width-clamped page body, as GNOME apps lay out lists.
-func scrolledPage(_ content: Widget) -> Widget {
-    let clamp: Widget = adw_clamp_new()
-    adw_clamp_set_maximum_size(cast(clamp), 720)
-    adw_clamp_set_child(cast(clamp), content)
-    setMargins(content, 18)
-    let scrolled: Widget = gtk_scrolled_window_new()
-    gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-    gtk_scrolled_window_set_child(cast(scrolled), clamp)
-    gtk_widget_set_vexpand(scrolled, 1)
-    return scrolled
 }
 
 /// Removes every child of a GtkBox or GtkListBox.
@@ -334,28 +293,4 @@ func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) 
         adw_action_row_set_activatable_widget(cast(row), open)
     }
     return row
-}
-
-/// A GtkStack of named pages (the first one shown), as the GtkStack its functions take; the widget is the same.
-func namedStack(_ pages: [(name: String, page: Widget)]) -> OpaquePointer {
-    let stack: OpaquePointer = cast(gtk_stack_new())
-    for (name, page) in pages { gtk_stack_add_named(stack, page, name) }
-    return stack
-}
-
-/// An AdwStatusPage: an icon, a title and, if given, a description.
-func statusPage(icon: String, title: String, description: String? = nil) -> Widget {
-    let page: Widget = adw_status_page_new()
-    adw_status_page_set_icon_name(cast(page), icon)
-    adw_status_page_set_title(cast(page), title)
-    if let description { adw_status_page_set_description(cast(page), description) }
-    return page
-}
-
-/// A boxed list (GtkListBox in the `boxed-list` style), its rows not selectable.
-func boxedList() -> Widget {
-    let list: Widget = gtk_list_box_new()
-    gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_NONE)
-    gtk_widget_add_css_class(list, "boxed-list")
-    return list
 }

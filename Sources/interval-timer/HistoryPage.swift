@@ -6,12 +6,13 @@ import IntervalRuntime
     import Glibc
 #endif
 
-/// The history (docs/reference.md §10): a chart of minutes per week, work and rest in their colours, drawn with cairo
-/// in the theme's text colour, and the workouts, newest first; dates and times in the person's locale and time zone.
-/// No workouts yet, and a history that cannot be read, are status pages.
+/// The history (docs/reference.md §10), laid out in ui/history-page.ui: a chart of minutes per week, work and rest in
+/// their colours, drawn with cairo in the theme's text colour, and the workouts, newest first; dates and times in the
+/// person's locale and time zone. No workouts yet, and a history that cannot be read, are status pages.
 final class HistoryPage {
     let root: Widget
     private unowned let application: TimerApplication
+    private let layout: Builder
     private let pages: OpaquePointer
     private let unreadablePage: Widget
     private let chartArea: Widget
@@ -24,26 +25,13 @@ final class HistoryPage {
 
     init(application: TimerApplication) {
         self.application = application
-        chartArea = gtk_drawing_area_new()
-        gtk_drawing_area_set_content_height(cast(chartArea), 220)
-        accessibleName(chartArea, tr("Minutes per week"))
-        legend = label("", xalign: 0)
-        summary = label("", xalign: 0)
-        list = boxedList()
-        accessibleName(list, tr("Workouts"))
-        let records = scrolledPage(
-            box(
-                GTK_ORIENTATION_VERTICAL,
-                [
-                    label(tr("Minutes per week"), classes: ["heading"], xalign: 0), chartArea, legend, summary,
-                    label(tr("Workouts"), classes: ["heading"], xalign: 0), list,
-                ]))
-        let empty = statusPage(
-            icon: "document-open-recent-symbolic", title: tr("No Workouts Yet"),
-            description: tr("Each workout is listed here when it ends, with its minutes."))
-        unreadablePage = statusPage(icon: "dialog-error-symbolic", title: tr("The History Cannot Be Read"))
-        pages = namedStack([("records", records), ("empty", empty), ("unreadable", unreadablePage)])
+        layout = Builder(PackageResources.history_page_ui)
+        pages = layout.object("pages")
         root = cast(pages)
+        (chartArea, legend, summary, list) = (
+            layout.widget("chart"), layout.widget("legend"), layout.widget("summary"), layout.widget("list")
+        )
+        unreadablePage = layout.widget("unreadable")
         setDrawing(chartArea) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }

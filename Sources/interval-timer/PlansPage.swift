@@ -3,9 +3,9 @@ import Dispatch
 import IntervalCore
 import IntervalRuntime
 
-/// The plans (docs/reference.md §10): the bundled and the user's plans, and a field for a one-line plan, checked as it
-/// is typed; a plan's page, a leaflet's inner page (the window's header bar has its back button), with its timeline as
-/// a bar of coloured segments, its items as rows (a repeat folds out) and its totals.
+/// The plans (docs/reference.md §10), laid out in ui/plans-page.ui: the bundled and the user's plans, and a field for
+/// a one-line plan, checked as it is typed; a plan's page, a leaflet's inner page (the window's header bar has its back
+/// button), with its timeline as a bar of coloured segments, its items as rows (a repeat folds out) and its totals.
 final class PlansPage {
     let root: Widget
     /// A plan to start: its text and origin.
@@ -13,6 +13,7 @@ final class PlansPage {
     /// The page went to a plan's page, or back.
     var innerPageChanged: () -> Void = {}
     private unowned let application: TimerApplication
+    private let layout: Builder
     private let leaflet: OpaquePointer
     private let list: Widget
     private let detailTitle: Widget
@@ -32,45 +33,16 @@ final class PlansPage {
 
     init(application: TimerApplication) {
         self.application = application
-        list = boxedList()
-        accessibleName(list, tr("Plans"))
-
-        oneLine = gtk_entry_new()
-        gtk_entry_set_placeholder_text(cast(oneLine), "8x(30s run, 30s walk)")
-        accessibleName(oneLine, tr("One-line plan"))
-        verdict = label(
-            tr("Type a plan such as 8x(30s run, 30s walk)."), classes: ["dim-label", "monospace"], xalign: 0)
-        gtk_label_set_selectable(cast(verdict), 1)
-        startOneLine = button(tr("Start"), classes: ["suggested-action"]) {}
-        gtk_widget_set_sensitive(startOneLine, 0)
-        let oneLineRow = box(GTK_ORIENTATION_HORIZONTAL, [oneLine, startOneLine])
-        gtk_widget_set_hexpand(oneLine, 1)
-
-        let listing = box(
-            GTK_ORIENTATION_VERTICAL,
-            [
-                label(tr("Plans"), classes: ["heading"], xalign: 0), list,
-                label(tr("One-line plan"), classes: ["heading"], xalign: 0), oneLineRow, verdict,
-            ])
-
-        detailTitle = label("", classes: ["title-2"], xalign: 0)
-        timeline = gtk_drawing_area_new()
-        gtk_drawing_area_set_content_height(cast(timeline), 36)
-        accessibleName(timeline, tr("Timeline"))
-        let startPlan = button(tr("Start Plan"), classes: ["suggested-action", "pill"]) {}
-        gtk_widget_set_halign(startPlan, GTK_ALIGN_START)
-        detailGroups = box(GTK_ORIENTATION_VERTICAL, spacing: 24)
-        let detail = box(GTK_ORIENTATION_VERTICAL, [detailTitle, timeline, startPlan, detailGroups])
-
-        // Always folded: one page at a time, back by the header bar's button, a swipe, Alt+Left or the mouse's back
-        // button.
-        let leaflet: OpaquePointer = cast(adw_leaflet_new())
-        adw_leaflet_set_can_unfold(leaflet, 0)
-        adw_leaflet_set_can_navigate_back(leaflet, 1)
-        adw_leaflet_page_set_name(adw_leaflet_append(leaflet, scrolledPage(listing)), "list")
-        adw_leaflet_page_set_name(adw_leaflet_append(leaflet, scrolledPage(detail)), "detail")
-        self.leaflet = leaflet
+        layout = Builder(PackageResources.plans_page_ui)
+        leaflet = layout.object("leaflet")
         root = cast(leaflet)
+        (list, oneLine, verdict, startOneLine) = (
+            layout.widget("list"), layout.widget("one-line"), layout.widget("verdict"), layout.widget("start-one-line")
+        )
+        (detailTitle, timeline, detailGroups) = (
+            layout.widget("detail-title"), layout.widget("timeline"), layout.widget("detail-groups")
+        )
+        let startPlan = layout.widget("start-plan")
 
         on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
@@ -209,8 +181,9 @@ final class PlansPage {
 
     // MARK: Timeline
 
-    /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``). Segments thinner than
-    /// a pixel merge into their neighbours, so a plan of a million segments draws as fast as one of ten.
+    /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``).
+    /// Segments thinner than a pixel merge into their neighbours, so a plan of a million segments draws as fast as one
+    /// of ten.
     private func drawTimeline(_ plan: Plan, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32) {
         guard plan.duration > 0 else { return }
         let scale = Double(width) / Double(plan.duration)

@@ -846,6 +846,40 @@ def test_the_german_finish_page_says_how_it_ended_and_the_distance_in_german(tmp
         window.close()
 
 
+@pytest.mark.parametrize("locale, words", [
+    ("fr_FR.UTF-8", {"tabs": ["Séance", "Plans", "Historique", "Calculatrice"],
+                     "idle": "Aucun entraînement en cours", "choose": "Choisir un plan", "start": "Démarrer le plan",
+                     "back": "Retour", "steps": "Étapes", "totals": "Totaux", "preferences": "Préférences",
+                     "sounds": "Jouer les sons des signaux"}),
+    ("es_ES.UTF-8", {"tabs": ["Entrenamiento", "Planes", "Historial", "Calculadora"],
+                     "idle": "Ningún entrenamiento en curso", "choose": "Elegir un plan", "start": "Empezar el plan",
+                     "back": "Atrás", "steps": "Pasos", "totals": "Totales", "preferences": "Preferencias",
+                     "sounds": "Reproducir los sonidos de aviso"}),
+])
+def test_the_window_speaks_french_and_spanish_from_its_layout_files_and_its_code(tmp_path, locale, words):
+    """The texts of ui/*.ui (tabs, the idle page, buttons) and those set from Swift (a plan's rows, Preferences)."""
+    if not has_locale(locale):
+        pytest.skip(f"{locale} is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language(locale))
+    try:
+        for tab in words["tabs"]:
+            window.wait("page tab", tab)
+        window.wait("label", words["idle"])
+        # "Choose a Plan" is the window's show-page action: it leads to the Plans page.
+        window.press("push button", words["choose"])
+        plans = window.find("page tab", words["tabs"][1])
+        wait_until(lambda: plans.get_state_set().contains(Atspi.StateType.SELECTED), 10, "the Plans page")
+        window.press("push button", "Tabata")
+        window.usable("push button", words["start"])
+        window.wait("list", words["steps"])
+        window.wait("list", words["totals"])
+        window.press("push button", words["back"])
+        window.menu(words["preferences"])
+        window.wait("check box", words["sounds"])
+    finally:
+        window.close()
+
+
 def test_a_plans_page_shows_its_steps_and_repeats_as_rows_and_the_header_bars_back_returns_to_the_list(window):
     window.open_plan("Tabata")
     steps = window.wait("list", "Steps")
