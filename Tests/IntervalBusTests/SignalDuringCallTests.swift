@@ -41,16 +41,26 @@ struct SignalDuringCallTests {
         defer { pthread_sigmask(SIG_SETMASK, &runnerMask, nil) }
         let caller = pthread_self()
         // From a thread of its own: the global queue's workers (two on two CPUs) may be busy with other tests' work
-        // (hooks waited for) until after the call, which then missed its signal (one run in ten under load).
+        // (hooks waited for) until after the call, which then missed its signal (one run in ten under load). The
+        // call lasts 3 s, so that the signal lands in it even when that thread is scheduled seconds late (a whole
+        // build beside the tests delayed it past a 600 ms call once): a signal after the call's end would be blocked
+        // again on the calling thread, and the test would prove nothing.
+        let sent = DispatchSemaphore(value: 0)
+        let sentAt = SentAt()
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.1)
+            sentAt.instant = ContinuousClock.now
             _ = pthread_kill(caller, SIGUSR2)
+            sent.signal()
         }
         let started = ContinuousClock.now
-        let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .milliseconds(600)) }
+        let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .seconds(3)) }
+        let ended = ContinuousClock.now
         #expect(
             error?.errno == ETIMEDOUT, "the call ended on its timeout, not on the signal: \(String(describing: error))")
-        #expect(ContinuousClock.now - started >= .milliseconds(550))
+        #expect(ended - started >= .milliseconds(2950))
+        #expect(sent.wait(timeout: .now() + 30) == .success)
+        #expect(sentAt.instant.map { $0 < ended } == true, "the signal was sent during the call")
         #expect(caught.wait(timeout: .now() + 5) == .success, "the signal was handled once the call returned")
     }
 
@@ -69,4 +79,9 @@ struct SignalDuringCallTests {
             }
         }
     }
+}
+
+/// When the signal was sent: written by its thread before it signals `sent`, read after waiting for it.
+private final class SentAt: @unchecked Sendable {
+    var instant: ContinuousClock.Instant?
 }
