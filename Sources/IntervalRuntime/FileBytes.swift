@@ -55,6 +55,25 @@ public enum FileBytes {
         syncDirectory(of: path)
     }
 
+    /// Creates `path` with `bytes` as ``replace(_:with:)`` does, but never over an existing file: that fails with
+    /// `EEXIST` (the file is linked into place, which, unlike `rename`, refuses to replace).
+    public static func create(_ path: String, with bytes: [UInt8]) throws(FileError) {
+        let temporary = path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileError(operation: "create", path: temporary, errno: errno) }
+        defer { unlink(temporary) }
+        do throws(FileError) {
+            try writeAll(bytes, to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: temporary, errno: errno) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        guard link(temporary, path) == 0 else { throw FileError(operation: "create", path: path, errno: errno) }
+        syncDirectory(of: path)
+    }
+
     /// Removes `path` durably (the directory is synced after `unlink`); a file that is already gone is not an error.
     public static func remove(_ path: String) throws(FileError) {
         guard unlink(path) == 0 || errno == ENOENT else {

@@ -69,6 +69,8 @@ extension Signal where Handler == () -> Void {
     static let apply = Self(name: "apply")
     /// AdwToast's.
     static let dismissed = Self(name: "dismissed")
+    /// AdwToast's, when its button is pressed.
+    static let buttonClicked = Self(name: "button-clicked")
 }
 
 extension Signal where Handler == (OpaquePointer?) -> Void {

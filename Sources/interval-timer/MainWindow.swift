@@ -55,6 +55,7 @@ final class MainWindow {
             showBack()
         }
         plansPage.innerPageChanged = { [unowned self] in showBack() }
+        plansPage.toast = { [unowned self] text, undo in toast(text, undo: undo) }
         on(window, .closeRequest) { [unowned self] in
             // Closing the window never stops the workout: it only lets the screen blank again.
             uninhibit()
@@ -290,6 +291,16 @@ final class MainWindow {
             adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
             unreachableToast = toast
             on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
+        }
+        adw_toast_overlay_add_toast(toasts, toast)
+    }
+
+    /// What was just done, as a toast; with `undo`, its Undo button.
+    func toast(_ text: String, undo: (() -> Void)?) {
+        guard let toast = adw_toast_new(markupEscaped(text)) else { return }
+        if let undo {
+            adw_toast_set_button_label(toast, tr("Undo"))
+            on(UnsafeMutableRawPointer(toast), .buttonClicked, undo)
         }
         adw_toast_overlay_add_toast(toasts, toast)
     }

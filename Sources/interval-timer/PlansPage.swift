@@ -12,6 +12,8 @@ final class PlansPage {
     var start: (_ text: String, _ origin: String) -> Void = { _, _ in }
     /// The page went to a plan's page, or back.
     var innerPageChanged: () -> Void = {}
+    /// A toast: what happened, and an Undo for it if there is one.
+    var toast: (_ text: String, _ undo: (() -> Void)?) -> Void = { _, _ in }
     private unowned let application: TimerApplication
     private let layout: Builder
     private let leaflet: OpaquePointer
@@ -24,6 +26,10 @@ final class PlansPage {
     private let oneLine: Widget
     private let verdict: Widget
     private let startOneLine: Widget
+    private let deleteButton: Widget
+    /// The own plans' folder, watched: a plan saved, changed or deleted by any program shows at once.
+    private var monitor: UnsafeMutablePointer<GFileMonitor>?
+    private var refillPending = false
     /// Bumped at each keystroke: only the newest text's verdict is shown.
     private var typed = 0
 
@@ -43,11 +49,14 @@ final class PlansPage {
             layout.widget("detail-title"), layout.widget("timeline"), layout.widget("detail-groups")
         )
         let startPlan = layout.widget("start-plan")
+        deleteButton = layout.widget("delete")
 
         on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
             if let detailPlan { start(detailPlan.text, detailPlan.origin) }
         }
+        on(layout.widget("duplicate"), .clicked) { [unowned self] in duplicateShown() }
+        on(deleteButton, .clicked) { [unowned self] in deleteShown() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }
         on(oneLine, .changed) { [unowned self] in check() }
@@ -55,6 +64,14 @@ final class PlansPage {
             if let plan = detailPlan?.plan { drawTimeline(plan, cairo, width, height) }
         }
         fill()
+        watchOwnPlans()
+    }
+
+    deinit {
+        if let monitor {
+            g_file_monitor_cancel(monitor)
+            g_object_unref(UnsafeMutableRawPointer(monitor))
+        }
     }
 
     /// Whether a plan's page is shown.
@@ -72,9 +89,11 @@ final class PlansPage {
         gtk_widget_queue_draw(timeline)
     }
 
-    /// Lists the catalog's plans; an unreadable or invalid one says why.
+    /// Lists the catalog's plans; an unreadable or invalid one says why. The plan's page shown follows its file: it
+    /// shows the file's new text, or goes back to the list when the file is gone.
     private func fill() {
         removeChildren(list, from: true)
+        var shownStill = false
         for item in application.catalog.items() {
             switch item.plan {
             case .success(let plan):
@@ -83,8 +102,37 @@ final class PlansPage {
                     open(plan, text: text, origin: item.path)
                 }
                 gtk_list_box_append(cast(list), row)
+                if let detailPlan, detailPlan.origin == item.path {
+                    shownStill = true
+                    if detailPlan.text != text, showsPlan { open(plan, text: text, origin: item.path) }
+                }
             case .failure(let failure):
                 gtk_list_box_append(cast(list), actionRow(title: item.name, subtitle: failure.description))
+            }
+        }
+        if !shownStill, detailPlan?.origin.hasSuffix(".plan") == true {
+            detailPlan = nil
+            goBack()
+        }
+    }
+
+    /// Lists the plans again when the own plans' folder changes, once a burst of changes is over (a save is often
+    /// several events).
+    private func watchOwnPlans() {
+        let directory = application.library.directory
+        // A folder that does not exist cannot be watched: it is made, as the first own plan would make it.
+        try? FileBytes.makeDirectories(directory)
+        guard let file = g_file_new_for_path(directory) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        monitor = g_file_monitor_directory(file, G_FILE_MONITOR_NONE, nil, nil)
+        guard let monitor else { return }
+        onFileChanged(monitor) { [unowned self] in
+            guard !refillPending else { return }
+            refillPending = true
+            // Weak: the window may close within the wait.
+            _ = after(milliseconds: 150) { [weak self] in
+                self?.refillPending = false
+                self?.fill()
             }
         }
     }
@@ -92,6 +140,7 @@ final class PlansPage {
     private func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
         setText(detailTitle, plan.name)
+        gtk_widget_set_visible(deleteButton, application.library.owns(origin) ? 1 : 0)
         removeChildren(detailGroups)
         let items: Widget = adw_preferences_group_new()
         adw_preferences_group_set_title(cast(items), tr("Steps"))
@@ -110,6 +159,42 @@ final class PlansPage {
         append(detailGroups, totals)
         gtk_widget_queue_draw(timeline)
         adw_leaflet_set_visible_child_name(leaflet, "detail")
+    }
+
+    /// The shown plan's copy, "NAME (copy)", becomes an own plan, and its page is shown.
+    private func duplicateShown() {
+        guard let shown = detailPlan else { return }
+        do throws(FileError) {
+            let copy = try application.library.duplicate(text: shown.text, name: shown.plan.name)
+            let item = PlanCatalog.load(name: PlanLocator.planName(forPath: copy.path), path: copy.path)
+            fill()
+            if case .success(let plan) = item.plan, let text = item.text { open(plan, text: text, origin: copy.path) }
+            toast(tr("Saved as “{name}”", ["name": copy.name]), nil)
+        } catch {
+            toast(error.description, nil)
+        }
+    }
+
+    /// Deletes the shown own plan's file, with Undo: the file put back byte for byte.
+    private func deleteShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        let library = application.library
+        do throws(FileError) {
+            let bytes = try library.delete(shown.origin)
+            detailPlan = nil
+            goBack()
+            fill()
+            toast(tr("“{name}” deleted", ["name": shown.plan.name])) { [unowned self] in
+                do throws(FileError) {
+                    try library.restore(bytes, at: shown.origin)
+                    fill()
+                } catch {
+                    toast(error.description, nil)
+                }
+            }
+        } catch {
+            toast(error.description, nil)
+        }
     }
 
     /// A step as an action row (its label, its duration), a repeat as an expander row that folds out its items.

@@ -17,6 +17,7 @@ final class TimerApplication {
 
     let app: UnsafeMutablePointer<AdwApplication>
     let catalog: PlanCatalog
+    let library: PlanLibrary
     let store: StateStore
     let session: TimerSession
     /// The settings' rest kinds (the cool colours), read again when Preferences change them.
@@ -33,6 +34,7 @@ final class TimerApplication {
         let paths = XDGPaths(environment: environment)
         self.paths = paths
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
+        library = PlanLibrary(paths: paths)
         store = StateStore(directory: paths.stateDirectory)
         session = TimerSession(logger: logger)
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds

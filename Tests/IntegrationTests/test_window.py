@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from audio import RATE, THRESHOLD, PrivatePulse, pulseaudio_missing, tone_levels, write_tone
-from conftest import (BIN, SERVICE, BusMonitor, attach_if_failed, busctl, ctl, desktop_required, has_locale,
+from conftest import (BIN, REPO, SERVICE, BusMonitor, attach_if_failed, busctl, ctl, desktop_required, has_locale,
                       in_language, install_desktop_files, name_owner_pid, press, wait_until)
 
 gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
@@ -897,6 +897,39 @@ def test_a_plans_page_shows_its_steps_and_repeats_as_rows_and_the_header_bars_ba
     window.press("push button", "Back")
     window.usable("text", "One-line plan")
     wait_until(lambda: window.find("push button", "Back") is None, 5, "Back to leave the header bar")
+
+
+def test_a_plan_duplicated_deleted_and_undone_and_one_copied_in_by_another_program(window, tmp_path):
+    """The own plans: a bundled plan's copy is an own plan (its text, comments and all, under a new name), deleted
+    with Undo putting the file back byte for byte; a file another program writes into the folder shows at once."""
+    environment = window_environment(tmp_path)
+    own = Path(environment["XDG_CONFIG_HOME"]) / "intervald" / "plans"
+    window.open_plan("Tabata")
+    window.press("push button", "Duplicate")
+    copy = own / "tabata-copy.plan"
+    wait_until(copy.exists, 5, "the copy's file")
+    original = (REPO / "config" / "plans" / "tabata.plan").read_text()
+    assert copy.read_text() == original.replace('name "Tabata"', 'name "Tabata (copy)"')
+    wait_until(lambda: len(window.all("label", "Tabata (copy)")) >= 2, 5, "the copy's page and its row")
+    assert "tabata-copy" in ctl("plans", env=environment).stdout
+    written = copy.read_bytes()
+
+    window.usable("push button", "Delete")
+    window.press("push button", "Delete")
+    wait_until(lambda: not copy.exists(), 5, "the file to be deleted")
+    wait_until(lambda: window.find("push button", "Tabata (copy)") is None, 5, "its row to go")
+    window.press("push button", response("Undo"))
+    wait_until(copy.exists, 5, "Undo to put the file back")
+    assert copy.read_bytes() == written
+    window.wait("push button", "Tabata (copy)")
+    window.open_plan("Tabata")
+    wait_until(lambda: window.find("push button", "Delete") is None, 5, "no Delete for a bundled plan")
+
+    # Written by another program: listed with its total, and again when it changes.
+    (own / "hills.plan").write_text('name "Hills"\n10m walk\n')
+    window.wait("label", "10:00, 1 segment")
+    (own / "hills.plan").write_text('name "Hills"\n10m walk\n6x(90s run "Uphill", 2m walk)\n')
+    window.wait("label", "31:00, 13 segments")
 
 
 def test_space_on_a_focused_stop_presses_stop_which_asks_first(window):
