@@ -43,6 +43,24 @@ public struct PlanLibrary: Sendable {
         return (try add(Self.renamed(text, to: copyName), named: copyName), copyName)
     }
 
+    /// Renames an own plan: its `name` directive, and its file to one named after it (the same file when the name
+    /// gives the same file name); the new path.
+    public func rename(_ path: String, text: String, to name: String) throws(FileError) -> String {
+        let renamed = Array(Self.renamed(text, to: name).utf8)
+        if PlanLocator.planName(forPath: path) == Self.fileStem(for: name) {
+            try FileBytes.replace(path, with: renamed)
+            return path
+        }
+        let newPath = try add(String(decoding: renamed, as: UTF8.self), named: name)
+        do throws(FileError) {
+            try FileBytes.remove(path)
+        } catch {
+            try? FileBytes.remove(newPath)
+            throw error
+        }
+        return newPath
+    }
+
     /// Deletes an own plan's file; its bytes, to put it back (Undo).
     public func delete(_ path: String) throws(FileError) -> [UInt8] {
         let bytes = try FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
@@ -58,7 +76,7 @@ public struct PlanLibrary: Sendable {
 
     /// `text` with the plan's name `name`: its first line that is a `name` directive replaced (a directive stands
     /// before the first step, so that line is it), or a directive added as the first line.
-    static func renamed(_ text: String, to name: String) -> String {
+    public static func renamed(_ text: String, to name: String) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let directive = "name \(PlanWriter.quoted(name))"
         if let index = lines.firstIndex(where: { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("name ") }) {

@@ -56,6 +56,9 @@ final class MainWindow {
         }
         plansPage.innerPageChanged = { [unowned self] in showBack() }
         plansPage.toast = { [unowned self] text, undo in toast(text, undo: undo) }
+        plansPage.askName = { [unowned self] heading, initial, confirm, done in
+            askName(heading, initial: initial, confirm: confirm, done)
+        }
         on(window, .closeRequest) { [unowned self] in
             // Closing the window never stops the workout: it only lets the screen blank again.
             uninhibit()
@@ -208,6 +211,25 @@ final class MainWindow {
         adw_message_dialog_set_close_response(cast(dialog), "cancel")
         on(dialog, .response) { response in
             if response == "confirm" { confirmed() }
+        }
+        gtk_window_present(cast(dialog))
+    }
+
+    /// Asks for a name in a field (Enter confirms, Escape cancels), then runs `done` with it.
+    private func askName(_ heading: String, initial: String, confirm: String, _ done: @escaping (String) -> Void) {
+        let dialog: Widget = adw_message_dialog_new(cast(window), heading, nil)
+        let entry: Widget = gtk_entry_new()
+        gtk_editable_set_text(cast(entry), initial)
+        gtk_entry_set_activates_default(cast(entry), 1)
+        accessibleName(entry, tr("Name"))
+        adw_message_dialog_set_extra_child(cast(dialog), entry)
+        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
+        adw_message_dialog_add_response(cast(dialog), "confirm", confirm)
+        adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(cast(dialog), "confirm")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        on(dialog, .response) { response in
+            if response == "confirm" { done(String(cString: gtk_editable_get_text(cast(entry)))) }
         }
         gtk_window_present(cast(dialog))
     }

@@ -14,6 +14,9 @@ final class PlansPage {
     var innerPageChanged: () -> Void = {}
     /// A toast: what happened, and an Undo for it if there is one.
     var toast: (_ text: String, _ undo: (() -> Void)?) -> Void = { _, _ in }
+    /// Asks for a plan's name (a heading, the name to start from, the button that confirms it), then runs `done`.
+    var askName: (_ heading: String, _ initial: String, _ confirm: String, _ done: @escaping (String) -> Void) -> Void =
+        { _, _, _, _ in }
     private unowned let application: TimerApplication
     private let layout: Builder
     private let leaflet: OpaquePointer
@@ -26,7 +29,9 @@ final class PlansPage {
     private let oneLine: Widget
     private let verdict: Widget
     private let startOneLine: Widget
-    private let deleteButton: Widget
+    private let saveOneLine: Widget
+    /// Rename and Delete: enabled on the user's own plans' pages only.
+    private var ownPlanActions: [OpaquePointer] = []
     /// The own plans' folder, watched: a plan saved, changed or deleted by any program shows at once.
     private var monitor: UnsafeMutablePointer<GFileMonitor>?
     private var refillPending = false
@@ -49,14 +54,23 @@ final class PlansPage {
             layout.widget("detail-title"), layout.widget("timeline"), layout.widget("detail-groups")
         )
         let startPlan = layout.widget("start-plan")
-        deleteButton = layout.widget("delete")
+        saveOneLine = layout.widget("save-one-line")
 
         on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
             if let detailPlan { start(detailPlan.text, detailPlan.origin) }
         }
-        on(layout.widget("duplicate"), .clicked) { [unowned self] in duplicateShown() }
-        on(deleteButton, .clicked) { [unowned self] in deleteShown() }
+        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+        let actions: OpaquePointer = cast(group)
+        addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
+        addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
+        ownPlanActions = [
+            addAction(to: actions, "rename") { [unowned self] _ in renameShown() },
+            addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
+        ]
+        gtk_widget_insert_action_group(root, "plan", actions)
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        on(saveOneLine, .clicked) { [unowned self] in saveTyped() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }
         on(oneLine, .changed) { [unowned self] in check() }
@@ -140,7 +154,7 @@ final class PlansPage {
     private func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
         setText(detailTitle, plan.name)
-        gtk_widget_set_visible(deleteButton, application.library.owns(origin) ? 1 : 0)
+        for action in ownPlanActions { g_simple_action_set_enabled(action, application.library.owns(origin) ? 1 : 0) }
         removeChildren(detailGroups)
         let items: Widget = adw_preferences_group_new()
         adw_preferences_group_set_title(cast(items), tr("Steps"))
@@ -166,13 +180,70 @@ final class PlansPage {
         guard let shown = detailPlan else { return }
         do throws(FileError) {
             let copy = try application.library.duplicate(text: shown.text, name: shown.plan.name)
-            let item = PlanCatalog.load(name: PlanLocator.planName(forPath: copy.path), path: copy.path)
-            fill()
-            if case .success(let plan) = item.plan, let text = item.text { open(plan, text: text, origin: copy.path) }
+            showSaved(text: shown.text, at: copy.path)
             toast(tr("Saved as “{name}”", ["name": copy.name]), nil)
         } catch {
             toast(error.description, nil)
         }
+    }
+
+    /// The shown plan on one line, as `intervalctl start -e` takes it, to the clipboard.
+    private func copyShown() {
+        guard let shown = detailPlan else { return }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(root), PlanWriter.text(for: shown.plan, layout: .oneLine))
+        toast(tr("Copied “{name}” as one line", ["name": shown.plan.name]), nil)
+    }
+
+    /// Renames the shown own plan: its name, and its file after it.
+    private func renameShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        askName(tr("Rename the Plan"), shown.plan.name, tr("Rename")) { [unowned self] name in
+            guard let text = named(shown.text, name) else { return }
+            do throws(FileError) {
+                let path = try application.library.rename(shown.origin, text: shown.text, to: name)
+                showSaved(text: text, at: path)
+            } catch {
+                toast(error.description, nil)
+            }
+        }
+    }
+
+    /// Saves the one-line plan, as typed, as an own plan under a name asked for.
+    private func saveTyped() {
+        let typed = String(cString: gtk_editable_get_text(cast(oneLine)))
+        askName(tr("Save as Plan"), "", tr("Save")) { [unowned self] name in
+            guard let text = named(typed, name) else { return }
+            do throws(FileError) {
+                showSaved(text: text, at: try application.library.add(text, named: name))
+                toast(tr("Saved as “{name}”", ["name": name]), nil)
+            } catch {
+                toast(error.description, nil)
+            }
+        }
+    }
+
+    /// `text` with the plan's name `name`, when that is a plan: a name that is empty, or that the plan language
+    /// refuses (a control character), is said and nothing is written.
+    private func named(_ text: String, _ name: String) -> String? {
+        guard !name.allSatisfy(\.isWhitespace) else {
+            toast(tr("A plan needs a name."), nil)
+            return nil
+        }
+        let renamed = PlanLibrary.renamed(text, to: name)
+        do throws(PlanDiagnostic) {
+            _ = try PlanParser.parse(renamed, origin: name, defaultName: name)
+            return renamed
+        } catch {
+            toast(error.headline, nil)
+            return nil
+        }
+    }
+
+    /// The list again, and the page of the plan just written.
+    private func showSaved(text: String, at path: String) {
+        fill()
+        let item = PlanCatalog.load(name: PlanLocator.planName(forPath: path), path: path)
+        if case .success(let plan) = item.plan { open(plan, text: item.text ?? text, origin: path) }
     }
 
     /// Deletes the shown own plan's file, with Undo: the file put back byte for byte.
@@ -226,7 +297,9 @@ final class PlansPage {
             show(Self.verdict(for: text), for: attempt)
             return
         }
-        gtk_widget_set_sensitive(startOneLine, 0)  // until this text's verdict is in
+        // Until this text's verdict is in.
+        gtk_widget_set_sensitive(startOneLine, 0)
+        gtk_widget_set_sensitive(saveOneLine, 0)
         let box = UncheckedBox(Unmanaged.passRetained(self))
         Self.parseQueue.async {
             let verdict = Self.verdict(for: text)
@@ -254,7 +327,9 @@ final class PlansPage {
         case .failure(let diagnostic):
             setText(self.verdict, diagnostic.description)
         }
-        gtk_widget_set_sensitive(startOneLine, verdict.map { (try? $0.get()) != nil } == true ? 1 : 0)
+        let valid: gboolean = verdict.map { (try? $0.get()) != nil } == true ? 1 : 0
+        gtk_widget_set_sensitive(startOneLine, valid)
+        gtk_widget_set_sensitive(saveOneLine, valid)
     }
 
     /// Start, or Enter in the field: only while Start is enabled, that is while the text as typed has parsed (its

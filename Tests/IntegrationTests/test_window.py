@@ -168,12 +168,17 @@ class Window:
         wait_until(lambda: entry.get_state_set().contains(Atspi.StateType.EDITABLE), 10, f"{name} to be editable")
         assert entry.get_editable_text_iface().set_text_contents(text)
 
-    def menu(self, item):
-        """Chooses an item of the primary menu."""
+    def open_menu(self, button=None):
+        """Opens the primary menu, or the menu button named `button`."""
+        name = button or self.main_menu
         # The menu button is a push button around the toggle that opens the popover; only that one acts.
-        toggle = wait_until(lambda: next((b for b in self.all("push button", self.main_menu) if b.get_n_actions()),
-                                         None), 10, "the primary menu's button")
+        toggle = wait_until(lambda: next((b for b in self.all("push button", name) if b.get_n_actions()),
+                                         None), 10, f"the menu button {name!r}")
         assert toggle.do_action(0)
+
+    def menu(self, item, button=None):
+        """Chooses an item of the primary menu, or of the menu button named `button`."""
+        self.open_menu(button)
         self.press("menu item", item)
 
     def open_plan(self, name):
@@ -905,7 +910,7 @@ def test_a_plan_duplicated_deleted_and_undone_and_one_copied_in_by_another_progr
     environment = window_environment(tmp_path)
     own = Path(environment["XDG_CONFIG_HOME"]) / "intervald" / "plans"
     window.open_plan("Tabata")
-    window.press("push button", "Duplicate")
+    window.menu("Duplicate", "Plan Menu")
     copy = own / "tabata-copy.plan"
     wait_until(copy.exists, 5, "the copy's file")
     original = (REPO / "config" / "plans" / "tabata.plan").read_text()
@@ -914,22 +919,72 @@ def test_a_plan_duplicated_deleted_and_undone_and_one_copied_in_by_another_progr
     assert "tabata-copy" in ctl("plans", env=environment).stdout
     written = copy.read_bytes()
 
-    window.usable("push button", "Delete")
-    window.press("push button", "Delete")
+    window.menu("Delete", "Plan Menu")
     wait_until(lambda: not copy.exists(), 5, "the file to be deleted")
     wait_until(lambda: window.find("push button", "Tabata (copy)") is None, 5, "its row to go")
     window.press("push button", response("Undo"))
     wait_until(copy.exists, 5, "Undo to put the file back")
     assert copy.read_bytes() == written
     window.wait("push button", "Tabata (copy)")
+    # A bundled plan cannot be deleted or renamed: its menu has them disabled.
     window.open_plan("Tabata")
-    wait_until(lambda: window.find("push button", "Delete") is None, 5, "no Delete for a bundled plan")
+    window.open_menu("Plan Menu")
+    window.usable("menu item", "Duplicate")
+    for name in ("Delete", "Rename…"):
+        item = window.wait("menu item", name)
+        assert not item.get_state_set().contains(Atspi.StateType.SENSITIVE), name
+    subprocess.run(["xdotool", "key", "Escape"], check=True, timeout=10)
 
     # Written by another program: listed with its total, and again when it changes.
     (own / "hills.plan").write_text('name "Hills"\n10m walk\n')
     window.wait("label", "10:00, 1 segment")
     (own / "hills.plan").write_text('name "Hills"\n10m walk\n6x(90s run "Uphill", 2m walk)\n')
     window.wait("label", "31:00, 13 segments")
+
+
+def test_a_one_line_plan_saved_renamed_and_a_plan_copied_as_one_line_and_pasted(window, tmp_path):
+    environment = window_environment(tmp_path)
+    own = Path(environment["XDG_CONFIG_HOME"]) / "intervald" / "plans"
+    window.tab("Plans")
+    window.type("One-line plan", "2x(1m run, 1m walk)")
+    window.press("push button", "Save as Plan")
+    window.type("Name", "Quick Two")
+    window.press("push button", response("Save"))
+    saved = own / "quick-two.plan"
+    wait_until(saved.exists, 5, "the saved plan's file")
+    assert saved.read_text() == 'name "Quick Two"\n2x(1m run, 1m walk)'
+    wait_until(lambda: len(window.all("label", "Quick Two")) >= 2, 5, "its page and its row")
+    assert "quick-two" in ctl("plans", env=environment).stdout
+
+    window.menu("Rename…", "Plan Menu")
+    window.type("Name", "Quick 2")
+    window.press("push button", response("Rename"))
+    renamed = own / "quick-2.plan"
+    # The new file is linked into place first, then the old one removed.
+    wait_until(lambda: renamed.exists() and not saved.exists(), 5, "the file renamed")
+    assert renamed.read_text() == 'name "Quick 2"\n2x(1m run, 1m walk)'
+    window.wait("push button", "Quick 2")
+
+    # Copy as One Line, pasted into the one-line field: the plan language intervalctl reads as the same plan.
+    window.open_plan("Tabata")
+    window.menu("Copy as One Line", "Plan Menu")
+    # Its toast lies over the field at the page's foot until it goes.
+    window.wait("label", "Copied “Tabata” as one line")
+    window.press("push button", "Back")
+    wait_until(lambda: window.find("label", "Copied “Tabata” as one line") is None, 15, "the toast to go")
+    entry = window.usable("text", "One-line plan")
+    assert entry.get_editable_text_iface().set_text_contents("")
+    subprocess.run(["xdotool", "mousemove", "300", "200", "click", "--repeat", "10", "5"], check=True, timeout=20)
+    wait_until(lambda: 0 < entry.get_extents(Atspi.CoordType.SCREEN).y < 360, 5, "the field to be on the screen")
+    click(entry)
+    wait_until(lambda: entry.get_state_set().contains(Atspi.StateType.FOCUSED), 5, "the field to have the focus")
+    focus_window_on_screen(window)
+    key("ctrl+v")
+    one_line = 'name "Tabata", countdown 3s, 4m warmup "Warm-up", 8x(20s work "All out", 10s rest), 4m cooldown "Cool-down"'
+    wait_until(lambda: text_of(entry) == one_line, 5, "the pasted plan")
+    window.wait("label", "12:00, 18 segments")
+    shown = ctl("plan", "show", "-e", one_line)
+    assert shown.returncode == 0 and "Tabata — 12:00, 18 segments" in shown.stdout
 
 
 def test_space_on_a_focused_stop_presses_stop_which_asks_first(window):

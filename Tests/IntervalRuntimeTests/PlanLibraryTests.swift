@@ -60,6 +60,22 @@ import Testing
         #expect(try text(quoted.path) == #"name "A \"b\" (copy)", 30s run"#)
     }
 
+    @Test func aRenamedPlanMovesToItsNewNamesFileKeepingTheRest() throws {
+        let library = temporaryLibrary()
+        let path = try library.add("# mine\nname \"Hills\"\n10m walk\n", named: "Hills")
+        let moved = try library.rename(path, text: try text(path), to: "Long Hills")
+        #expect(moved == library.directory + "/long-hills.plan")
+        #expect(access(path, F_OK) != 0)
+        #expect(try text(moved) == "# mine\nname \"Long Hills\"\n10m walk\n")
+        // The same file name: rewritten in place.
+        #expect(try library.rename(moved, text: try text(moved), to: "long hills") == moved)
+        #expect(try text(moved) == "# mine\nname \"long hills\"\n10m walk\n")
+        // Never over another plan's file.
+        let other = try library.add("30s run", named: "Other")
+        #expect(try library.rename(moved, text: try text(moved), to: "Other") == library.directory + "/other-2.plan")
+        #expect(try text(other) == "30s run")
+    }
+
     @Test func aDeletedPlanComesBackByteForByteUnlessItsPlaceWasTaken() throws {
         let library = temporaryLibrary()
         let path = try library.add("# mine\n30s run   \n", named: "Mine")
