@@ -323,6 +323,8 @@ final class MainWindow {
         if let undo {
             adw_toast_set_button_label(toast, tr("Undo"))
             on(UnsafeMutableRawPointer(toast), .buttonClicked, undo)
+            // Shown at once, never queued behind another toast that a pointer resting on it keeps up.
+            adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
         }
         adw_toast_overlay_add_toast(toasts, toast)
     }

@@ -971,6 +971,8 @@ def test_a_one_line_plan_saved_renamed_and_a_plan_copied_as_one_line_and_pasted(
     # Its toast lies over the field at the page's foot until it goes.
     window.wait("label", "Copied “Tabata” as one line")
     window.press("push button", "Back")
+    # A toast stays while the pointer rests on it, as the last click may have left it.
+    subprocess.run(["xdotool", "mousemove", "5", "5"], check=True, timeout=10)
     wait_until(lambda: window.find("label", "Copied “Tabata” as one line") is None, 15, "the toast to go")
     entry = window.usable("text", "One-line plan")
     assert entry.get_editable_text_iface().set_text_contents("")
