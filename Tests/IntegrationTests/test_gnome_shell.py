@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import BIN, SLOWDOWN, install_desktop_files, wait_until
+from conftest import BIN, SERVICE, SLOWDOWN, install_desktop_files, owns_name, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("gnome-shell") is None, reason="needs gnome-shell (scripts/setup-deps)")
 
@@ -92,7 +92,7 @@ def player_view(shell):
 
 def test_gnome_shell_lists_the_workout_and_its_controls_pause_and_skip(shell, tmp_path):
     daemon = shell.spawn([str(BIN / "intervald"), "--config", str(tmp_path / "none.toml")], tmp_path / "intervald.log")
-    wait_until(lambda: shell.ctl("status").returncode == 0, 10 * SLOWDOWN, "intervald on the Shell's bus")
+    wait_until(lambda: owns_name(SERVICE, shell.env), 10 * SLOWDOWN, "intervald's name on the Shell's bus")
     assert shell.ctl("start", "-e", 'name "Tabata"\n8x(20s work, 10s rest)').returncode == 0
     view = wait_until(lambda: (player_view(shell) or [None, None, None, False])[3] and player_view(shell),
                       10 * SLOWDOWN, "the Shell's media section to show the player")

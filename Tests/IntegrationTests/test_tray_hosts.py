@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tray_hosts
-from conftest import BIN, SERVICE, desktop_required, wait_until
+from conftest import BIN, SERVICE, desktop_required, owns_name, wait_until
 
 pytestmark = [desktop_required()]
 
@@ -31,16 +31,11 @@ class Daemon:
         self.log = tmp_path / "intervald.log"
         self.process = subprocess.Popen([str(BIN / "intervald"), "--config", str(config), "--log-level", "debug"],
                                         env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.log, "ab"))
-        # `intervalctl status` answers "idle" before the daemon owns its name too (it never starts one), and the
-        # host's bus cannot activate it: what proves it ready is its name on that bus.
         wait_until(self._owns_name, 10, "intervald's name on the host's bus")
 
     def _owns_name(self):
         assert self.process.poll() is None, f"intervald exited: {self.log.read_text()}"
-        reply = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
-                                "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", SERVICE],
-                               capture_output=True, text=True, env=self.env).stdout
-        return reply.strip() == "(true,)"
+        return owns_name(SERVICE, self.env)
 
     def ctl(self, *args):
         return subprocess.run([str(BIN / "intervalctl"), *args], capture_output=True, text=True,
