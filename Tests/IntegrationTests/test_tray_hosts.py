@@ -148,7 +148,9 @@ def test_gnome_shell_with_the_appindicator_extension(tmp_path, daemon_on):
 
         def shown():
             view = tray.wait_until_shown("intervald", label=r"^[01]:[0-5]\d$")
-            assert view["menu"] == ["Pause", "Skip", "Stop", "Open Interval Timer"]
+            # The extension makes the menu's items, then fills their labels from the item's layout: waited for.
+            menu = ["Pause", "Skip", "Stop", "Open Interval Timer"]
+            wait_until(lambda: tray.indicator("intervald")["menu"] == menu, 10, f"the menu's labels {menu}")
             assert re.fullmatch(r"Run · [01]:[0-5]\d — next: Walk 1:00", view["title"]), view["title"]
             # The label is the countdown, redrawn each second.
             tray.wait_until_shown("intervald", label=rf"^[01]:[0-5]\d$(?<!{re.escape(view['label'])})")
