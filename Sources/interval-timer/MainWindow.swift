@@ -301,19 +301,21 @@ final class MainWindow {
     /// A refusal or a failure, as a toast that goes by itself; with `retry` (the daemon cannot be reached), one that
     /// stays, with Retry, until dismissed or the daemon answers.
     func problem(_ text: String, retry: Bool = false) {
-        if retry, let unreachableToast {
+        guard retry else {
+            toast(text, undo: nil)
+            return
+        }
+        if let unreachableToast {
             adw_toast_set_title(unreachableToast, markupEscaped(text))
             return
         }
         guard let toast = adw_toast_new(markupEscaped(text)) else { return }
-        if retry {
-            adw_toast_set_button_label(toast, tr("Retry"))
-            adw_toast_set_action_name(toast, "app.retry")
-            adw_toast_set_timeout(toast, 0)
-            adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-            unreachableToast = toast
-            on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
-        }
+        adw_toast_set_button_label(toast, tr("Retry"))
+        adw_toast_set_action_name(toast, "app.retry")
+        adw_toast_set_timeout(toast, 0)
+        adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+        unreachableToast = toast
+        on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
         adw_toast_overlay_add_toast(toasts, toast)
     }
 

@@ -78,8 +78,7 @@ import Testing
     }
 
     @Test func eachWorkoutEndsAsOneHistoryRecord() throws {
-        var template = Array("/tmp/intervald-history-XXXXXX".utf8CString)
-        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let directory = temporaryDirectory(prefix: "intervald-history")
         let store = StateStore(directory: directory)
         let writer = RecordWriter(logger: Logger(label: "test"))
         let history = HistoryOutput(store: store, writer: writer)

@@ -1,4 +1,5 @@
 import IntervalCore
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalRuntime
@@ -11,12 +12,10 @@ import Testing
 /// their comments, deleted and put back byte for byte.
 @Suite struct PlanLibraryTests {
     func temporaryLibrary() -> PlanLibrary {
-        var template = Array("/tmp/intervald-plans-XXXXXX".utf8CString)
-        let directory = template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return "/tmp" }
-            return String(cString: made)
-        }
-        return PlanLibrary(paths: XDGPaths(environment: ["HOME": "/nonexistent", "XDG_CONFIG_HOME": directory]))
+        PlanLibrary(
+            paths: XDGPaths(
+                environment: ["HOME": "/nonexistent", "XDG_CONFIG_HOME": temporaryDirectory(prefix: "intervald-plans")])
+        )
     }
 
     func text(_ path: String) throws -> String {

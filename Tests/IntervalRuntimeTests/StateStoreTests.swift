@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IntervalCore
+import IntervalTestSupport
 import Testing
 
 @testable import IntervalRuntime
@@ -10,12 +11,7 @@ import Testing
 
 @Suite struct StateStoreTests {
     func temporaryStore() -> StateStore {
-        var template = Array("/tmp/intervald-state-XXXXXX".utf8CString)
-        let directory = template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return "/tmp" }
-            return String(cString: made)
-        }
-        return StateStore(directory: directory + "/nested/intervald")
+        StateStore(directory: temporaryDirectory(prefix: "intervald-state") + "/nested/intervald")
     }
 
     let state = WorkoutState(
