@@ -14,6 +14,38 @@ public enum PlanParser {
         var parser = Parser(text: bytes, origin: origin)
         return try parser.parsePlan(defaultName: defaultName)
     }
+
+    /// Parses `text` and records what the editor keeps of it (``PlanDraft``): each item's own words and where it
+    /// lies, and every comment.
+    static func outline(_ text: String) throws(PlanDiagnostic) -> PlanOutline {
+        var parser = Parser(text: Array(text.utf8), origin: "<editor>")
+        parser.outlining = true
+        _ = try parser.parsePlan(defaultName: "")
+        return PlanOutline(
+            name: parser.name, countdown: parser.countdownText, items: parser.finishedOutline,
+            comments: parser.comments, headerEnd: parser.headerEnd, text: parser.text)
+    }
+}
+
+/// What ``PlanParser/outline(_:)`` saw: offsets are bytes of `text`.
+struct PlanOutline {
+    struct Item {
+        enum Content {
+            case step(PlanDraft.Step)
+            /// `head` is `6x` or `for 45m`; `bodyStart` is the offset of its `(` or `{`.
+            case group(head: String, bodyStart: Int, children: [Item])
+        }
+        var start: Int
+        var end: Int
+        var content: Content
+    }
+    var name: String?
+    var countdown: String?
+    var items: [Item]
+    var comments: [(offset: Int, text: String)]
+    /// Where the last directive ended (0 when there is none).
+    var headerEnd: Int
+    var text: [UInt8]
 }
 
 private struct Parser {
@@ -27,6 +59,16 @@ private struct Parser {
     /// Default labels by kind: capitalising is Unicode work, and large plans repeat a few kinds.
     var defaultLabels: [String: String] = [:]
     var sawStep = false
+    /// Whether to record an outline (``PlanParser/outline(_:)``); a plain parse keeps nothing of it.
+    var outlining = false
+    var countdownText: String?
+    var comments: [(offset: Int, text: String)] = []
+    var headerEnd = 0
+    /// The items of each group being parsed, innermost last; `finishedOutline` holds the last group's when it closes.
+    var outlineLevels: [[PlanOutline.Item]] = []
+    var finishedOutline: [PlanOutline.Item] = []
+    /// The item just parsed, until `parseItems` places it.
+    var parsedOutline: PlanOutline.Item.Content?
 
     init(text: [UInt8], origin: String) {
         self.text = text
@@ -50,15 +92,18 @@ private struct Parser {
     mutating func parseItems(closing: UInt8?, openedAt: Int) throws(PlanDiagnostic) -> ([PlanNode], [Int]) {
         var items: [PlanNode] = []
         var offsets: [Int] = []
+        if outlining { outlineLevels.append([]) }
         while true {
             skipBlankAndSeparators()
             guard let byte = peek() else {
                 if let closing { throw unclosed(closing, openedAt: openedAt, found: nil) }
+                finishOutlineLevel()
                 return (items, offsets)
             }
             if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "}") {
                 if byte == closing {
                     position += 1
+                    finishOutlineLevel()
                     return (items, offsets)
                 }
                 if let closing { throw unclosed(closing, openedAt: openedAt, found: byte) }
@@ -72,6 +117,12 @@ private struct Parser {
             if let item = try parseItem(topLevel: closing == nil) {
                 items.append(item)
                 offsets.append(itemStart)
+                if outlining, let content = parsedOutline {
+                    outlineLevels[outlineLevels.count - 1].append(
+                        PlanOutline.Item(start: itemStart, end: position, content: content))
+                }
+            } else if outlining {
+                headerEnd = position
             }
             skipSpacesAndComment()
             if let next = peek(), !isSeparator(next), next != UInt8(ascii: ")"), next != UInt8(ascii: "}") {
@@ -80,6 +131,10 @@ private struct Parser {
                     tr("expected ',', ';' or a new line before {found}", ["found": describeToken(at: position)]))
             }
         }
+    }
+
+    mutating func finishOutlineLevel() {
+        if outlining { finishedOutline = outlineLevels.popLast() ?? [] }
     }
 
     /// One item, or nil for a header directive.
@@ -132,6 +187,7 @@ private struct Parser {
 
     mutating func parseRepeat(count: Int, at start: Int) throws(PlanDiagnostic) -> PlanNode {
         let (items, offsets, openedAt) = try parseGroupBody(after: "'\(count)x'")
+        if outlining { parsedOutline = .group(head: "\(count)x", bodyStart: openedAt, children: finishedOutline) }
         return .group(try makeGroup(.times(count), items, offsets, at: openedAt, countAt: start))
     }
 
@@ -159,6 +215,9 @@ private struct Parser {
         }
         let limitText = String(decoding: text[limitStart..<position], as: UTF8.self)
         let (items, offsets, openedAt) = try parseGroupBody(after: "'for \(limitText)'")
+        if outlining {
+            parsedOutline = .group(head: "for \(limitText)", bodyStart: openedAt, children: finishedOutline)
+        }
         return .group(try makeGroup(repetition, items, offsets, at: openedAt, countAt: limitStart))
     }
 
@@ -224,6 +283,7 @@ private struct Parser {
                 throw error(at: durationStart, PlanLimits.tooLongMessage)
             }
             countdown = value
+            if outlining { countdownText = String(decoding: text[durationStart..<position], as: UTF8.self) }
         }
     }
 
@@ -238,6 +298,7 @@ private struct Parser {
         guard duration <= PlanLimits.maximumDuration else {
             throw error(at: durationStart, PlanLimits.tooLongMessage)
         }
+        let durationEnd = position
         // The duration's unit took every letter after the number, so a kind here follows a space.
         skipSpacesAndComment()
         guard let byte = peek(), isLetter(byte) else {
@@ -257,9 +318,20 @@ private struct Parser {
             skipSpacesAndComment()
         }
         var pace: Pace?
+        var paceText = ""
         if peek() == UInt8(ascii: "@") {
             position += 1
+            skipSpacesAndComment()
+            let paceStart = position
             pace = try parsePace()
+            paceText = String(decoding: text[paceStart..<position], as: UTF8.self)
+        }
+        if outlining {
+            parsedOutline = .step(
+                PlanDraft.Step(
+                    duration: String(decoding: text[durationStart..<durationEnd], as: UTF8.self),
+                    kind: kind,
+                    label: label ?? "", pace: paceText.trimmingSpaces))
         }
         sawStep = true
         if label == nil {
@@ -569,7 +641,13 @@ private struct Parser {
     mutating func skipSpacesAndComment() {
         skipSpaces()
         if peek() == UInt8(ascii: "#") {
+            let start = position
             while let byte = peek(), byte != UInt8(ascii: "\n") { position += 1 }
+            if outlining {
+                var end = position
+                if end > start, text[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                comments.append((start, String(decoding: text[start..<end], as: UTF8.self)))
+            }
         }
     }
 

@@ -101,18 +101,4 @@ struct PlanWriterTests {
     }
 
     /// The same name, countdown and tree: items, kinds, labels, durations, repetitions and paces.
-    private func same(_ one: Plan, _ other: Plan) -> Bool {
-        one.name == other.name && one.countdown == other.countdown && same(one.root, other.root)
-    }
-
-    private func same(_ one: PlanGroup, _ other: PlanGroup) -> Bool {
-        one.repetition == other.repetition && one.children.count == other.children.count
-            && zip(one.children, other.children).allSatisfy { pair in
-                switch pair {
-                case (.step(let a), .step(let b)): a == b
-                case (.group(let a), .group(let b)): same(a, b)
-                default: false
-                }
-            }
-    }
 }
