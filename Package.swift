@@ -93,7 +93,7 @@ let package = Package(
             resources: [
                 .embedInCode("ui/window.ui"), .embedInCode("ui/workout-page.ui"), .embedInCode("ui/plans-page.ui"),
                 .embedInCode("ui/history-page.ui"), .embedInCode("ui/calculator-page.ui"),
-                .embedInCode("ui/shortcuts.ui"),
+                .embedInCode("ui/shortcuts.ui"), .embedInCode("ui/plan-editor.ui"),
             ]
         ),
         .executableTarget(

@@ -235,17 +235,13 @@ public struct PlanDraft: Sendable, Equatable {
         withItems(in: path.dropLast()) { if $0.indices.contains(index) { $0[index] = item } }
     }
 
-    /// Adds `item` after the item at `path`, or into it when it is a group (last), or at the end for nil; returns
-    /// where it went.
+    /// Adds `item` just after the item at `path`, in the same group, or at the end of the plan for nil; returns where
+    /// it went.
     @discardableResult
     public mutating func add(_ item: Item, at path: [Int]?) -> [Int] {
-        guard let path, let target = self.item(at: path) else {
+        guard let path, self.item(at: path) != nil else {
             items.append(item)
             return [items.count - 1]
-        }
-        if case .group(let group) = target.content {
-            withItems(in: path[...]) { $0.append(item) }
-            return path + [group.items.count]
         }
         let index = path[path.count - 1] + 1
         withItems(in: path.dropLast()) { $0.insert(item, at: index) }

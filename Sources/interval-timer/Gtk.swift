@@ -85,6 +85,11 @@ extension Signal where Handler == (String) -> Void {
     static let response = Self(name: "response")
 }
 
+extension Signal where Handler == (Int32) -> Void {
+    /// GtkNativeDialog's (a file chooser's), with the response (GTK_RESPONSE_ACCEPT when a file was chosen).
+    static let nativeResponse = Self(name: "response")
+}
+
 extension Signal where Handler == () -> Bool {
     /// GtkWindow's: the handler's true keeps the window open.
     static let closeRequest = Self(name: "close-request")
@@ -113,6 +118,14 @@ func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(String) -> Void>,
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = {
         _, argument, data in
         Handler.from(data, as: ((String) -> Void).self)?(argument.map { String(cString: $0) } ?? "")
+    }
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32) -> Void>, _ callback: @escaping (Int32) -> Void) {
+    let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = {
+        _, argument, data in
+        Handler.from(data, as: ((Int32) -> Void).self)?(argument)
     }
     connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
@@ -295,4 +308,47 @@ func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) 
         adw_action_row_set_activatable_widget(cast(row), open)
     }
     return row
+}
+
+// MARK: Questions
+
+/// One answer to a question: its id, its button's label, and how the button looks.
+struct Answer {
+    let id: String
+    let label: String
+    var appearance = ADW_RESPONSE_DEFAULT
+}
+
+/// Asks a question over `parent` (a message dialog); `answered` gets the id of the answer chosen, `cancel`'s for
+/// Escape. The first answer is the default (Enter).
+func ask(
+    _ parent: Widget, _ heading: String, _ body: String?, answers: [Answer], cancel: String,
+    _ answered: @escaping (String) -> Void
+) {
+    let dialog: Widget = adw_message_dialog_new(cast(parent), heading, body)
+    for answer in answers {
+        adw_message_dialog_add_response(cast(dialog), answer.id, answer.label)
+        adw_message_dialog_set_response_appearance(cast(dialog), answer.id, answer.appearance)
+    }
+    if let first = answers.first { adw_message_dialog_set_default_response(cast(dialog), first.id) }
+    adw_message_dialog_set_close_response(cast(dialog), cancel)
+    on(dialog, .response, answered)
+    gtk_window_present(cast(dialog))
+}
+
+/// Asks a question whose answer is Cancel (the default, and Escape) or a destructive action: that runs `confirmed`.
+func confirm(
+    _ parent: Widget, _ heading: String, _ body: String, cancel: String, destructive: String,
+    _ confirmed: @escaping () -> Void
+) {
+    ask(
+        parent, heading, body,
+        answers: [
+            Answer(id: "cancel", label: cancel),
+            Answer(id: "confirm", label: destructive, appearance: ADW_RESPONSE_DESTRUCTIVE),
+        ],
+        cancel: "cancel"
+    ) { answer in
+        if answer == "confirm" { confirmed() }
+    }
 }

@@ -94,6 +94,10 @@ final class MainWindow {
             if let page, let name = g_variant_get_string(page, nil) { show(String(cString: name)) }
         }
         addAction(to: map, "back") { [unowned self] _ in plansPage.goBack() }
+        addAction(to: map, "new-plan") { [unowned self] _ in
+            show("plans")
+            plansPage.newPlan()
+        }
         addAction(to: map, "fullscreen") { [unowned self] _ in
             if gtk_window_is_fullscreen(cast(window)) != 0 {
                 gtk_window_unfullscreen(cast(window))
@@ -157,7 +161,7 @@ final class MainWindow {
         let status = application.session.status
         guard status.state != .idle else { return }
         confirm(
-            tr("Stop the workout?"),
+            window, tr("Stop the workout?"),
             tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
             cancel: tr("Keep Going"), destructive: tr("Stop Workout")
         ) { [unowned self] in
@@ -187,7 +191,7 @@ final class MainWindow {
 
     private func askToReplace(text: String, origin: String) {
         confirm(
-            tr("Replace the running workout?"),
+            window, tr("Replace the running workout?"),
             tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
             cancel: tr("Cancel"), destructive: tr("Replace")
         ) { [unowned self] in
@@ -197,22 +201,6 @@ final class MainWindow {
                 if case .failure(let error) = result { problem(error) } else { show("workout") }
             }
         }
-    }
-
-    /// Asks a question whose answer is Cancel (the default, and Escape) or a destructive action: that runs `confirmed`.
-    private func confirm(
-        _ heading: String, _ body: String, cancel: String, destructive: String, _ confirmed: @escaping () -> Void
-    ) {
-        let dialog: Widget = adw_message_dialog_new(cast(window), heading, body)
-        adw_message_dialog_add_response(cast(dialog), "cancel", cancel)
-        adw_message_dialog_add_response(cast(dialog), "confirm", destructive)
-        adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(cast(dialog), "cancel")
-        adw_message_dialog_set_close_response(cast(dialog), "cancel")
-        on(dialog, .response) { response in
-            if response == "confirm" { confirmed() }
-        }
-        gtk_window_present(cast(dialog))
     }
 
     /// Asks for a name in a field (Enter confirms, Escape cancels), then runs `done` with it.

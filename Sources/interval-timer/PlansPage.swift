@@ -30,8 +30,12 @@ final class PlansPage {
     private let verdict: Widget
     private let startOneLine: Widget
     private let saveOneLine: Widget
-    /// Rename and Delete: enabled on the user's own plans' pages only.
+    /// Edit, Rename and Delete: enabled on the user's own plans' pages only.
     private var ownPlanActions: [OpaquePointer] = []
+    /// The plan editor, while it is open.
+    private var editor: PlanEditor?
+    /// A file chooser (Import, Export), while it is open.
+    private var chooser: OpaquePointer?
     /// The own plans' folder, watched: a plan saved, changed or deleted by any program shows at once.
     private var monitor: UnsafeMutablePointer<GFileMonitor>?
     private var refillPending = false
@@ -64,7 +68,10 @@ final class PlansPage {
         let actions: OpaquePointer = cast(group)
         addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
         addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
+        addAction(to: actions, "export") { [unowned self] _ in exportShown() }
+        addAction(to: actions, "import") { [unowned self] _ in importPlan() }
         ownPlanActions = [
+            addAction(to: actions, "edit") { [unowned self] _ in editShown() },
             addAction(to: actions, "rename") { [unowned self] _ in renameShown() },
             addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
         ]
@@ -75,7 +82,9 @@ final class PlansPage {
         on(oneLine, .activate) { [unowned self] in startTyped() }
         on(oneLine, .changed) { [unowned self] in check() }
         setDrawing(timeline) { [unowned self] cairo, width, height in
-            if let plan = detailPlan?.plan { drawTimeline(plan, cairo, width, height) }
+            if let plan = detailPlan?.plan {
+                Self.drawTimeline(plan, restKinds: application.restKinds, cairo, width, height)
+            }
         }
         fill()
         watchOwnPlans()
@@ -115,6 +124,7 @@ final class PlansPage {
                 let row = actionRow(title: plan.name, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
                     open(plan, text: text, origin: item.path)
                 }
+                adw_action_row_add_prefix(cast(row), smallTimeline(plan))
                 gtk_list_box_append(cast(list), row)
                 if let detailPlan, detailPlan.origin == item.path {
                     shownStill = true
@@ -192,6 +202,165 @@ final class PlansPage {
         guard let shown = detailPlan else { return }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(root), PlanWriter.text(for: shown.plan, layout: .oneLine))
         toast(tr("Copied “{name}” as one line", ["name": shown.plan.name]), nil)
+    }
+
+    // MARK: Editing, importing, exporting
+
+    /// The editor for a new plan.
+    func newPlan() {
+        let draft = PlanDraft(name: "")
+        openEditor(.new, text: draft.text, draft: draft)
+    }
+
+    /// The editor for the shown own plan, from its file as it is now.
+    private func editShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        let bytes: [UInt8]
+        let draft: PlanDraft
+        do throws(FileError) {
+            bytes = try FileBytes.read(shown.origin, limit: WorkoutSession.maximumPlanTextBytes)
+        } catch {
+            toast(error.description, nil)
+            return
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        do throws(PlanDiagnostic) {
+            draft = try PlanDraft(parsing: text)
+        } catch {
+            toast(error.headline, nil)
+            return
+        }
+        openEditor(.file(path: shown.origin, bytes: bytes), text: text, draft: draft)
+    }
+
+    private func openEditor(_ target: PlanEditor.Target, text: String, draft: PlanDraft) {
+        guard editor == nil, let parent = gtk_widget_get_root(root) else { return }
+        let editor = PlanEditor(
+            application: application, parent: cast(parent), target: target, text: text,
+            draft: draft)
+        editor.saved = { [unowned self] path, name in
+            showSaved(text: text, at: path)
+            toast(tr("Saved “{name}”", ["name": name]), nil)
+        }
+        editor.closed = { [unowned self] in self.editor = nil }
+        self.editor = editor
+    }
+
+    /// Adds a `.plan` file chosen in a file chooser as an own plan, once it is checked: a plan that does not parse is
+    /// shown with its diagnostic and nothing is added.
+    private func importPlan() {
+        choose(tr("Import a Plan"), action: GTK_FILE_CHOOSER_ACTION_OPEN, accept: tr("Import"), name: nil) {
+            [unowned self] path in
+            let origin = String(path.split(separator: "/").last ?? "")
+            let bytes: [UInt8]
+            let plan: Plan
+            do throws(FileError) {
+                bytes = try FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
+            } catch {
+                tell(tr("The file was not imported"), error.description)
+                return
+            }
+            do throws(PlanDiagnostic) {
+                plan = try PlanParser.parse(
+                    bytes: bytes, origin: origin, defaultName: PlanLocator.planName(forPath: path))
+            } catch {
+                tell(tr("“{file}” is not a valid plan", ["file": origin]), error.description, monospace: true)
+                return
+            }
+            let clashes = application.catalog.items().contains {
+                ((try? $0.plan.get())?.name ?? $0.name).lowercased() == plan.name.lowercased()
+            }
+            guard !clashes else {
+                tell(
+                    tr("“{name}” was not imported", ["name": plan.name]),
+                    tr("A plan of that name exists already. Rename one of them first."))
+                return
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            do throws(FileError) {
+                let added = try application.library.add(text, named: plan.name)
+                showSaved(text: text, at: added)
+                toast(tr("Imported “{name}”", ["name": plan.name]), nil)
+            } catch {
+                tell(tr("The file was not imported"), error.description)
+            }
+        }
+    }
+
+    /// Writes the shown plan's text, as its file has it, to a file chosen in a file chooser.
+    private func exportShown() {
+        guard let shown = detailPlan else { return }
+        let stem =
+            shown.origin.hasSuffix(".plan")
+            ? PlanLocator.planName(forPath: shown.origin) : PlanLibrary.fileStem(for: shown.plan.name)
+        let text = shown.origin.hasSuffix(".plan") ? shown.text : PlanWriter.text(for: shown.plan)
+        choose(tr("Export the Plan"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: stem + ".plan")
+        {
+            [unowned self] path in
+            do throws(FileError) {
+                try FileBytes.replace(path, with: Array(text.utf8))
+                toast(tr("Exported “{name}”", ["name": shown.plan.name]), nil)
+            } catch {
+                tell(tr("The plan was not exported"), error.description)
+            }
+        }
+    }
+
+    /// A file chooser (the portal's when the app is sandboxed) for `.plan` files; `chosen` gets the path picked.
+    private func choose(
+        _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
+        _ chosen: @escaping (String) -> Void
+    ) {
+        guard chooser == nil, let parent = gtk_widget_get_root(root) else { return }
+        let dialog = gtk_file_chooser_native_new(
+            title, cast(parent), action, accept, tr("Cancel"))
+        guard let dialog else { return }
+        let filter = gtk_file_filter_new()
+        gtk_file_filter_set_name(filter, tr("Plans"))
+        gtk_file_filter_add_pattern(filter, "*.plan")
+        gtk_file_chooser_add_filter(dialog, filter)
+        let all = gtk_file_filter_new()
+        gtk_file_filter_set_name(all, tr("All files"))
+        gtk_file_filter_add_pattern(all, "*")
+        gtk_file_chooser_add_filter(dialog, all)
+        g_object_unref(UnsafeMutableRawPointer(filter))
+        g_object_unref(UnsafeMutableRawPointer(all))
+        if let name { gtk_file_chooser_set_current_name(dialog, name) }
+        gtk_native_dialog_set_modal(cast(dialog), 1)
+        chooser = dialog
+        on(UnsafeMutableRawPointer(dialog), .nativeResponse) { [unowned self] response in
+            defer {
+                chooser = nil
+                g_object_unref(UnsafeMutableRawPointer(dialog))
+            }
+            guard response == GTK_RESPONSE_ACCEPT.rawValue,
+                let file = gtk_file_chooser_get_file(dialog)
+            else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            guard let path = g_file_get_path(file) else { return }
+            defer { g_free(path) }
+            chosen(String(cString: path))
+        }
+        gtk_native_dialog_show(cast(dialog))
+    }
+
+    /// A message with an OK button: what went wrong, and why (a diagnostic in a monospace font).
+    private func tell(_ heading: String, _ body: String, monospace: Bool = false) {
+        guard let parent = gtk_widget_get_root(root) else { return }
+        let window: Widget = cast(parent)
+        guard monospace else {
+            ask(window, heading, body, answers: [Answer(id: "close", label: tr("OK"))], cancel: "close") { _ in }
+            return
+        }
+        let label: Widget = gtk_label_new(body)
+        gtk_label_set_selectable(cast(label), 1)
+        gtk_label_set_xalign(cast(label), 0)
+        gtk_widget_add_css_class(label, "monospace")
+        accessibleName(label, tr("Problem"))
+        let dialog: Widget = adw_message_dialog_new(cast(window), heading, nil)
+        adw_message_dialog_set_extra_child(cast(dialog), label)
+        adw_message_dialog_add_response(cast(dialog), "close", tr("OK"))
+        gtk_window_present(cast(dialog))
     }
 
     /// Renames the shown own plan: its name, and its file after it.
@@ -341,10 +510,24 @@ final class PlansPage {
 
     // MARK: Timeline
 
+    /// A list row's timeline: the plan at a glance (the row's subtitle says its length in words).
+    private func smallTimeline(_ plan: Plan) -> Widget {
+        let area: Widget = gtk_drawing_area_new()
+        gtk_drawing_area_set_content_width(cast(area), 72)
+        gtk_drawing_area_set_content_height(cast(area), 12)
+        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
+        setDrawing(area) { [unowned self] cairo, width, height in
+            Self.drawTimeline(plan, restKinds: application.restKinds, cairo, width, height)
+        }
+        return area
+    }
+
     /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``).
     /// Segments thinner than a pixel merge into their neighbours, so a plan of a million segments draws as fast as one
     /// of ten.
-    private func drawTimeline(_ plan: Plan, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32) {
+    static func drawTimeline(
+        _ plan: Plan, restKinds: Set<String>, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32
+    ) {
         guard plan.duration > 0 else { return }
         let scale = Double(width) / Double(plan.duration)
         var drawnTo = 0.0
@@ -352,7 +535,7 @@ final class PlansPage {
             let end = Double(segment.end) * scale
             guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
             let (red, green, blue) = ToneColours.components(
-                ToneColours.tone(ofKind: segment.kind, restKinds: application.restKinds))
+                ToneColours.tone(ofKind: segment.kind, restKinds: restKinds))
             cairo_set_source_rgb(cairo, red, green, blue)
             cairo_rectangle(cairo, drawnTo, 0, end - drawnTo, Double(height))
             cairo_fill(cairo)

@@ -76,6 +76,7 @@ final class TimerApplication {
         // The window's keys that no control uses (its workout keys are the workout page's: ui/workout-page.ui).
         setAccelerators("app.preferences", ["<Control>comma"])
         setAccelerators("win.fullscreen", ["F11"])
+        setAccelerators("win.new-plan", ["<Control>n"])
         setAccelerators("window.close", ["<Control>q", "<Control>w"])
         session.refresh()
     }

@@ -480,7 +480,7 @@ def test_a_search_result_starts_its_plan_and_opens_the_window(tmp_path, activata
                     reason="takes the docs' screenshots only when asked (scripts/window-screenshots)")
 def test_screenshots_of_the_window(tmp_path, activatable_daemon):
     """The screenshots in README and docs/window.md, from the real window: the workout view in a work and a rest
-    segment, a plan's page, the history with its chart, the calculator."""
+    segment, a plan's page, the history with its chart, the calculator, the plan editor."""
     shots = Path(os.environ["INTERVALD_TEST_SCREENSHOT_DIR"])
     history = tmp_path / "state" / "intervald" / "history.jsonl"
     history.parent.mkdir(parents=True, exist_ok=True)
@@ -537,6 +537,15 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         wait_until(lambda: window.frame.get_extents(Atspi.CoordType.SCREEN).width <= 360, 10, "a narrow window")
         shot("window-narrow.png", "360x640")
         ctl("stop")
+        window.tab("Plans")
+        window.press("push button", "New Plan")
+        text = window.usable("text", "Plan as text")
+        assert text.get_editable_text_iface().set_text_contents(
+            '# From the club sheet\nname "Hill repeats"\ncountdown 3s\n\n10m walk "Warm-up"\n'
+            '6x {  # the long hill\n  90s run "Uphill" @ 5:00/km\n  2m walk "Recover"\n}\n5m walk "Cool-down"\n')
+        window.wait("label", "36:00, 14 segments")
+        subprocess.run(["xdotool", "mousemove", "800", "500"], check=True, timeout=10)  # no tooltip in the shot
+        shot("window-editor.png", "1000x680")
     finally:
         window.close()
 

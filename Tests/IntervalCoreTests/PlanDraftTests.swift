@@ -82,7 +82,8 @@ struct PlanDraftTests {
             PlanDraft.Item(
                 .group(.init(repetition: "6", items: [.step(.init(duration: "90s", kind: "run", label: "Uphill"))]))),
             at: [0])
-        let inside = draft.add(.step(.init(duration: "2m", kind: "walk", label: "Recover")), at: group)
+        #expect(group == [1])
+        let inside = draft.add(.step(.init(duration: "2m", kind: "walk", label: "Recover")), at: [1, 0])
         #expect(inside == [1, 1])
         draft.add(.step(.init(duration: "5m", kind: "walk", label: "Cool-down")), at: nil)
         #expect(

@@ -1,0 +1,540 @@
+import CGtk
+import IntervalCore
+import IntervalRuntime
+
+/// The plan editor (docs/window.md, "Making a plan"), laid out in ui/plan-editor.ui: the plan in rows, a step's
+/// duration, kind, label and pace, a repeat's count or bound, its items indented under it, beside the same plan as
+/// text. Both are views of one plan text: an edit in a row writes the text (``PlanDraft``), an edit of the text that
+/// parses fills the rows again; a text that does not parse is kept, shown with its diagnostic, and cannot be saved.
+final class PlanEditor {
+    /// Where the plan goes: a new own plan, or the own plan file it was read from, with the bytes it had then (to see
+    /// whether another program changed it meanwhile).
+    enum Target {
+        case new
+        case file(path: String, bytes: [UInt8])
+    }
+
+    let window: Widget
+    /// The plan was saved at this path; the editor has closed.
+    var saved: (_ path: String, _ name: String) -> Void = { _, _ in }
+    /// The editor has closed, saved or not.
+    var closed: () -> Void = {}
+    private unowned let application: TimerApplication
+    private let layout: Builder
+    private let target: Target
+    private let items: Widget
+    private let nameField: Widget
+    private let countdownField: Widget
+    private let textView: Widget
+    private let buffer: UnsafeMutablePointer<GtkTextBuffer>
+    private let verdict: Widget
+    private let rowsHint: Widget
+    private let totals: Widget
+    private let timeline: Widget
+    private var saveAction: OpaquePointer?
+    private var draft: PlanDraft
+    private var text: String
+    /// The text as it was saved or opened: Cancel asks before it drops a text that differs.
+    private var savedText: String
+    private var plan: Result<Plan, PlanDiagnostic>?
+    /// False while the text holds a problem typed into it: the rows then show the plan as it last parsed.
+    private var rowsFollowText = true
+    /// True while the editor itself sets a field or the text, whose change handlers then do nothing.
+    private var updating = false
+    /// The rows shown, each with its item's path and the field that takes the focus.
+    private var rows: [(path: [Int], row: Widget, field: Widget)] = []
+
+    init(application: TimerApplication, parent: Widget, target: Target, text: String, draft: PlanDraft) {
+        self.application = application
+        self.target = target
+        self.text = text
+        self.draft = draft
+        savedText = text
+        layout = Builder(PackageResources.plan_editor_ui)
+        window = layout.widget("window")
+        (items, nameField, countdownField, textView) = (
+            layout.widget("items"), layout.widget("name"), layout.widget("countdown"), layout.widget("text")
+        )
+        (verdict, rowsHint, totals, timeline) = (
+            layout.widget("verdict"), layout.widget("rows-hint"), layout.widget("totals"), layout.widget("timeline")
+        )
+        buffer = gtk_text_view_get_buffer(cast(textView))
+        gtk_window_set_transient_for(cast(window), cast(parent))
+        let title: Widget = layout.widget("title")
+        if case .new = target {
+            adw_window_title_set_title(cast(title), tr("New Plan"))
+        } else {
+            adw_window_title_set_title(cast(title), tr("Edit Plan"))
+        }
+        gtk_window_set_title(cast(window), tr("Plan Editor"))
+        addActions()
+        connectFields()
+        setDrawing(timeline) { [weak self] cairo, width, height in
+            guard let self, case .success(let plan)? = self.plan else { return }
+            PlansPage.drawTimeline(plan, restKinds: self.application.restKinds, cairo, width, height)
+        }
+        showHeader()
+        setBuffer(text)
+        fillRows()
+        evaluate()
+        gtk_window_present(cast(window))
+        gtk_widget_grab_focus(nameField)
+    }
+
+    // MARK: Actions and keys
+
+    private func addActions() {
+        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+        let actions: OpaquePointer = cast(group)
+        let editorActions: [(String, String, () -> Void)] = [
+            ("add-step", "<Control>Return", { [unowned self] in addItem(PlanDraft.Item.step(Self.newStep)) }),
+            ("add-repeat", "<Control><Shift>Return", { [unowned self] in addItem(Self.newRepeat) }),
+            ("move-up", "<Alt>Up", { [unowned self] in focusedPath().map(moveUp) }),
+            ("move-down", "<Alt>Down", { [unowned self] in focusedPath().map(moveDown) }),
+            ("duplicate", "<Control><Shift>d", { [unowned self] in focusedPath().map(duplicate) }),
+            ("remove", "<Alt>Delete", { [unowned self] in focusedPath().map(remove) }),
+            ("save", "<Control>s", { [unowned self] in save() }),
+        ]
+        guard let shortcuts = gtk_shortcut_controller_new() else { return }
+        // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
+        gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
+        for (name, accelerator, body) in editorActions {
+            let action = addAction(to: actions, name) { _ in body() }
+            if name == "save" { saveAction = action }
+            gtk_shortcut_controller_add_shortcut(
+                shortcuts,
+                gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new("editor.\(name)"))
+            )
+        }
+        gtk_shortcut_controller_add_shortcut(
+            shortcuts,
+            gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
+        gtk_widget_insert_action_group(window, "editor", actions)
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        gtk_widget_add_controller(window, shortcuts)
+        on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
+    }
+
+    /// Closing keeps the window while there are changes, and asks whether to drop them.
+    private func closeRequested() -> Bool {
+        guard text == savedText else {
+            confirm(
+                window, tr("Discard the changes?"), tr("The plan has changes that are not saved."),
+                cancel: tr("Keep Editing"), destructive: tr("Discard")
+            ) { [weak self] in
+                guard let self else { return }
+                savedText = text
+                gtk_window_close(cast(window))
+            }
+            return true
+        }
+        // After GTK has destroyed the window: the editor is dropped then.
+        _ = after(milliseconds: 0) { [weak self] in self?.closed() }
+        return false
+    }
+
+    // MARK: Header fields and text
+
+    private func connectFields() {
+        on(nameField, .changed) { [weak self] in
+            guard let self, !updating else { return }
+            draft.name = String(cString: gtk_editable_get_text(cast(nameField)))
+            rowsChanged()
+        }
+        on(countdownField, .changed) { [weak self] in
+            guard let self, !updating else { return }
+            draft.countdown = String(cString: gtk_editable_get_text(cast(countdownField)))
+            rowsChanged()
+        }
+        on(UnsafeMutableRawPointer(buffer), .changed) { [weak self] in
+            guard let self, !updating else { return }
+            textChanged()
+        }
+    }
+
+    private func showHeader() {
+        updating = true
+        gtk_editable_set_text(cast(nameField), draft.name)
+        gtk_editable_set_text(cast(countdownField), draft.countdown)
+        updating = false
+    }
+
+    private func setBuffer(_ text: String) {
+        updating = true
+        gtk_text_buffer_set_text(buffer, text, -1)
+        updating = false
+    }
+
+    /// The rows changed the plan: the text follows.
+    private func rowsChanged() {
+        text = draft.text
+        setBuffer(text)
+        rowsFollowText = true
+        evaluate()
+    }
+
+    /// The text was typed into: the rows follow when it parses.
+    private func textChanged() {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        guard let characters = gtk_text_buffer_get_text(buffer, &start, &end, 1) else { return }
+        text = String(cString: characters)
+        g_free(characters)
+        do throws(PlanDiagnostic) {
+            draft = try PlanDraft(parsing: text)
+            rowsFollowText = true
+            showHeader()
+            fillRows()
+        } catch {
+            rowsFollowText = false
+        }
+        evaluate()
+    }
+
+    // MARK: Checking
+
+    /// The name a plan without a `name` directive takes: its file's, or none for a new plan (which must be named).
+    private var defaultName: String {
+        if case .file(let path, _) = target { return PlanLocator.planName(forPath: path) }
+        return ""
+    }
+
+    /// What a diagnostic names the text by: its file's name, or "Plan" for a new plan.
+    private var origin: String {
+        if case .file(let path, _) = target { return String(path.split(separator: "/").last ?? "") }
+        return tr("Plan")
+    }
+
+    /// Parses the text and shows what it holds, or its problem: in the text's verdict, and on the row it is about.
+    private func evaluate() {
+        let plan = Result { () throws(PlanDiagnostic) in
+            try PlanParser.parse(text, origin: origin, defaultName: defaultName)
+        }
+        self.plan = plan
+        for (_, row, _) in rows {
+            gtk_widget_remove_css_class(row, "error")
+            gtk_widget_set_tooltip_text(row, nil)
+        }
+        gtk_widget_set_sensitive(items, rowsFollowText ? 1 : 0)
+        removeChildren(totals)
+        switch plan {
+        case .success(let plan):
+            gtk_widget_remove_css_class(verdict, "error")
+            setText(verdict, PlanReport.lengthText(plan))
+            showHint(nil)
+            let group: Widget = adw_preferences_group_new()
+            adw_preferences_group_set_title(cast(group), tr("Totals"))
+            for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
+                adw_preferences_group_add(cast(group), actionRow(title: name, subtitle: value))
+            }
+            append(totals, group)
+        case .failure(let diagnostic):
+            gtk_widget_add_css_class(verdict, "error")
+            setText(verdict, diagnostic.description)
+            if !rowsFollowText {
+                showHint(tr("The text has a problem: the rows show the plan as it was before it."))
+            } else if let path = draft.path(forLine: diagnostic.line),
+                let shown = rows.first(where: { $0.path == path })
+            {
+                gtk_widget_add_css_class(shown.row, "error")
+                gtk_widget_set_tooltip_text(shown.row, diagnostic.message)
+                showHint(tr("{item}: {problem}", ["item": Self.rowName(draft, path), "problem": diagnostic.message]))
+            } else {
+                showHint(diagnostic.message)
+            }
+        }
+        gtk_widget_queue_draw(timeline)
+        if let saveAction { g_simple_action_set_enabled(saveAction, (try? plan.get()) != nil ? 1 : 0) }
+    }
+
+    private func showHint(_ text: String?) {
+        setText(rowsHint, text ?? "")
+        gtk_widget_set_visible(rowsHint, text == nil ? 0 : 1)
+    }
+
+    // MARK: Rows
+
+    private static let newStep = PlanDraft.Step(duration: "30s", kind: "run")
+    private static let newRepeat = PlanDraft.Item(
+        .group(.init(repetition: "4x", items: [.step(newStep), .step(.init(duration: "30s", kind: "walk"))])))
+    /// The kinds the Kind field offers; any other lowercase word may be typed.
+    private static let usualKinds = ["run", "walk", "jog", "sprint", "rest", "work", "warmup", "cooldown"]
+
+    /// "Step 2.1", "Repeat 2": a row's name, by its place in the plan.
+    private static func rowName(_ draft: PlanDraft, _ path: [Int]) -> String {
+        let number = path.map { String($0 + 1) }.joined(separator: ".")
+        if case .group? = draft.item(at: path)?.content { return tr("Repeat {number}", ["number": number]) }
+        return tr("Step {number}", ["number": number])
+    }
+
+    /// Every item as a row, a group's items under it and indented; the focus goes to the row at `focus`.
+    private func fillRows(focus: [Int]? = nil) {
+        removeChildren(items, from: true)
+        rows = []
+        addRows(draft.items, under: [])
+        if let focus, let shown = rows.first(where: { $0.path == focus }) { gtk_widget_grab_focus(shown.field) }
+    }
+
+    private func addRows(_ children: [PlanDraft.Item], under parent: [Int]) {
+        for (index, item) in children.enumerated() {
+            let path = parent + [index]
+            let (row, field) = makeRow(item, path)
+            gtk_list_box_append(cast(items), row)
+            rows.append((path, row, field))
+            if case .group(let group) = item.content { addRows(group.items, under: path) }
+        }
+    }
+
+    private func makeRow(_ item: PlanDraft.Item, _ path: [Int]) -> (row: Widget, field: Widget) {
+        let row: Widget = gtk_list_box_row_new()
+        gtk_list_box_row_set_activatable(cast(row), 0)
+        let name = Self.rowName(draft, path)
+        accessibleName(row, name)
+        let box: Widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        gtk_widget_set_margin_start(box, Int32(12 + 28 * (path.count - 1)))
+        gtk_widget_set_margin_end(box, 6)
+        gtk_widget_set_margin_top(box, 6)
+        gtk_widget_set_margin_bottom(box, 6)
+        let first: Widget
+        switch item.content {
+        case .step(let step):
+            first = field(step.duration, tr("Duration"), width: 5, placeholder: "30s", in: box) { [unowned self] in
+                updateStep(path) { $0.duration = $1 }($0)
+            }
+            kindField(step.kind, in: box, path: path)
+            field(step.label, tr("Label"), width: 0, placeholder: tr("Label (optional)"), in: box) {
+                [unowned self] in updateStep(path) { $0.label = $1 }($0)
+            }
+            field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: box) { [unowned self] in
+                updateStep(path) { $0.pace = $1 }($0)
+            }
+        case .group(let group):
+            let label: Widget = gtk_label_new(tr("Repeat"))
+            gtk_widget_add_css_class(label, "heading")
+            append(box, label)
+            first = field(group.repetition, tr("Repeat"), width: 12, placeholder: tr("6, 45m or 5km"), in: box) {
+                [unowned self] typed in
+                guard let item = draft.item(at: path), case .group(var group) = item.content else { return }
+                group.repetition = typed
+                var changed = item
+                changed.content = .group(group)
+                draft.replace(at: path, with: changed)
+                rowsChanged()
+            }
+            let spacer: Widget = gtk_label_new(nil)
+            gtk_widget_set_hexpand(spacer, 1)
+            append(box, spacer)
+        }
+        append(box, rowMenu(for: path, named: name))
+        gtk_list_box_row_set_child(cast(row), box)
+        return (row, first)
+    }
+
+    /// An entry in a row: its accessible name, width in characters (0 for at least 10 and the room left), and what a
+    /// change does.
+    @discardableResult
+    private func field(
+        _ value: String, _ name: String, width: Int32, placeholder: String, in box: Widget,
+        _ changed: @escaping (String) -> Void
+    ) -> Widget {
+        let entry: Widget = gtk_entry_new()
+        gtk_editable_set_text(cast(entry), value)
+        gtk_entry_set_placeholder_text(cast(entry), placeholder)
+        if width > 0 {
+            gtk_editable_set_width_chars(cast(entry), width)
+        } else {
+            gtk_editable_set_width_chars(cast(entry), 10)
+            gtk_widget_set_hexpand(entry, 1)
+        }
+        accessibleName(entry, name)
+        gtk_widget_set_tooltip_text(entry, name)
+        on(entry, .changed) { [weak self] in
+            guard let self, !updating else { return }
+            changed(String(cString: gtk_editable_get_text(cast(entry))))
+        }
+        append(box, entry)
+        return entry
+    }
+
+    /// The kind: a combo of the usual kinds that takes any other typed.
+    private func kindField(_ kind: String, in box: Widget, path: [Int]) {
+        let combo: Widget = gtk_combo_box_text_new_with_entry()
+        for usual in Self.usualKinds { gtk_combo_box_text_append_text(cast(combo), usual) }
+        guard let entry = gtk_combo_box_get_child(cast(combo)) else { return }
+        gtk_editable_set_text(cast(entry), kind)
+        gtk_editable_set_width_chars(cast(entry), 6)
+        accessibleName(combo, tr("Kind"))
+        accessibleName(entry, tr("Kind"))
+        gtk_widget_set_tooltip_text(combo, tr("Kind"))
+        on(entry, .changed) { [weak self] in
+            guard let self, !updating else { return }
+            updateStep(path) { $0.kind = $1 }(String(cString: gtk_editable_get_text(cast(entry))))
+        }
+        append(box, combo)
+    }
+
+    /// A change to one field of the step at `path`.
+    private func updateStep(_ path: [Int], _ set: @escaping (inout PlanDraft.Step, String) -> Void) -> (String) -> Void
+    {
+        { [unowned self] value in
+            guard var item = draft.item(at: path), case .step(var step) = item.content else { return }
+            set(&step, value)
+            item.content = .step(step)
+            draft.replace(at: path, with: item)
+            rowsChanged()
+        }
+    }
+
+    /// A row's menu: move, duplicate, remove; each also a key (shown in the menu) on the row that has the focus.
+    private func rowMenu(for path: [Int], named name: String) -> Widget {
+        let menu: OpaquePointer = g_menu_new()
+        let entries: [(String, String, String)] = [
+            (tr("Move Up"), "move-up", "<Alt>Up"), (tr("Move Down"), "move-down", "<Alt>Down"),
+            (tr("Duplicate"), "duplicate", "<Control><Shift>d"), (tr("Remove"), "remove", "<Alt>Delete"),
+        ]
+        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+        let actions: OpaquePointer = cast(group)
+        for (label, action, accelerator) in entries {
+            let item = g_menu_item_new(label, "row.\(action)")
+            g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator))
+            g_menu_append_item(menu, item)
+            g_object_unref(UnsafeMutableRawPointer(item))
+            addAction(to: actions, action) { [unowned self] _ in
+                switch action {
+                case "move-up": moveUp(path)
+                case "move-down": moveDown(path)
+                case "duplicate": duplicate(path)
+                default: remove(path)
+                }
+            }
+        }
+        let button: Widget = gtk_menu_button_new()
+        gtk_menu_button_set_icon_name(cast(button), "view-more-symbolic")
+        gtk_menu_button_set_menu_model(cast(button), cast(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_widget_add_css_class(button, "flat")
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        accessibleName(button, tr("Actions for {item}", ["item": name]))
+        gtk_widget_set_tooltip_text(button, tr("Move, duplicate or remove"))
+        gtk_widget_insert_action_group(button, "row", actions)
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        return button
+    }
+
+    /// The path of the row that holds the focus, if one does.
+    private func focusedPath() -> [Int]? {
+        var widget = gtk_root_get_focus(OpaquePointer(window))
+        while let current = widget {
+            if let shown = rows.first(where: { $0.row == current }) { return shown.path }
+            widget = gtk_widget_get_parent(current)
+        }
+        return nil
+    }
+
+    /// Adds `item` after the row with the focus, or at the end.
+    private func addItem(_ item: PlanDraft.Item) {
+        guard rowsFollowText else { return }
+        changeStructure { $0.add(item, at: focusedPath()) }
+    }
+
+    private func moveUp(_ path: [Int]) { changeStructure { $0.moveUp(at: path) } }
+    private func moveDown(_ path: [Int]) { changeStructure { $0.moveDown(at: path) } }
+    private func duplicate(_ path: [Int]) { changeStructure { $0.duplicate(at: path) } }
+
+    /// Removes an item; the focus goes to the row that took its place, or the one above.
+    private func remove(_ path: [Int]) {
+        guard draft.items.count > 1 || path.count > 1 else {
+            showHint(tr("A plan needs at least one step."))
+            return
+        }
+        changeStructure { draft in
+            draft.remove(at: path)
+            if draft.item(at: path) != nil { return path }
+            guard let last = path.last, last > 0 else { return path.count > 1 ? Array(path.dropLast()) : [0] }
+            return Array(path.dropLast()) + [last - 1]
+        }
+    }
+
+    /// Applies an edit that adds, removes or moves rows; the focus follows the item to the path it returns.
+    private func changeStructure(_ edit: (inout PlanDraft) -> [Int]?) {
+        guard let focus = edit(&draft) else { return }
+        fillRows(focus: focus)
+        rowsChanged()
+    }
+
+    // MARK: Saving
+
+    /// Saves a valid plan: a new one as a new own plan, named; an own one in its file, after asking when another
+    /// program changed the file since it was opened.
+    private func save() {
+        guard case .success(let plan)? = plan else { return }
+        let name = plan.name.trimmingSpaces
+        guard !name.isEmpty else {
+            showHint(tr("A plan needs a name."))
+            gtk_widget_grab_focus(nameField)
+            return
+        }
+        let ownPath: String? = if case .file(let path, _) = target { path } else { nil }
+        let clashes = application.catalog.items().contains { item in
+            item.path != ownPath && ((try? item.plan.get())?.name ?? item.name).lowercased() == name.lowercased()
+        }
+        guard !clashes else {
+            showHint(tr("A plan named “{name}” exists already: choose another name.", ["name": name]))
+            gtk_widget_grab_focus(nameField)
+            return
+        }
+        switch target {
+        case .new:
+            write { library throws(FileError) in try library.add(text, named: name) }
+        case .file(let path, let bytes):
+            let onDisk = try? FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
+            guard onDisk == nil || onDisk == bytes else {
+                ask(
+                    window, tr("The plan was changed by another program"),
+                    tr("Its file changed after it was opened here. Which version should be kept?"),
+                    answers: [
+                        Answer(id: "cancel", label: tr("Cancel")),
+                        Answer(id: "theirs", label: tr("Keep the Other")),
+                        Answer(id: "mine", label: tr("Keep Mine"), appearance: ADW_RESPONSE_DESTRUCTIVE),
+                    ], cancel: "cancel"
+                ) { [weak self] answer in
+                    guard let self else { return }
+                    if answer == "mine" { write(over: path, onDisk: onDisk != nil, name: name) }
+                    if answer == "theirs" {
+                        savedText = text
+                        gtk_window_close(cast(window))
+                    }
+                }
+                return
+            }
+            write(over: path, onDisk: onDisk != nil, name: name)
+        }
+    }
+
+    /// Writes an own plan's file: in place, or under a new file name when the plan's name changed (as Rename does);
+    /// as a new own plan when the file is gone.
+    private func write(over path: String, onDisk: Bool, name: String) {
+        write { library throws(FileError) in
+            guard onDisk else { return try library.add(text, named: name) }
+            // Still named after its file: written as it is, with no `name` added.
+            guard name != defaultName else {
+                try FileBytes.replace(path, with: Array(text.utf8))
+                return path
+            }
+            return try library.rename(path, text: text, to: name)
+        }
+    }
+
+    private func write(_ body: (PlanLibrary) throws(FileError) -> String) {
+        do throws(FileError) {
+            let path = try body(application.library)
+            let name = (try? plan?.get())?.name ?? ""
+            savedText = text
+            gtk_window_close(cast(window))
+            saved(path, name)
+        } catch {
+            showHint(error.description)
+        }
+    }
+}
