@@ -124,13 +124,22 @@ final class PlanEditor {
             ) { [weak self] in
                 guard let self else { return }
                 savedText = text
-                gtk_window_close(cast(window))
+                closeLater()
             }
             return true
         }
         // After GTK has destroyed the window: the editor is dropped then.
         _ = after(milliseconds: 0) { [weak self] in self?.closed() }
         return false
+    }
+
+    /// Closes the editor once the handler running now has returned: a question's answer closes it from within the
+    /// question's own signal, and destroying the question's parent there crashed GLib.
+    private func closeLater() {
+        _ = after(milliseconds: 0) { [weak self] in
+            guard let self else { return }
+            gtk_window_close(cast(window))
+        }
     }
 
     // MARK: Header fields and text
@@ -503,7 +512,7 @@ final class PlanEditor {
                     if answer == "mine" { write(over: path, onDisk: onDisk != nil, name: name) }
                     if answer == "theirs" {
                         savedText = text
-                        gtk_window_close(cast(window))
+                        closeLater()
                     }
                 }
                 return
@@ -531,7 +540,7 @@ final class PlanEditor {
             let path = try body(application.library)
             let name = (try? plan?.get())?.name ?? ""
             savedText = text
-            gtk_window_close(cast(window))
+            closeLater()
             saved(path, name)
         } catch {
             showHint(error.description)
