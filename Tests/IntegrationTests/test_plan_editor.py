@@ -102,6 +102,7 @@ def test_tabata_duplicated_and_changed_to_six_rounds_starts_six_rounds_and_keeps
     wait_until(lambda: "\n6x {\n" in editor_text(window), 5, "the text to follow the row")
     window.wait("label", "11:00, 14 segments")
     window.press("push button", "Save")
+    editor_closed(window)
     wait_until(lambda: "6x {" in copy.read_text(), 5, "the file to be saved")
     comments = [line.strip() for line in before.splitlines() if line.strip().startswith("#")]
     assert comments and all(comment in copy.read_text() for comment in comments), copy.read_text()
@@ -131,6 +132,7 @@ def test_a_hand_written_plan_edited_in_rows_keeps_its_comments_and_a_problem_is_
     assert entry.get_editable_text_iface().set_text_contents("10:00/km")
     window.usable("push button", "Save")
     window.press("push button", "Save")
+    editor_closed(window)
     wait_until(lambda: "12m walk" in plan.read_text(), 5, "the file saved")
     assert plan.read_text() == ('# From the club\'s sheet\nname "Club"\n\n# easy\n12m walk  # flat\nfor 3km {\n'
                                 '  4m run @ 6:00/km\n  # then\n  1m walk "Walk back" @ 10:00/km\n}\n')
@@ -156,6 +158,7 @@ def test_the_text_beside_the_rows_fills_them_and_a_mistyped_text_is_kept_with_it
     # Closing asks before the text is lost; Keep Editing keeps it.
     window.press("push button", "Cancel")
     window.press("push button", response("Keep Editing"))
+    wait_until(lambda: window.app.get_child_count() == 2, 5, "the question to close")  # the window and the editor
     assert text_of(window.usable("text", "Plan as text")) == mistyped
 
 
@@ -183,6 +186,7 @@ def test_a_plan_made_by_the_keyboard_alone(window, tmp_path):
     wait_until(lambda: "Keys" in editor_text(window) and editor_text(window).endswith("\n45s walk\n30s run\n"), 5,
                "the step moved up")
     key("ctrl+s")
+    editor_closed(window)
     saved = own_plans(tmp_path) / "keys.plan"
     wait_until(saved.exists, 5, "the plan saved")
     assert saved.read_text() == 'name "Keys"\n\n45s walk\n30s run\n'
@@ -191,17 +195,22 @@ def test_a_plan_made_by_the_keyboard_alone(window, tmp_path):
 def choose(window, title, path, button):
     """Types the path of `path` into the file chooser titled `title` and presses `button`: into its location field
     (which Ctrl+L shows) to open a file, into its Name field to save one."""
+    def on_screen():
+        return subprocess.run(["xdotool", "search", "--name", f"^{title}$"], capture_output=True,
+                              text=True).stdout.split()
+
     dialog = window.wait("filler", title)  # GTK 4.8 gives a file chooser dialog that role
     field = window.find("text", "Name:", root=dialog)
     if field is None:
-        found = wait_until(lambda: subprocess.run(["xdotool", "search", "--name", f"^{title}$"],
-                                                  capture_output=True, text=True).stdout.split(), 10, title)
-        subprocess.run(["xdotool", "windowfocus", "--sync", found[-1]], check=True, timeout=10)
+        subprocess.run(["xdotool", "windowfocus", "--sync", wait_until(on_screen, 10, title)[-1]], check=True,
+                       timeout=10)
         key("ctrl+l")
     entry = window.usable("text", "Name:" if field else "GtkFileChooserEntry", root=dialog,
                           state=Atspi.StateType.EDITABLE)
     assert entry.get_editable_text_iface().set_text_contents(str(path))
     window.press("push button", response(button), root=dialog)
+    # Gone from the screen, so gone: GTK 4.8 crashes when asked about a window it is destroying.
+    wait_until(lambda: not on_screen(), 10, f"the file chooser {title!r} to close")
 
 
 @xdotool_required
@@ -215,6 +224,7 @@ def test_a_file_that_is_not_a_plan_is_not_imported_and_its_diagnostic_is_shown(w
     problem = window.wait("label", "Problem")
     assert text_of(problem).startswith("bad.plan:2:22: error: expected a pace after '@'"), text_of(problem)
     window.press("push button", response("OK"))
+    wait_until(lambda: window.app.get_child_count() == 1, 5, "the message to close")
     own = own_plans(tmp_path)
     assert not own.exists() or not any(own.iterdir())
 
@@ -271,6 +281,7 @@ def test_the_editor_speaks_german_french_and_spanish(tmp_path, locale, words):
         assert window.usable("text", words["count"], root=repeat).get_editable_text_iface().set_text_contents("4")
         window.wait("label", words["length"])  # 1m + 4 × (30s run, 30s walk)
         window.press("push button", words["save"])
+        editor_closed(window)
         saved = own_plans(tmp_path) / "sprints.plan"
         wait_until(saved.exists, 5, "the plan saved")
         assert saved.read_text() == 'name "Sprints"\n\n1m walk "Los"\n4x {\n  30s run\n  30s walk\n}\n'
@@ -299,5 +310,6 @@ def test_saving_a_plan_another_program_changed_meanwhile_asks_which_to_keep(wind
     plan.write_text('name "Easy"\n40m walk\n')
     window.press("push button", "Save")
     window.press("push button", response("Keep Mine"))
+    editor_closed(window)
     wait_until(lambda: "35m" in plan.read_text(), 5, "mine to be saved")
     assert plan.read_text() == 'name "Easy"\n\n35m walk  # from my phone\n'
