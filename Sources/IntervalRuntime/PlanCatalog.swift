@@ -57,6 +57,14 @@ public struct PlanCatalog: Sendable {
         files().map { Self.load(name: $0.name, path: $0.path) }
     }
 
+    /// Whether a plan other than the file at `path` shows as `name` (its `name` directive, else its file's name;
+    /// letter case aside): the window names no second plan alike.
+    public func hasPlan(named name: String, except path: String? = nil) -> Bool {
+        items().contains { item in
+            item.path != path && ((try? item.plan.get())?.name ?? item.name).lowercased() == name.lowercased()
+        }
+    }
+
     /// The plan `name` stands for (the first readable candidate), or nil when no directory has it.
     public func item(named name: String) -> Item? {
         guard PlanLocator.isName(name) else { return nil }

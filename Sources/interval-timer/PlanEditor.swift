@@ -485,10 +485,7 @@ final class PlanEditor {
             return
         }
         let ownPath: String? = if case .file(let path, _) = target { path } else { nil }
-        let clashes = application.catalog.items().contains { item in
-            item.path != ownPath && ((try? item.plan.get())?.name ?? item.name).lowercased() == name.lowercased()
-        }
-        guard !clashes else {
+        guard !application.catalog.hasPlan(named: name, except: ownPath) else {
             showHint(tr("A plan named “{name}” exists already: choose another name.", ["name": name]))
             gtk_widget_grab_focus(nameField)
             return

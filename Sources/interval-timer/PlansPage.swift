@@ -267,10 +267,7 @@ final class PlansPage {
                 tell(tr("“{file}” is not a valid plan", ["file": origin]), error.description, monospace: true)
                 return
             }
-            let clashes = application.catalog.items().contains {
-                ((try? $0.plan.get())?.name ?? $0.name).lowercased() == plan.name.lowercased()
-            }
-            guard !clashes else {
+            guard !application.catalog.hasPlan(named: plan.name) else {
                 tell(
                     tr("“{name}” was not imported", ["name": plan.name]),
                     tr("A plan of that name exists already. Rename one of them first."))
@@ -367,7 +364,7 @@ final class PlansPage {
     private func renameShown() {
         guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
         askName(tr("Rename the Plan"), shown.plan.name, tr("Rename")) { [unowned self] name in
-            guard let text = named(shown.text, name) else { return }
+            guard let text = named(shown.text, name, except: shown.origin) else { return }
             do throws(FileError) {
                 let path = try application.library.rename(shown.origin, text: shown.text, to: name)
                 showSaved(text: text, at: path)
@@ -391,11 +388,15 @@ final class PlansPage {
         }
     }
 
-    /// `text` with the plan's name `name`, when that is a plan: a name that is empty, or that the plan language
-    /// refuses (a control character), is said and nothing is written.
-    private func named(_ text: String, _ name: String) -> String? {
+    /// `text` with the plan's name `name`, when that is a plan: a name that is empty, that another plan than the file
+    /// at `path` has, or that the plan language refuses (a control character), is said and nothing is written.
+    private func named(_ text: String, _ name: String, except path: String? = nil) -> String? {
         guard !name.allSatisfy(\.isWhitespace) else {
             toast(tr("A plan needs a name."), nil)
+            return nil
+        }
+        guard !application.catalog.hasPlan(named: name, except: path) else {
+            toast(tr("A plan named “{name}” exists already: choose another name.", ["name": name]), nil)
             return nil
         }
         let renamed = PlanLibrary.renamed(text, to: name)

@@ -54,4 +54,17 @@ import Testing
             #expect(item.text == "name \"Broken\"\n30s run\nzumba\n")
         }
     }
+
+    @Test func aPlanIsKnownByTheNameItShowsLetterCaseAside() throws {
+        try withDirectories { config, data, catalog in
+            try "name \"Hill repeats\"\n30s run".write(
+                toFile: config + "/hills.plan", atomically: true, encoding: .utf8)
+            try "30s run".write(toFile: data + "/easy.plan", atomically: true, encoding: .utf8)
+            #expect(catalog.hasPlan(named: "hill REPEATS"))
+            #expect(catalog.hasPlan(named: "Easy"), "a plan without a name directive shows its file's name")
+            #expect(
+                !catalog.hasPlan(named: "hills"), "the file name of a plan that has a name directive is not its name")
+            #expect(!catalog.hasPlan(named: "Hill repeats", except: config + "/hills.plan"))
+        }
+    }
 }
