@@ -236,9 +236,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         connecting = true
         lastAttempt = Self.now()
         if streams == nil {
-            streams = PulseStreams { [weak self, queue] event in
-                queue.async { [weak self] in self?.handle(event) }
-            }
+            streams = PulseStreams(queue: queue) { [weak self] event in self?.handle(event) }
         }
         streams?.connect()
     }

@@ -1,12 +1,15 @@
 import CPulse
+import Dispatch
 import IntervalCore
 
 /// The audio server's playback streams through libpulse (PulseAudio, or PipeWire's pulse server), on a threaded main
 /// loop of its own: what streams there are and their volumes as they change, and setting a stream's volume.
 ///
-/// Events are handed to `deliver` on libpulse's thread; the owner hops them onto its own queue. Every call is made
-/// under the main loop's lock, as libpulse asks of other threads.
-final class PulseStreams: @unchecked Sendable {
+/// Events are handed to `deliver` on the owner's queue. The main loop's thread never holds this object: libpulse's
+/// callbacks reach a ``PulseConnection`` that this object keeps until its own end, which stops that thread first. Were
+/// a callback's reference the last one, the end would run on libpulse's thread, where its lock aborts the process
+/// (an `intervalctl run` ended by Ctrl-C during a duck died so, 1 in about 150).
+final class PulseStreams: Sendable {
     enum Event: Sendable {
         /// Connected: the streams playing now.
         case connected([PlaybackStream])
@@ -17,16 +20,41 @@ final class PulseStreams: @unchecked Sendable {
         case disconnected(reason: String)
     }
 
+    private let connection: PulseConnection
+
+    /// Nil when libpulse cannot start its thread.
+    init?(queue: DispatchQueue, deliver: @escaping @Sendable (Event) -> Void) {
+        guard let connection = PulseConnection(deliver: { event in queue.async { deliver(event) } }) else { return nil }
+        self.connection = connection
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// Connects (again) to the user's audio server, never starting one; the outcome arrives as an event.
+    func connect() {
+        connection.connect()
+    }
+
+    /// Sets stream `index`'s volume; `done` runs on libpulse's thread once the server has done it (or refused).
+    func setVolume(_ index: UInt32, to volume: [UInt32], done: (@Sendable () -> Void)? = nil) {
+        connection.setVolume(index, to: volume, done: done)
+    }
+}
+
+/// What libpulse's callbacks reach: the main loop, its context and the listing in progress. Every call is made under
+/// the main loop's lock, as libpulse asks of other threads; ``close()`` ends the thread, after which nothing here runs.
+private final class PulseConnection: @unchecked Sendable {
     private let mainloop: OpaquePointer
-    private let deliver: @Sendable (Event) -> Void
+    private let deliver: @Sendable (PulseStreams.Event) -> Void
     // Under the main loop's lock.
     private var context: OpaquePointer?
     private var listed: [PlaybackStream] = []
     /// The context's end was reported: once per connection.
     private var reportedEnd = false
 
-    /// Nil when libpulse cannot start its thread.
-    init?(deliver: @escaping @Sendable (Event) -> Void) {
+    init?(deliver: @escaping @Sendable (PulseStreams.Event) -> Void) {
         guard let mainloop = pa_threaded_mainloop_new() else { return nil }
         self.mainloop = mainloop
         self.deliver = deliver
@@ -36,13 +64,13 @@ final class PulseStreams: @unchecked Sendable {
         }
     }
 
-    deinit {
+    /// Disconnects and stops the main loop's thread; once, from another thread.
+    func close() {
         locked { dropContext() }
         pa_threaded_mainloop_stop(mainloop)
         pa_threaded_mainloop_free(mainloop)
     }
 
-    /// Connects (again) to the user's audio server, never starting one; the outcome arrives as an event.
     func connect() {
         locked {
             dropContext()
@@ -60,7 +88,7 @@ final class PulseStreams: @unchecked Sendable {
                 created,
                 { context, me in
                     guard let context, let me else { return }
-                    Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue().stateChanged(context)
+                    Unmanaged<PulseConnection>.fromOpaque(me).takeUnretainedValue().stateChanged(context)
                 }, me)
             if pa_context_connect(created, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
                 reportEnd(of: created)
@@ -68,7 +96,6 @@ final class PulseStreams: @unchecked Sendable {
         }
     }
 
-    /// Sets stream `index`'s volume; `done` runs on libpulse's thread once the server has done it (or refused).
     func setVolume(_ index: UInt32, to volume: [UInt32], done: (@Sendable () -> Void)? = nil) {
         locked {
             guard let context, pa_context_get_state(context) == PA_CONTEXT_READY, !volume.isEmpty else {
@@ -107,7 +134,7 @@ final class PulseStreams: @unchecked Sendable {
                 context,
                 { context, type, index, me in
                     guard let context, let me else { return }
-                    Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue().streamEvent(context, type, index)
+                    Unmanaged<PulseConnection>.fromOpaque(me).takeUnretainedValue().streamEvent(context, type, index)
                 }, me)
             release(pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK_INPUT, nil, nil))
             listed = []
@@ -116,7 +143,7 @@ final class PulseStreams: @unchecked Sendable {
                     context,
                     { _, info, end, me in
                         guard let me else { return }
-                        Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue().listedStream(info, end: end)
+                        Unmanaged<PulseConnection>.fromOpaque(me).takeUnretainedValue().listedStream(info, end: end)
                     }, me))
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
             // Not freed here, inside its own callback: the next connect() drops it.
@@ -147,8 +174,8 @@ final class PulseStreams: @unchecked Sendable {
                 context, index,
                 { _, info, _, me in
                     guard let me, let info else { return }
-                    let streams = Unmanaged<PulseStreams>.fromOpaque(me).takeUnretainedValue()
-                    streams.deliver(.changed(PulseStreams.stream(info.pointee)))
+                    let streams = Unmanaged<PulseConnection>.fromOpaque(me).takeUnretainedValue()
+                    streams.deliver(.changed(PulseConnection.stream(info.pointee)))
                 }, me))
     }
 
