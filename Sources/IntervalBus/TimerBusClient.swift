@@ -96,6 +96,15 @@ public final class TimerBusClient {
         }
     }
 
+    /// `StartProgram(program, day, replace)`: day `day` of program `program`, or its next day when `day` is empty.
+    public func startProgram(_ program: String, day: String, replace: Bool) throws(TimerClientError) {
+        try callTimer(BusNames.Method.startProgram.rawValue) { message throws(BusError) in
+            try message.append(program)
+            try message.append(day)
+            try message.append(replace)
+        }
+    }
+
     /// `Stop()`. Activates the daemon if needed, so that a workout a restarted daemon recovered is stopped too.
     public func stop() throws(TimerClientError) {
         try callTimer(BusNames.Method.stop.rawValue)

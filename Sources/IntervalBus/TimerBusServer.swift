@@ -24,6 +24,9 @@ public protocol TimerBusDelegate: AnyObject {
     /// without being copied or handed to ``start(plan:origin:replace:answer:)``. Called while the call's message is
     /// still held; it is freed once the current block on the server's queue ends.
     func refusedOversizedPlan(bytes: Int)
+    /// `StartProgram(s program, s day, b replace)`: answered like ``start(plan:origin:replace:answer:)``.
+    func startProgram(
+        _ program: String, day: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
     /// `Stop()`: idempotent.
     func stop()
     /// `Pause()`.
@@ -287,6 +290,18 @@ private final class TimerObjectHandler: BusObjectHandler {
     func handle(_ call: BusCall) throws(BusCallError) {
         guard let delegate else { throw .unavailable }
         if call.member == BusNames.Method.start.rawValue { return try start(call, delegate) }
+        if call.member == BusNames.Method.startProgram.rawValue {
+            let (program, day, replace): (String, String, Bool)
+            do throws(BusError) {
+                (program, day, replace) = (
+                    try call.message.readString(), try call.message.readString(), try call.message.readBool()
+                )
+            } catch {
+                throw BusCallError(error)
+            }
+            logger.debug("StartProgram requested.", metadata: ["program": "\(program)", "day": "\(day)"])
+            return delegate.startProgram(program, day: day, replace: replace, answer: call.answer)
+        }
         if call.member == BusNames.Method.reloadSettings.rawValue {
             let problems = delegate.reloadSettings()
             return call.reply { reply throws(BusError) in try reply.append(problems) }

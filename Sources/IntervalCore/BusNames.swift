@@ -6,7 +6,7 @@ public enum BusNames {
 
     public enum Method: String, CaseIterable, Sendable {
         case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip", restart = "Restart"
-        case reloadSettings = "ReloadSettings"
+        case reloadSettings = "ReloadSettings", startProgram = "StartProgram"
     }
 
     public enum Signal: String, CaseIterable, Sendable {
@@ -27,6 +27,13 @@ public enum BusNames {
                 arguments: [.init("plan", "s"), .init("origin", "s"), .init("replace", "b")], results: [],
                 doc: "Starts `plan` (plan-language text; `origin` names it in diagnostics). While a plan runs, fails "
                     + "with `AlreadyRunning` unless `replace`, which stops it (reason `replaced`) first."),
+            .method(
+                name: Method.startProgram.rawValue,
+                arguments: [.init("program", "s"), .init("day", "s"), .init("replace", "b")], results: [],
+                doc: "Starts a day of training program `program` (a name, docs/programs.md): day `day` (`3.2`), or "
+                    + "the next one when `day` is empty. The workout's name says the day; when it finishes, the day is "
+                    + "done and the program moves on. `InvalidPlan` for a program or day that is not there, "
+                    + "`InvalidState` for a complete program; `replace` as for `Start`."),
             BusInterface.method(Method.stop.rawValue, "Stops the workout (reason `user`); succeeds when none runs."),
             BusInterface.method(Method.pause.rawValue, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
             BusInterface.method(

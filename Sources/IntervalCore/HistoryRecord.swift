@@ -21,9 +21,12 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     public var result: Result
     /// The stop reason, for `stopped`; written as null otherwise, so that every record has the same keys.
     @NullWhenAbsent public var reason: String?
+    /// The training program and its day (`3.2`) the workout was, or null (docs/programs.md); absent in older records.
+    @NullWhenAbsent public var program: String?
+    @NullWhenAbsent public var day: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, plan, origin, start, end, result, reason
+        case id, plan, origin, start, end, result, reason, program, day
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
@@ -31,7 +34,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     public init(
         id: String, plan: String, origin: String, start: String, end: String, startWall: Int64,
         plannedDuration: Int64, doneDuration: Int64, segmentsDone: Int64, timePerKind: [String: Int64],
-        result: Result, reason: String?
+        result: Result, reason: String?, program: ProgramDayReference? = nil
     ) {
         self.id = id
         self.plan = plan
@@ -45,6 +48,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         self.timePerKind = timePerKind
         self.result = result
         self.reason = reason
+        self.program = program?.program
+        day = program?.day.description
     }
 
     /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
@@ -58,7 +63,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
             startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done.duration,
             segmentsDone: done.segmentCount,
             timePerKind: Dictionary(done.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +),
-            result: result, reason: reason?.rawValue)
+            result: result, reason: reason?.rawValue, program: workout.program)
     }
 }
 
@@ -101,12 +106,15 @@ public struct WorkoutIdentity: Sendable, Equatable {
     public var origin: String
     /// µs since the Unix epoch.
     public var startedWall: Int64
+    /// The program's day this workout is, if it is one.
+    public var program: ProgramDayReference?
 
-    public init(id: String, text: String, origin: String, startedWall: Int64) {
+    public init(id: String, text: String, origin: String, startedWall: Int64, program: ProgramDayReference? = nil) {
         self.id = id
         self.text = text
         self.origin = origin
         self.startedWall = startedWall
+        self.program = program
     }
 
     /// A fresh id: the start time and a random suffix, so that ids sort by time and never collide.
@@ -140,5 +148,12 @@ public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Se
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key reads as absent too, so that records written before a field existed still read.
+    public func decode<Value>(_ type: NullWhenAbsent<Value>.Type, forKey key: Key) throws -> NullWhenAbsent<Value> {
+        try decodeIfPresent(type, forKey: key) ?? NullWhenAbsent(wrappedValue: nil)
     }
 }

@@ -11,14 +11,14 @@ public enum PlanParser {
 
     /// Parses raw bytes, which need not be valid UTF-8: anything outside labels and comments is reported.
     public static func parse(bytes: [UInt8], origin: String, defaultName: String) throws(PlanDiagnostic) -> Plan {
-        var parser = Parser(text: bytes, origin: origin)
+        var parser = PlanTextParser(text: bytes, origin: origin)
         return try parser.parsePlan(defaultName: defaultName)
     }
 
     /// Parses `text` and records what the editor keeps of it (``PlanDraft``): each item's own words and where it
     /// lies, and every comment.
     static func outline(_ text: String) throws(PlanDiagnostic) -> PlanOutline {
-        var parser = Parser(text: Array(text.utf8), origin: "<editor>")
+        var parser = PlanTextParser(text: Array(text.utf8), origin: "<editor>")
         parser.outlining = true
         _ = try parser.parsePlan(defaultName: "")
         return PlanOutline(
@@ -48,7 +48,8 @@ struct PlanOutline {
     var text: [UInt8]
 }
 
-private struct Parser {
+/// The parser of the plan language and its family (programs, `intervalctl calc`), over UTF-8 bytes.
+struct PlanTextParser {
     let text: [UInt8]
     let origin: String
     var position = 0
@@ -69,6 +70,10 @@ private struct Parser {
     var finishedOutline: [PlanOutline.Item] = []
     /// The item just parsed, until `parseItems` places it.
     var parsedOutline: PlanOutline.Item.Content?
+    /// The depth at which directives may stand: 0 in a plan, 1 in a program's day.
+    var directiveDepth = 0
+    /// Parsing a program's day, where `name` is not allowed (the day is named by its week and number).
+    var inProgramDay = false
 
     init(text: [UInt8], origin: String) {
         self.text = text
@@ -114,7 +119,7 @@ private struct Parser {
                         ["found": String(Character(Unicode.Scalar(byte)))]))
             }
             let itemStart = position
-            if let item = try parseItem(topLevel: closing == nil) {
+            if let item = try parseItem(topLevel: depth == directiveDepth) {
                 items.append(item)
                 offsets.append(itemStart)
                 if outlining, let content = parsedOutline {
@@ -263,6 +268,10 @@ private struct Parser {
                 at: start, tr("'{word}' is only allowed at the top of a plan, not inside a group", ["word": word]))
         }
         guard !sawStep else { throw error(at: start, tr("'{word}' must come before the first step", ["word": word])) }
+        if inProgramDay, word == "name" {
+            throw error(
+                at: start, tr("a day is named by its week and number: 'name' belongs at the top of the program"))
+        }
         try once(word, at: start)
         skipSpacesAndComment()
         if word == "name" {
@@ -756,12 +765,12 @@ extension PlanParser {
     /// Parses what `intervalctl calc` takes: two of a distance (`10mi`, `5km`), a time (`25:00`, `in 1h5m`) and a pace
     /// (`@ 9:00/mi`, `@ 12 km/h`), in any order, with the plan language's own units and diagnostics.
     public static func parseRun(_ text: String, origin: String) throws(PlanDiagnostic) -> RunCalculation.Given {
-        var parser = Parser(text: Array(text.utf8), origin: origin)
+        var parser = PlanTextParser(text: Array(text.utf8), origin: origin)
         return try parser.parseRun()
     }
 }
 
-extension Parser {
+extension PlanTextParser {
     mutating func parseRun() throws(PlanDiagnostic) -> RunCalculation.Given {
         var given = RunCalculation.Given()
         // The distance's unit decides the answer's; without a distance, the pace's.

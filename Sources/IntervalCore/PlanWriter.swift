@@ -19,8 +19,13 @@ public enum PlanWriter {
             write(plan.root.children, depth: 0, into: &lines)
             return lines.joined(separator: "\n") + "\n"
         case .oneLine:
-            return (header + plan.root.children.map(oneLine)).joined(separator: ", ")
+            return (header + [oneLineItems(of: plan)]).joined(separator: ", ")
         }
+    }
+
+    /// The items alone, on one line: `5m walk, 8x(60s run "Jog", 90s walk), 5m walk "Cool-down"`.
+    public static func oneLineItems(of plan: Plan) -> String {
+        plan.root.children.map(oneLine).joined(separator: ", ")
     }
 
     private static func write(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {

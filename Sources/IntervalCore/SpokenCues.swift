@@ -51,7 +51,8 @@ public struct SpokenCues: Sendable {
             announced = nil
             return timed
                 ? AudibleActions(cut: false, cues: [])
-                : AudibleActions(cut: true, cues: [TimedCue(Self.summary(moment.plan), delay: 0)])
+                : AudibleActions(
+                    cut: true, cues: [TimedCue(Self.summary(moment.plan, program: moment.workout.program), delay: 0)])
         }
     }
 
@@ -76,7 +77,11 @@ public struct SpokenCues: Sendable {
     private mutating func timeNext(after next: Segment?, plan: Plan, _ moment: WorkoutMoment) -> [TimedCue] {
         guard let change = moment.nextChange else { return [] }
         announced = (next?.index ?? Self.finishIndex, change)
-        return [TimedCue(next.map(Self.phrase) ?? Self.summary(plan), delay: max(change - moment.now, 0))]
+        return [
+            TimedCue(
+                next.map(Self.phrase) ?? Self.summary(plan, program: moment.workout.program),
+                delay: max(change - moment.now, 0))
+        ]
     }
 
     /// ``actions(for:)``, with each phrase's English beside it: what a voice says where none of the user's language is
@@ -117,8 +122,11 @@ public struct SpokenCues: Sendable {
     }
 
     /// "Workout done, 40 minutes"
-    public static func summary(_ plan: Plan) -> String {
-        tr("Workout done, {time}", ["time": words(microseconds: plan.duration)])
+    /// "Workout done, 30 minutes", and for a program's day what comes next.
+    public static func summary(_ plan: Plan, program: ProgramDayReference? = nil) -> String {
+        let done = tr("Workout done, {time}", ["time": words(microseconds: plan.duration)])
+        guard let program else { return done }
+        return "\(done). \(program.whatIsNext)"
     }
 
     /// "30 seconds", "1 minute 30 seconds", "250 milliseconds": ``TimeText/spoken(microseconds:)`` in words.

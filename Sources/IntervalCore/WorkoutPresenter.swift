@@ -31,9 +31,15 @@ public struct CueStyle: Sendable, Equatable {
 
 /// Turns scheduler events into the words of the workout's one notification and of terminal lines.
 public enum WorkoutPresenter {
-    /// What the notification shows after `event`, or nil when it should close (the workout was stopped).
-    public static func notification(for event: SchedulerEvent, plan: Plan, style: CueStyle) -> WorkoutNotification? {
+    /// What the notification shows after `event`, or nil when it should close (the workout was stopped); the end of
+    /// a program's day says what comes next.
+    public static func notification(
+        for event: SchedulerEvent, plan: Plan, style: CueStyle, program: ProgramDayReference? = nil
+    ) -> WorkoutNotification? {
         var notification = words(for: event, plan: plan, style: style)
+        if case .finished = event, let program, let finished = notification {
+            notification?.body = "\(finished.body) · \(program.whatIsNext)"
+        }
         notification?.suppressSound = style.suppressSound
         return notification
     }

@@ -65,11 +65,12 @@ public final class WorkoutSession {
         try start(Self.parse(text, origin: origin), text: text, origin: origin, replace: replace)
     }
 
-    /// Starts a parsed plan, with the default countdown applied; `text` and `origin` are what it was parsed from.
+    /// Starts a parsed plan, with the default countdown applied; `text` and `origin` are what it was parsed from,
+    /// `program` the program's day it is.
     @discardableResult
-    public func start(_ parsed: Plan, text: String = "", origin: String = "", replace: Bool) throws(TimerCommandError)
-        -> Plan
-    {
+    public func start(
+        _ parsed: Plan, text: String = "", origin: String = "", program: ProgramDayReference? = nil, replace: Bool
+    ) throws(TimerCommandError) -> Plan {
         if let running = scheduler, running.state != .idle {
             guard replace else {
                 throw TimerCommandError(
@@ -81,7 +82,8 @@ public final class WorkoutSession {
         }
         let started = wallClock()
         let identity = WorkoutIdentity(
-            id: WorkoutIdentity.newID(startedWall: started), text: text, origin: origin, startedWall: started)
+            id: WorkoutIdentity.newID(startedWall: started), text: text, origin: origin, startedWall: started,
+            program: program)
         return begin(parsed, as: identity) { $0.start() }
     }
 

@@ -27,9 +27,11 @@ public struct WorkoutState: Sendable, Equatable, Codable {
     public var pausedElapsed: Int64?
     /// The server's id of the workout's notification, or 0 before one was shown.
     public var notificationID: UInt32
+    /// The program's day the workout is (docs/programs.md); absent for a plan.
+    public var program: ProgramDayReference?
 
     enum CodingKeys: String, CodingKey {
-        case version, id, plan, origin, state
+        case version, id, plan, origin, state, program
         case bootID = "boot_id"
         case anchorBoot = "anchor_boot_us"
         case anchorWall = "anchor_wall_us"
@@ -40,7 +42,8 @@ public struct WorkoutState: Sendable, Equatable, Codable {
 
     public init(
         id: String, plan: String, origin: String, bootID: String, anchorBoot: Int64, anchorWall: Int64,
-        startedWall: Int64, state: RunState, pausedElapsed: Int64?, notificationID: UInt32
+        startedWall: Int64, state: RunState, pausedElapsed: Int64?, notificationID: UInt32,
+        program: ProgramDayReference? = nil
     ) {
         version = Self.currentVersion
         self.id = id
@@ -53,6 +56,7 @@ public struct WorkoutState: Sendable, Equatable, Codable {
         self.state = state
         self.pausedElapsed = pausedElapsed
         self.notificationID = notificationID
+        self.program = program
     }
 
     /// Whether `other` records the same schedule: equal but for the wall-clock anchor, which is derived anew at every

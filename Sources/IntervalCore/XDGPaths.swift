@@ -33,9 +33,14 @@ public struct XDGPaths: Sendable, Equatable {
 
     /// Where named plans are looked up, in order, without repeats: the user's configuration, the user's data
     /// directory (where a per-user install puts the bundled plans), then each system data directory.
-    public var planDirectories: [String] {
+    public var planDirectories: [String] { searchOrder("plans") }
+
+    /// Where named programs are looked up (docs/programs.md), in the same order as plans.
+    public var programDirectories: [String] { searchOrder("programs") }
+
+    private func searchOrder(_ folder: String) -> [String] {
         var seen = Set<String>()
-        return ([configHome, dataHome] + dataDirectories).map { $0 + "/intervald/plans" }
+        return ([configHome, dataHome] + dataDirectories).map { $0 + "/intervald/" + folder }
             .filter { seen.insert($0).inserted }
     }
 }

@@ -92,7 +92,9 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
     public func handle(_ moment: WorkoutMoment) {
         if !isScheduledCue(moment) {
             notifier?.cancelScheduled()
-            if let notification = WorkoutPresenter.notification(for: moment.event, plan: moment.plan, style: style) {
+            if let notification = WorkoutPresenter.notification(
+                for: moment.event, plan: moment.plan, style: style, program: moment.workout.program)
+            {
                 notifier?.show(notification)
             } else {
                 notifier?.close()

@@ -1,15 +1,21 @@
 import IntervalCore
 
-/// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped. The append (with
-/// its `fsync`) happens on `writer`, off the queue that times cues.
+/// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped; a program's
+/// day that finished is then done in its progress (docs/programs.md). The writes (with their `fsync`) happen on
+/// `writer`, off the queue that times cues, in that order: a crash between them leaves the day to do again, never
+/// done without its record.
 public final class HistoryOutput: WorkoutOutput {
     private let store: StateStore
     private let writer: RecordWriter
+    private let programs: ProgramLedger?
 
-    /// - Parameter writer: writes `store`'s files (shared with ``StateOutput``).
-    public init(store: StateStore, writer: RecordWriter) {
+    /// - Parameters:
+    ///   - writer: writes `store`'s files (shared with ``StateOutput``).
+    ///   - programs: where a finished program day is recorded as done.
+    public init(store: StateStore, writer: RecordWriter, programs: ProgramLedger? = nil) {
         self.store = store
         self.writer = writer
+        self.programs = programs
     }
 
     public func handle(_ moment: WorkoutMoment) {
@@ -25,6 +31,12 @@ public final class HistoryOutput: WorkoutOutput {
                 workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
                 start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
                 result: result, reason: reason))
+        if result == .finished, let day = moment.workout.program, let programs {
+            let (workout, wall) = (moment.workout.id, moment.wallNow)
+            writer.write(failure: "Failed to record the program's day as done.") {
+                try programs.finished(day, workout: workout, wall: wall)
+            }
+        }
     }
 
     /// Records a workout whose time passed while no daemon ran.

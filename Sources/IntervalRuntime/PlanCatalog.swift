@@ -88,7 +88,7 @@ public struct PlanCatalog: Sendable {
     }
 
     /// The names in `directory`; none when it does not exist or cannot be read.
-    private static func fileNames(in directory: String) -> [String] {
+    static func fileNames(in directory: String) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var names: [String] = []

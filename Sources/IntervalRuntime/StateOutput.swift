@@ -55,7 +55,8 @@ public final class StateOutput: WorkoutOutput {
             id: moment.workout.id, plan: moment.workout.text, origin: moment.workout.origin, bootID: bootID,
             anchorBoot: anchor, anchorWall: moment.wallNow - (moment.now - anchor),
             startedWall: moment.workout.startedWall, state: paused ? .paused : .running,
-            pausedElapsed: paused ? moment.elapsed : nil, notificationID: notificationID)
+            pausedElapsed: paused ? moment.elapsed : nil, notificationID: notificationID,
+            program: moment.workout.program)
     }
 
     private func save(_ state: WorkoutState) {

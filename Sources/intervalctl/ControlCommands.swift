@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import IntervalBus
 import IntervalCore
+import IntervalRuntime
 import Logging
 
 #if canImport(Glibc)
@@ -23,7 +24,14 @@ struct StartCommand: ParsableCommand {
     @Flag(help: "Stop the running plan, if any (reason 'replaced'), and start this one.")
     var replace = false
 
+    @Option(help: "With a training program: start day WEEK.DAY (3.2 is week 3, day 2) instead of the next one.")
+    var day: String?
+
     func run() throws {
+        if let name = input.plan, try startProgram(name) { return }
+        if day != nil {
+            throw ValidationError(tr("--day is for training programs; 'intervalctl programs' lists them."))
+        }
         let loaded = try input.load()
         // The daemon names the plan from its origin: the absolute path of a file, "" for inline text.
         let inline = input.expression != nil || input.plan == "-"
@@ -34,6 +42,31 @@ struct StartCommand: ParsableCommand {
         }
         Console.print(
             tr("Started {plan} ({length})", ["plan": loaded.plan.name, "length": PlanReport.lengthText(loaded.plan)]))
+    }
+
+    /// Starts program `name`'s next day (or `--day`) when `name` names a program and no plan; false otherwise. The day
+    /// is chosen and checked here first, and the daemon is asked for that very day.
+    private func startProgram(_ name: String) throws -> Bool {
+        guard ProgramCatalog.isName(name) else { return false }
+        let environment = ProcessInfo.processInfo.environment
+        let plans = PlanLocator(paths: XDGPaths(environment: environment))
+        let isPlan = plans.candidates(for: name).contains { FileManager.default.isReadableFile(atPath: $0) }
+        let ledger = ProgramLookup.ledger
+        guard day != nil || !isPlan, ledger.catalog.item(named: name) != nil else { return false }
+        let chosen: (plan: Plan, text: String, origin: String, reference: ProgramDayReference)
+        do {
+            _ = try ProgramLookup.program(name, in: ledger)
+            chosen = try ledger.dayToStart(program: name, day: day ?? "")
+        } catch let error as TimerCommandError {
+            printError(error.message)
+            throw error.code == .invalidPlan ? ExitStatus.invalidPlan : ExitCode.failure
+        }
+        try DaemonConnection.call { client throws(TimerClientError) in
+            try client.startProgram(name, day: chosen.reference.day.description, replace: replace)
+        }
+        Console.print(
+            tr("Started {plan} ({length})", ["plan": chosen.plan.name, "length": PlanReport.lengthText(chosen.plan)]))
+        return true
     }
 }
 

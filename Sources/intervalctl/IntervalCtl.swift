@@ -19,7 +19,7 @@ struct IntervalCtl: ParsableCommand {
             StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
             DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
-            PlansCommand.self, CalcCommand.self, ReloadCommand.self,
+            PlansCommand.self, ProgramsCommand.self, ProgramCommand.self, CalcCommand.self, ReloadCommand.self,
         ]
     )
 

@@ -13,7 +13,7 @@ struct PlanCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Validate plan files; print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
+                "Validate plan files and training programs (*.program); print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
         )
 
         @Argument(help: "Plan files or names ('-' reads standard input).")
@@ -27,6 +27,14 @@ struct PlanCommand: ParsableCommand {
             var invalid = 0
             var unreadable = 0
             for file in files {
+                if file.hasSuffix(".program") {
+                    switch Self.checkProgram(file) {
+                    case .success: break
+                    case .failure(.invalid): invalid += 1
+                    case .failure(.unreadable): unreadable += 1
+                    }
+                    continue
+                }
                 // An unreadable file is reported and counted; the others are still checked.
                 guard let source = try? PlanSource.resolve(plan: file, expression: nil) else {
                     unreadable += 1
@@ -42,6 +50,26 @@ struct PlanCommand: ParsableCommand {
             }
             if invalid > 0 { throw ExitStatus.invalidPlan }
             if unreadable > 0 { throw ExitCode.failure }
+        }
+
+        /// A training program's file (docs/programs.md): its weeks and days, or its diagnostic.
+        static func checkProgram(_ path: String) -> Result<Void, PlanCatalog.LoadFailure> {
+            let base = path.split(separator: "/").last.map(String.init) ?? path
+            let item = ProgramCatalog.load(name: String(base.dropLast(".program".count)), path: path)
+            switch item.program {
+            case .success(let program):
+                Console.print(
+                    "\(path): ok: \(program.name), "
+                        + trn("{count} week", "{count} weeks", program.weekCount) + ", "
+                        + trn("{count} day", "{count} days", program.days.count))
+                return .success(())
+            case .failure(.invalid(let diagnostic)):
+                Console.error("\(diagnostic)\n")
+                return .failure(.invalid(diagnostic))
+            case .failure(.unreadable(let error)):
+                printError(error.description)
+                return .failure(.unreadable(error))
+            }
         }
     }
 

@@ -49,6 +49,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var shuttingDown = false
     private var sleepWatcher: SleepWatcher?
     private let catalog: PlanCatalog
+    private let programs: ProgramLedger
     private var desktopLaunches: DesktopLaunches?
     private var desktopExport: DesktopLauncherExport?
     /// The desktop's messages through libnotify, made at the first one.
@@ -64,6 +65,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         self.settingsPath = settingsPath
         store = StateStore(directory: paths.stateDirectory)
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
+        programs = ProgramLedger(paths: paths)
         recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         session.defaultCountdown = settings.settings.defaultCountdown
@@ -86,7 +88,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 onOpen: { [weak server] in server?.openWindow() })
             let state = StateOutput(store: store, bootID: BootClock.bootID(), writer: recordWriter)
             notification.onServerID = { [weak state] id in state?.notificationShown(id: id) }
-            let history = HistoryOutput(store: store, writer: recordWriter)
+            let history = HistoryOutput(store: store, writer: recordWriter, programs: programs)
             // On the same connection and queue; a failure costs the media controls, never the workout.
             let mediaPlayer: MediaPlayerOutput?
             do {
@@ -291,6 +293,27 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         }
     }
 
+    func startProgram(
+        _ program: String, day: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
+    ) {
+        idleExit?.startPending(true)
+        let reply = UncheckedBox(answer)
+        parseQueue.async { [self] in
+            let chosen = Result { () throws(TimerCommandError) in try programs.dayToStart(program: program, day: day) }
+            queue.async { [self] in
+                idleExit?.startPending(false)
+                reply.value(
+                    chosen.flatMap { chosen in
+                        Result { () throws(TimerCommandError) in
+                            try session.start(
+                                chosen.plan, text: chosen.text, origin: chosen.origin, program: chosen.reference,
+                                replace: replace)
+                        }.map { _ in () }
+                    })
+            }
+        }
+    }
+
     func refusedOversizedPlan(bytes: Int) {
         logger.info("Refused an oversized plan.", metadata: ["bytes": "\(bytes)"])
         // After the call's message is freed (the current block), give its pages back: memory returns after refused
@@ -363,7 +386,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             return
         }
         let identity = WorkoutIdentity(
-            id: recorded.id, text: recorded.plan, origin: recorded.origin, startedWall: recorded.startedWall)
+            id: recorded.id, text: recorded.plan, origin: recorded.origin, startedWall: recorded.startedWall,
+            program: recorded.program)
         switch recorded.resumption(at: BootClock.reading(), planDuration: plan.duration) {
         case .resume(let anchor, let pausedElapsed):
             logger.notice(

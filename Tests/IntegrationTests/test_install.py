@@ -50,6 +50,7 @@ def test_install_activate_and_uninstall(tmp_path):
     assert "SystemdService=intervald.service" in activation.read_text()
     assert (home / "config" / "intervald" / "intervald.toml").read_text() == (REPO / "config" / "intervald.toml").read_text()
     assert len(list((home / "share" / "intervald" / "plans").glob("*.plan"))) >= 7
+    assert (home / "share" / "intervald" / "programs" / "c25k.program").exists()
     assert (home / "share" / "bash-completion" / "completions" / "intervalctl").exists()
     assert (home / "config" / "fish" / "completions" / "intervalctl.fish").exists()
     desktop_entry = home / "share" / "applications" / "org.intervald.IntervalTimer.desktop"
@@ -83,6 +84,9 @@ def test_install_activate_and_uninstall(tmp_path):
     try:
         plans = subprocess.run([str(bindir / "intervalctl"), "plans"], env=env, capture_output=True, text=True, timeout=30)
         assert "galloway-30-30" in plans.stdout
+        programs = subprocess.run([str(bindir / "intervalctl"), "programs"], env=env, capture_output=True, text=True,
+                                  timeout=30)
+        assert programs.stdout.startswith("c25k  Couch to 5K · 0 days done of 27 · next Week 1, Day 1")
         started = subprocess.run([str(bindir / "intervalctl"), "start", "tabata"], env=env, capture_output=True,
                                  text=True, timeout=30)
         assert started.returncode == 0, started.stderr
@@ -99,5 +103,6 @@ def test_install_activate_and_uninstall(tmp_path):
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
     assert not any(path.exists() for path in [desktop_entry, search_provider, runner, *icons, *catalogs])
-    assert not (home / "share" / "intervald" / "plans").exists() or not any((home / "share" / "intervald" / "plans").iterdir())
+    for bundled in ("plans", "programs"):
+        assert not (home / "share" / "intervald" / bundled).exists()
     assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"

@@ -29,6 +29,13 @@ struct TimerBusTests {
             startedPlans.append(plan)
             answer(failure.map { .failure($0) } ?? .success(()))
         }
+        func startProgram(
+            _ program: String, day: String, replace: Bool,
+            answer: @escaping (Result<Void, TimerCommandError>) -> Void
+        ) {
+            startedPlans.append("\(program) \(day)")
+            answer(failure.map { .failure($0) } ?? .success(()))
+        }
         func refusedOversizedPlan(bytes: Int) { refusedBytes.append(bytes) }
         func stop() {}
         func pause() throws(TimerCommandError) { try fail() }

@@ -1,0 +1,271 @@
+import ArgumentParser
+import FoundationEssentials
+import IntervalCore
+import IntervalRuntime
+
+/// The programs and their progress, as this process's environment finds them (the daemon's, on one session).
+enum ProgramLookup {
+    static var ledger: ProgramLedger {
+        ProgramLedger(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// Program `name`, parsed; a missing one exits 1 and an invalid one 65, each with its message.
+    static func program(_ name: String, in ledger: ProgramLedger) throws -> Program {
+        guard let item = ledger.catalog.item(named: name) else {
+            printError(
+                tr(
+                    "no program named '{name}' (looked in {directories}; 'intervalctl programs' lists them)",
+                    ["name": name, "directories": ledger.catalog.searchDirectories.joined(separator: ", ")]))
+            throw ExitCode.failure
+        }
+        switch item.program {
+        case .success(let program): return program
+        case .failure(let failure):
+            Console.error("\(failure)\n")
+            throw ExitStatus.invalidPlan
+        }
+    }
+
+    /// "Couch to 5K: next is Week 3, Day 2 (25:00)", or that it is complete.
+    static func nextSentence(_ program: Program, _ progress: ProgramProgress) -> String {
+        guard let next = progress.nextDay(in: program), let day = program.day(next) else {
+            return tr("{program}: complete. Well done!", ["program": program.name])
+        }
+        return tr(
+            "{program}: next is {day} ({length})",
+            [
+                "program": program.name, "day": next.title,
+                "length": TimeText.clock(microseconds: day.plan.duration),
+            ])
+    }
+}
+
+struct ProgramsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "programs",
+        abstract: "List the training programs, with how far you are in each."
+    )
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let ledger = ProgramLookup.ledger
+        func list() -> [Entry] {
+            ledger.catalog.items().map { item in
+                switch item.program {
+                case .success(let program):
+                    let progress = ledger.store.load(item.name, of: program).progress
+                    return Entry(
+                        name: item.name, title: program.name, path: item.path, weeks: program.weekCount,
+                        days: program.days.count, done: Set(progress.done.map(\.day)).count,
+                        next: progress.nextDay(in: program)?.description, error: nil)
+                case .failure(let failure):
+                    return Entry(
+                        name: item.name, title: nil, path: item.path, weeks: nil, days: nil, done: nil, next: nil,
+                        error: failure.description)
+                }
+            }
+        }
+        let entries = json ? Localization.inEnglish(list) : list()
+        if json {
+            Console.print(try stableJSON(entries))
+            return
+        }
+        if entries.isEmpty {
+            Console.print(
+                tr(
+                    "No programs in {directories}.",
+                    ["directories": ledger.catalog.searchDirectories.joined(separator: ", ")]))
+            return
+        }
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            guard let title = entry.title, let days = entry.days, let done = entry.done else {
+                Console.print("\(entry.name.padding(to: width))  invalid   \(entry.error ?? "")")
+                continue
+            }
+            let next = entry.next.flatMap(ProgramDay.init).map { tr("next {day}", ["day": $0.title]) } ?? tr("complete")
+            Console.print(
+                "\(entry.name.padding(to: width))  \(title) · "
+                    + trn("{count} day done of {days}", "{count} days done of {days}", done, ["days": "\(days)"])
+                    + " · \(next)")
+        }
+    }
+
+    struct Entry: Encodable {
+        let name: String
+        let title: String?
+        let path: String
+        let weeks: Int?
+        let days: Int?
+        let done: Int?
+        let next: String?
+        let error: String?
+    }
+}
+
+struct ProgramCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "program",
+        abstract: "Show a training program and your progress in it; mark a day done, repeat one, go to one, reset.",
+        discussion: """
+            A day is done when its workout finishes ('intervalctl start NAME' starts the next day); a workout \
+            stopped early leaves it to do. These commands correct the progress by hand.
+            """,
+        subcommands: [Show.self, Done.self, Repeat.self, Goto.self, Reset.self]
+    )
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a program's weeks and days: each day's length and workout, what is done, what is next.")
+
+        @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
+        var name: String
+
+        @Flag(help: "Print stable JSON for scripts instead of text.")
+        var json = false
+
+        func run() throws {
+            let ledger = ProgramLookup.ledger
+            if json {
+                let report = try Localization.inEnglish { () throws -> Report in
+                    let program = try ProgramLookup.program(name, in: ledger)
+                    return Report(program, name: name, progress: ledger.store.load(name, of: program).progress)
+                }
+                Console.print(try stableJSON(report))
+                return
+            }
+            let program = try ProgramLookup.program(name, in: ledger)
+            let progress = ledger.store.load(name, of: program).progress
+            let next = progress.nextDay(in: program)
+            var lines = [ProgramLookup.nextSentence(program, progress)]
+            for week in 1...max(program.weekCount, 1) where !program.days(ofWeek: week).isEmpty {
+                lines.append(tr("Week {week}", ["week": "\(week)"]))
+                for day in program.days(ofWeek: week) {
+                    let mark = day.id == next ? "→" : progress.isDone(day.id) ? "✓" : " "
+                    lines.append(
+                        "  \(mark) \(day.id.description.padding(to: 5)) "
+                            + "\(TimeText.clock(microseconds: day.plan.duration).padding(to: 6))  "
+                            + PlanWriter.oneLineItems(of: day.plan))
+                }
+            }
+            Console.print(lines.joined(separator: "\n"))
+        }
+
+        struct Report: Encodable {
+            struct Day: Encodable {
+                let day: String
+                let durationUs: Int64
+                let plan: String
+                let done: Bool
+                let next: Bool
+            }
+            let name: String
+            let title: String
+            let weeks: Int
+            /// Null once the program is complete.
+            @NullWhenAbsent var next: String?
+            let days: [Day]
+            let doneDays: [ProgramProgress.Completion]
+
+            init(_ program: Program, name: String, progress: ProgramProgress) {
+                let next = progress.nextDay(in: program)
+                self.name = name
+                title = program.name
+                weeks = program.weekCount
+                self.next = next?.description
+                days = program.days.map { day in
+                    Day(
+                        day: day.id.description, durationUs: day.plan.duration,
+                        plan: PlanWriter.oneLineItems(of: day.plan), done: progress.isDone(day.id),
+                        next: day.id == next)
+                }
+                doneDays = progress.done
+            }
+        }
+    }
+
+    /// What the four corrections share: the program's name, and saying where it stands afterwards.
+    struct Target: ParsableArguments {
+        @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
+        var name: String
+
+        func change(_ body: (Program, inout ProgramProgress) throws(ProgramProgressError) -> Void) throws {
+            let ledger = ProgramLookup.ledger
+            let program = try ProgramLookup.program(name, in: ledger)
+            do {
+                let progress = try ledger.store.update(name, of: program) { progress throws(ProgramProgressError) in
+                    try body(program, &progress)
+                }
+                Console.print(ProgramLookup.nextSentence(program, progress))
+            } catch let error as ProgramProgressError {
+                printError(error.description)
+                throw ExitCode.failure
+            } catch {
+                printError("\(error)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct Done: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark the next day done without running it (say, you ran it with another app).")
+
+        @OptionGroup var target: Target
+
+        func run() throws {
+            try target.change { program, progress throws(ProgramProgressError) in
+                try progress.markNextDone(in: program, wall: WallClock.microseconds())
+            }
+        }
+    }
+
+    struct Repeat: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the day done last the next one again (it was too hard; do it once more).")
+
+        @OptionGroup var target: Target
+
+        func run() throws {
+            try target.change { program, progress throws(ProgramProgressError) in
+                try progress.repeatLastDone(in: program)
+            }
+        }
+    }
+
+    struct Goto: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make day WEEK.DAY the next one (say, 3.1 to start week 3), whatever is done.")
+
+        @Argument(help: "The day, as WEEK.DAY: 3.2 is week 3, day 2.")
+        var day: String
+
+        @OptionGroup var target: Target
+
+        func validate() throws {
+            if ProgramDay(day) == nil {
+                throw ValidationError(tr("'{day}' is not a day (a day is WEEK.DAY, as in 3.2)", ["day": day]))
+            }
+        }
+
+        func run() throws {
+            let chosen = ProgramDay(day) ?? ProgramDay(week: 1, number: 1)
+            try target.change { program, progress throws(ProgramProgressError) in
+                try progress.go(to: chosen, in: program)
+            }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start the program again from week 1, day 1; the history keeps every workout.")
+
+        @OptionGroup var target: Target
+
+        func run() throws {
+            try target.change { program, progress in progress.reset(to: program) }
+        }
+    }
+}
