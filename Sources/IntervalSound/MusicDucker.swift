@@ -17,7 +17,8 @@ protocol MusicDucking: AnyObject, Sendable {
     func dropExpected()
     /// Nothing plays any more (a pause, a stop): the music is back at once.
     func releaseAll()
-    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it.
+    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it, and (at
+    /// most `timeout` more) until it lists no stream this process plays.
     func restoreAndWait(timeout: DispatchTimeInterval)
     /// Waits (at most `timeout`) until the music is back by itself, then puts back whatever is still down.
     func finish(timeout: DispatchTimeInterval)
@@ -75,6 +76,8 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private var failing = false
     /// Who waits for the music to be back (``finish(timeout:)``).
     private var whenBack: [DispatchSemaphore] = []
+    /// Who waits for the server to list no stream of this process (``finish(timeout:)``).
+    private var whenOwnStreamsGone: [DispatchSemaphore] = []
     /// Volume requests sent and not yet answered.
     private let pendingRequests = DispatchGroup()
 
@@ -148,6 +151,14 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             update()
         }
         _ = pendingRequests.wait(timeout: .now() + timeout)
+        // A cue sound cut just before (Stop, Ctrl-C, SIGTERM) is torn down by the server after the request: PipeWire's
+        // pulse server (0.3.65) crashes when its client leaves in the midst of that (docs/reliability.md). Whoever
+        // leaves next waits until the server lists no stream of this process.
+        let gone = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            if hasOwnStream { whenOwnStreamsGone.append(gone) } else { gone.signal() }
+        }
+        _ = gone.wait(timeout: .now() + timeout)
     }
 
     /// Waits (at most `timeout`) until the music is back by itself (the last sound has ended and the fade is done),
@@ -159,6 +170,11 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         }
         _ = back.wait(timeout: .now() + timeout)
         restoreAndWait(timeout: .seconds(1))
+    }
+
+    /// Whether the server lists a stream this process plays (a cue sound); false when not connected.
+    private var hasOwnStream: Bool {
+        connected && known.values.contains { $0.processID == ownProcess }
     }
 
     // MARK: On `queue`
@@ -277,12 +293,18 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
                 ducked.remove(index)
                 saveRecord()
             }
+            if !hasOwnStream {
+                for waiter in whenOwnStreamsGone { waiter.signal() }
+                whenOwnStreamsGone = []
+            }
         case .disconnected(let reason):
             let wasConnected = connected
             connected = false
             connecting = false
             known = [:]
             restoresInFlight = [:]
+            for waiter in whenOwnStreamsGone { waiter.signal() }
+            whenOwnStreamsGone = []
             // What is still down is restored at the next connection, if the streams are still there and still ours.
             toRestore += DuckRecord.streams(of: ducked)
             ducked = DuckedStreams(loudnessPercent: loudnessPercent)
