@@ -1,5 +1,6 @@
 import CGtk
 import CGtkShims
+import IntervalRuntime
 
 /// Every GTK widget, as the toolkit's constructors return it.
 typealias Widget = UnsafeMutablePointer<GtkWidget>
@@ -175,6 +176,39 @@ func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @e
             Handler.from(data, as: (() -> Void).self)?()
         }
     connect(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(thunk, to: GCallback.self), callback)
+}
+
+/// A folder watched for files saved, changed or deleted by any program: `changed` runs once a burst of changes is
+/// over (a save is often several events). The folder is made if it does not exist: one that does not cannot be
+/// watched.
+final class FolderWatch {
+    private var monitor: UnsafeMutablePointer<GFileMonitor>?
+    private var pending = false
+
+    init(_ directory: String, _ changed: @escaping () -> Void) {
+        try? FileBytes.makeDirectories(directory)
+        guard let file = g_file_new_for_path(directory) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        monitor = g_file_monitor_directory(file, G_FILE_MONITOR_NONE, nil, nil)
+        guard let monitor else { return }
+        onFileChanged(monitor) { [unowned self] in
+            guard !pending else { return }
+            pending = true
+            // Weak: the watch may end within the wait (the window closed).
+            _ = after(milliseconds: 150) { [weak self] in
+                guard let self else { return }
+                pending = false
+                changed()
+            }
+        }
+    }
+
+    deinit {
+        if let monitor {
+            g_file_monitor_cancel(monitor)
+            g_object_unref(UnsafeMutableRawPointer(monitor))
+        }
+    }
 }
 
 /// Adds the action `name` to an action map (the application's `app.`, a window's `win.`), with a parameter of the

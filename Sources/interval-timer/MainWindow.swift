@@ -44,6 +44,10 @@ final class MainWindow {
         historyPage = HistoryPage(application: application)
         workoutPage.startAgain = { [unowned self] text, origin in start(text: text, origin: origin) }
         plansPage.start = { [unowned self] text, origin in start(text: text, origin: origin) }
+        plansPage.programs.startDay = { [unowned self] name, day in
+            start(.programDay(program: name, day: day.description))
+        }
+        plansPage.programs.toast = { [unowned self] text in toast(text, undo: nil) }
         addPage(workoutPage.root, "workout", tr("Workout"), "media-playback-start-symbolic")
         addPage(plansPage.root, "plans", tr("Plans"), "view-list-symbolic")
         addPage(historyPage.root, "history", tr("History"), "document-open-recent-symbolic")
@@ -172,15 +176,20 @@ final class MainWindow {
     /// Starts plan text; while a workout exists, first asks whether to replace it.
     func start(text: String, origin: String) {
         lastStarted = (text, origin)
+        start(.plan(text: text, origin: origin))
+    }
+
+    /// Starts a plan or a program's day; while a workout exists, first asks whether to replace it.
+    private func start(_ request: StartRequest) {
         guard application.session.status.state == .idle else {
-            askToReplace(text: text, origin: origin)
+            askToReplace(request)
             return
         }
         application.session.perform({ client throws(TimerClientError) in
-            try client.start(plan: text, origin: origin, replace: false)
+            try request.send(client, replace: false)
         }) { [unowned self] result in
             if case .failure(.command(let refusal)) = result, refusal.code == .alreadyRunning {
-                askToReplace(text: text, origin: origin)
+                askToReplace(request)
             } else if case .failure(let error) = result {
                 problem(error)
             } else {
@@ -189,14 +198,14 @@ final class MainWindow {
         }
     }
 
-    private func askToReplace(text: String, origin: String) {
+    private func askToReplace(_ request: StartRequest) {
         confirm(
             window, tr("Replace the running workout?"),
             tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
             cancel: tr("Cancel"), destructive: tr("Replace")
         ) { [unowned self] in
             application.session.perform({ client throws(TimerClientError) in
-                try client.start(plan: text, origin: origin, replace: true)
+                try request.send(client, replace: true)
             }) { [unowned self] result in
                 if case .failure(let error) = result { problem(error) } else { show("workout") }
             }
@@ -321,5 +330,18 @@ final class MainWindow {
 
     func clearProblem() {
         if let unreachableToast { adw_toast_dismiss(unreachableToast) }
+    }
+}
+
+/// What the window asks the timer to start: plan text, or a training program's day (`StartProgram`).
+enum StartRequest: Sendable {
+    case plan(text: String, origin: String)
+    case programDay(program: String, day: String)
+
+    func send(_ client: TimerBusClient, replace: Bool) throws(TimerClientError) {
+        switch self {
+        case .plan(let text, let origin): try client.start(plan: text, origin: origin, replace: replace)
+        case .programDay(let program, let day): try client.startProgram(program, day: day, replace: replace)
+        }
     }
 }

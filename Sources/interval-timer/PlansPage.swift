@@ -10,6 +10,8 @@ final class PlansPage {
     let root: Widget
     /// A plan to start: its text and origin.
     var start: (_ text: String, _ origin: String) -> Void = { _, _ in }
+    /// The training programs: their rows above the plans, and a program's page.
+    let programs: ProgramPages
     /// The page went to a plan's page, or back.
     var innerPageChanged: () -> Void = {}
     /// A toast: what happened, and an Undo for it if there is one.
@@ -37,8 +39,7 @@ final class PlansPage {
     /// A file chooser (Import, Export), while it is open.
     private var chooser: OpaquePointer?
     /// The own plans' folder, watched: a plan saved, changed or deleted by any program shows at once.
-    private var monitor: UnsafeMutablePointer<GFileMonitor>?
-    private var refillPending = false
+    private var ownPlansWatch: FolderWatch?
     /// Bumped at each keystroke: only the newest text's verdict is shown.
     private var typed = 0
 
@@ -51,6 +52,9 @@ final class PlansPage {
         layout = Builder(PackageResources.plans_page_ui)
         leaflet = layout.object("leaflet")
         root = cast(leaflet)
+        programs = ProgramPages(
+            layout: layout, leaflet: leaflet, ledger: application.programs,
+            restKinds: { [unowned application] in application.restKinds })
         (list, oneLine, verdict, startOneLine) = (
             layout.widget("list"), layout.widget("one-line"), layout.widget("verdict"), layout.widget("start-one-line")
         )
@@ -90,16 +94,9 @@ final class PlansPage {
         watchOwnPlans()
     }
 
-    deinit {
-        if let monitor {
-            g_file_monitor_cancel(monitor)
-            g_object_unref(UnsafeMutableRawPointer(monitor))
-        }
-    }
-
-    /// Whether a plan's page is shown.
+    /// Whether a plan's or a program's page is shown.
     var showsPlan: Bool {
-        adw_leaflet_get_visible_child_name(leaflet).map { String(cString: $0) } == "detail"
+        ProgramPages.visiblePage(leaflet) != "list"
     }
 
     /// Back to the list of plans.
@@ -140,25 +137,9 @@ final class PlansPage {
         }
     }
 
-    /// Lists the plans again when the own plans' folder changes, once a burst of changes is over (a save is often
-    /// several events).
+    /// Lists the plans again when the own plans' folder changes.
     private func watchOwnPlans() {
-        let directory = application.library.directory
-        // A folder that does not exist cannot be watched: it is made, as the first own plan would make it.
-        try? FileBytes.makeDirectories(directory)
-        guard let file = g_file_new_for_path(directory) else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        monitor = g_file_monitor_directory(file, G_FILE_MONITOR_NONE, nil, nil)
-        guard let monitor else { return }
-        onFileChanged(monitor) { [unowned self] in
-            guard !refillPending else { return }
-            refillPending = true
-            // Weak: the window may close within the wait.
-            _ = after(milliseconds: 150) { [weak self] in
-                self?.refillPending = false
-                self?.fill()
-            }
-        }
+        ownPlansWatch = FolderWatch(application.library.directory) { [weak self] in self?.fill() }
     }
 
     private func open(_ plan: Plan, text: String, origin: String) {

@@ -18,6 +18,7 @@ final class TimerApplication {
     let app: UnsafeMutablePointer<AdwApplication>
     let catalog: PlanCatalog
     let library: PlanLibrary
+    let programs: ProgramLedger
     let store: StateStore
     let session: TimerSession
     /// The settings' rest kinds (the cool colours), read again when Preferences change them.
@@ -35,6 +36,7 @@ final class TimerApplication {
         self.paths = paths
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         library = PlanLibrary(paths: paths)
+        programs = ProgramLedger(paths: paths)
         store = StateStore(directory: paths.stateDirectory)
         session = TimerSession(logger: logger)
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds

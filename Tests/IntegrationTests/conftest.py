@@ -218,7 +218,7 @@ def activatable_daemon(daemon_config, daemon_environment, tmp_path):
 
 def install_desktop_files(share, bin_dir=BIN):
     """Puts the desktop integration into `share` as the package does into /usr/share (docs/reference.md §8): the desktop entry,
-    GNOME Shell's search provider, KRunner's runner, the bus activation file, the icon and the bundled plans, with
+    GNOME Shell's search provider, KRunner's runner, the bus activation file, the icon and the bundled plans and programs, with
     `bin_dir` for the binaries. Returns `share`."""
     desktop = REPO / "desktop"
     files = {
@@ -232,6 +232,8 @@ def install_desktop_files(share, bin_dir=BIN):
         "icons/hicolor/scalable/apps/org.intervald.Timer1.svg": desktop / "org.intervald.Timer1.svg",
     }
     files.update({f"intervald/plans/{plan.name}": plan for plan in (REPO / "config" / "plans").glob("*.plan")})
+    files.update({f"intervald/programs/{program.name}": program
+                  for program in (REPO / "config" / "programs").glob("*.program")})
     for target, source in files.items():
         path = share / target
         path.parent.mkdir(parents=True, exist_ok=True)

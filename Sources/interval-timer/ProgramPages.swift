@@ -1,0 +1,244 @@
+import CGtk
+import IntervalCore
+import IntervalRuntime
+
+/// The training programs on the Plans page (docs/window.md): a row per program with its next day and Continue, and a
+/// program's page (a leaflet page of ui/plans-page.ui) with its weeks of days, what is done and next, and the
+/// corrections (mark the next day done, repeat the last, go to a day, start over). The progress files are watched:
+/// a day the daemon marks done as its workout finishes shows at once.
+final class ProgramPages {
+    /// Start day `day` of program `name` (the name its file has).
+    var startDay: (_ name: String, _ day: ProgramDay) -> Void = { _, _ in }
+    /// A toast: what happened.
+    var toast: (_ text: String) -> Void = { _ in }
+    private let ledger: ProgramLedger
+    private let restKinds: () -> Set<String>
+    private let leaflet: OpaquePointer
+    private let heading: Widget
+    private let list: Widget
+    /// The program's page, named for the program (a screen reader says where it is).
+    private let page: Widget
+    private let title: Widget
+    private let next: Widget
+    private let continueButton: Widget
+    private let weeks: Widget
+    /// The program whose page is shown, by name.
+    private var shown: String?
+    private var progressWatch: FolderWatch?
+    /// The programs the list has rows for (path and name), and each one's row and Continue button.
+    private var listedPrograms: [String]?
+    private var listRows: [String: (row: Widget, continueButton: Widget)] = [:]
+    /// Each program's file and progress as the rows show them.
+    private var shownState: [String] = []
+    /// The shown program's days as its rows were made, and each day's row and Make Next button.
+    private var shownLayout = ""
+    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget)] = [:]
+
+    init(layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, restKinds: @escaping () -> Set<String>) {
+        self.ledger = ledger
+        self.restKinds = restKinds
+        self.leaflet = leaflet
+        (heading, list, page) = (
+            layout.widget("programs-heading"), layout.widget("programs"), layout.widget("program-page")
+        )
+        (title, next, continueButton, weeks) = (
+            layout.widget("program-title"), layout.widget("program-next"), layout.widget("continue-program"),
+            layout.widget("program-weeks")
+        )
+        on(continueButton, .clicked) { [unowned self] in
+            if let shown { continueProgram(shown) }
+        }
+        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+        let actions: OpaquePointer = cast(group)
+        addAction(to: actions, "mark-done") { [unowned self] _ in
+            change { program, progress throws(ProgramProgressError) in
+                try progress.markNextDone(in: program, wall: WallClock.microseconds())
+            }
+        }
+        addAction(to: actions, "repeat") { [unowned self] _ in
+            change { program, progress throws(ProgramProgressError) in try progress.repeatLastDone(in: program) }
+        }
+        addAction(to: actions, "reset") { [unowned self] _ in askToStartOver() }
+        gtk_widget_insert_action_group(cast(leaflet), "program", actions)
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        fill()
+        watchProgress()
+    }
+
+    /// Lists the programs, each with its next day and a Continue button; the page shown follows its progress. Rows
+    /// are made anew only when the programs themselves change: a change of progress updates them in place, so that
+    /// the focus stays where it is and no button goes away under a click.
+    func fill() {
+        let items = ledger.catalog.items()
+        // The echo of a change made here (the file monitor) finds what is shown already: nothing is touched.
+        let state = items.map { item in
+            "\(item.path) \((try? item.program.get()).map { "\(ledger.store.load(item.name, of: $0))" } ?? "")"
+        }
+        guard state != shownState else { return }
+        shownState = state
+        let programs = items.map { item in "\(item.path) \((try? item.program.get())?.name ?? "")" }
+        if programs != listedPrograms {
+            listedPrograms = programs
+            removeChildren(list, from: true)
+            listRows = [:]
+            gtk_widget_set_visible(heading, items.isEmpty ? 0 : 1)
+            gtk_widget_set_visible(list, items.isEmpty ? 0 : 1)
+            for item in items {
+                switch item.program {
+                case .success(let program):
+                    let row = actionRow(title: program.name, subtitle: "") { [unowned self] in open(item.name) }
+                    let button: Widget = gtk_button_new_with_label(tr("Continue"))
+                    gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+                    accessibleDescription(button, tr("Start the next day of {program}", ["program": program.name]))
+                    on(button, .clicked) { [unowned self] in continueProgram(item.name) }
+                    adw_action_row_add_suffix(cast(row), button)
+                    gtk_list_box_append(cast(list), row)
+                    listRows[item.name] = (row, button)
+                case .failure(let failure):
+                    gtk_list_box_append(cast(list), actionRow(title: item.name, subtitle: failure.description))
+                }
+            }
+        }
+        for item in items {
+            guard let program = try? item.program.get(), let (row, button) = listRows[item.name] else { continue }
+            let progress = ledger.store.load(item.name, of: program).progress
+            adw_action_row_set_subtitle(cast(row), Self.summary(program, progress))
+            gtk_widget_set_visible(button, progress.nextDay(in: program) == nil ? 0 : 1)
+        }
+        if let shown { open(shown, show: false) }
+    }
+
+    /// "Next: Week 1, Day 2 (30:00) · 1 of 27 days done", or that it is complete.
+    static func summary(_ program: Program, _ progress: ProgramProgress) -> String {
+        let done = Set(progress.done.map(\.day)).count
+        let count = trn(
+            "{count} day done of {days}", "{count} days done of {days}", done, ["days": "\(program.days.count)"])
+        guard let day = progress.nextDay(in: program).flatMap({ program.day($0) }) else {
+            return tr("complete") + " · " + count
+        }
+        let length = TimeText.clock(microseconds: day.plan.duration)
+        return tr("Next: {day} ({length})", ["day": day.id.title, "length": length]) + " · " + count
+    }
+
+    /// Starts the next day of program `name`.
+    private func continueProgram(_ name: String) {
+        guard let program = try? ledger.program(named: name),
+            let day = ledger.store.load(name, of: program).progress.nextDay(in: program)
+        else { return }
+        startDay(name, day)
+    }
+
+    /// Shows program `name`'s page (or, with `show` false, brings it up to date where it is). Its day rows are made
+    /// when another program (or another version of it) is shown, and otherwise updated in place.
+    private func open(_ name: String, show: Bool = true) {
+        guard let program = try? ledger.program(named: name) else {
+            shown = nil
+            if Self.visiblePage(leaflet) == "program" { adw_leaflet_set_visible_child_name(leaflet, "list") }
+            return
+        }
+        let layout =
+            "\(name) "
+            + program.days.map { "\($0.id) \(PlanWriter.oneLineItems(of: $0.plan))" }
+            .joined(separator: "\n")
+        if shown != name || layout != shownLayout {
+            shown = name
+            shownLayout = layout
+            removeChildren(weeks)
+            dayRows = [:]
+            for week in 1...max(program.weekCount, 1) {
+                let days = program.days(ofWeek: week)
+                guard !days.isEmpty else { continue }
+                let group: Widget = adw_preferences_group_new()
+                adw_preferences_group_set_title(cast(group), tr("Week {week}", ["week": "\(week)"]))
+                for day in days {
+                    let made = dayRow(name, day)
+                    dayRows[day.id] = made
+                    adw_preferences_group_add(cast(group), made.row)
+                }
+                append(weeks, group)
+            }
+        }
+        let progress = ledger.store.load(name, of: program).progress
+        let nextDay = progress.nextDay(in: program)
+        setText(title, program.name)
+        accessibleName(page, program.name)
+        setText(next, Self.summary(program, progress))
+        gtk_widget_set_sensitive(continueButton, nextDay == nil ? 0 : 1)
+        for day in program.days {
+            guard let (row, makeNext) = dayRows[day.id] else { continue }
+            var state = TimeText.clock(microseconds: day.plan.duration)
+            if day.id == nextDay {
+                state += " · " + tr("next")
+            } else if progress.isDone(day.id) {
+                state += " · " + tr("done")
+            }
+            adw_action_row_set_subtitle(cast(row), "\(state) · \(PlanWriter.oneLineItems(of: day.plan))")
+            gtk_widget_set_visible(makeNext, day.id == nextDay ? 0 : 1)
+        }
+        if show { adw_leaflet_set_visible_child_name(leaflet, "program") }
+    }
+
+    /// A day: its timeline, Start (this day) and Make Next; its subtitle (length, done or next, workout) is set by
+    /// ``open(_:show:)``.
+    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget) {
+        let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
+        let area: Widget = gtk_drawing_area_new()
+        gtk_drawing_area_set_content_width(cast(area), 72)
+        gtk_drawing_area_set_content_height(cast(area), 12)
+        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
+        let plan = day.plan
+        setDrawing(area) { [restKinds] cairo, width, height in
+            PlansPage.drawTimeline(plan, restKinds: restKinds(), cairo, width, height)
+        }
+        adw_action_row_add_prefix(cast(row), area)
+        let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
+        gtk_widget_set_valign(makeNext, GTK_ALIGN_CENTER)
+        accessibleDescription(makeNext, tr("{day} comes next", ["day": day.id.title]))
+        on(makeNext, .clicked) { [unowned self] in
+            change { program, progress throws(ProgramProgressError) in try progress.go(to: day.id, in: program) }
+        }
+        adw_action_row_add_suffix(cast(row), makeNext)
+        let start: Widget = gtk_button_new_with_label(tr("Start"))
+        gtk_widget_set_valign(start, GTK_ALIGN_CENTER)
+        accessibleDescription(start, tr("Start {day}", ["day": day.id.title]))
+        on(start, .clicked) { [unowned self] in startDay(name, day.id) }
+        adw_action_row_add_suffix(cast(row), start)
+        return (row, makeNext)
+    }
+
+    /// Changes the shown program's progress, which the page and the list then show; a refusal ("nothing done yet")
+    /// is a toast.
+    private func change(_ body: (Program, inout ProgramProgress) throws(ProgramProgressError) -> Void) {
+        guard let shown, let program = try? ledger.program(named: shown) else { return }
+        do {
+            _ = try ledger.store.update(shown, of: program) { progress throws(ProgramProgressError) in
+                try body(program, &progress)
+            }
+        } catch {
+            toast("\(error)")
+        }
+        fill()
+    }
+
+    private func askToStartOver() {
+        guard let shown, let program = try? ledger.program(named: shown),
+            let window = gtk_widget_get_root(cast(leaflet))
+        else { return }
+        confirm(
+            cast(window), tr("Start {program} over?", ["program": program.name]),
+            tr("Week 1, Day 1 comes next and no day counts as done. The history keeps every workout."),
+            cancel: tr("Cancel"), destructive: tr("Start Over")
+        ) { [unowned self] in
+            change { program, progress in progress.reset(to: program) }
+        }
+    }
+
+    /// Lists the programs again when a progress file changes (a day finished, `intervalctl program` used).
+    private func watchProgress() {
+        progressWatch = FolderWatch(ledger.store.directory) { [weak self] in self?.fill() }
+    }
+
+    static func visiblePage(_ leaflet: OpaquePointer) -> String? {
+        adw_leaflet_get_visible_child_name(leaflet).map { String(cString: $0) }
+    }
+}

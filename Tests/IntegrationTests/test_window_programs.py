@@ -1,0 +1,51 @@
+"""Training programs in the window (docs/window.md, docs/programs.md), driven through AT-SPI as a person would,
+against the real daemon on the test desktop: Couch to 5K's row on the Plans page and its Continue, its page with weeks
+of days, and the corrections in its menu (mark the next day done, start over). test_window.py has the harness; like
+the other window files, this one sorts after test_plasma.py."""
+import json
+import re
+
+from conftest import ctl, wait_until
+from test_window import (Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
+                         response, timer_property, window, window_environment)
+
+
+def status(tmp_path):
+    return json.loads(ctl("status", "--json", env=window_environment(tmp_path)).stdout)
+
+
+def progress(tmp_path):
+    shown = ctl("program", "show", "c25k", "--json", env=window_environment(tmp_path))
+    assert shown.returncode == 0, shown.stderr
+    return json.loads(shown.stdout)
+
+
+def test_continue_starts_the_next_day_and_the_program_page_corrects_it(window, tmp_path):
+    window.tab("Plans")
+    window.wait("label", re.compile(r"Next: Week 1, Day 1 \(30:00\) · 0 days done of 27"))
+    # Continue on Couch to 5K's row: day 1.1 runs, named for its day. (The program's page has a Continue too, on a
+    # page not shown, which GTK would not activate.)
+    window.press("push button", "Continue", root=window.wait("list", "Training Programs"))
+    wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 1, Day 1", 10, "day 1.1 running")
+    assert ctl("stop").returncode == 0
+    wait_until(lambda: timer_property("State") == '"idle"', 10, "the workout stopped")
+    assert progress(tmp_path)["next"] == "1.1", "a stopped day is not done"
+
+    # The program's page: its weeks of days, each with Start and Make Next; Mark Next Day Done moves it on, and the
+    # page and the list follow.
+    window.tab("Plans")
+    window.press("push button", "Couch to 5K")
+    window.usable("push button", "Back")
+    week = window.wait("list", "Week 9")
+    assert window.find("list item", "Day 3", root=week) and window.find("push button", "Make Next", root=week)
+    window.menu("Mark Next Day Done", "Program Menu")
+    wait_until(lambda: progress(tmp_path)["next"] == "1.2", 10, "day 1.1 marked done")
+    window.wait("label", re.compile(r"Next: Week 1, Day 2 \(30:00\) · 1 day done of 27"))
+    assert [c["how"] for c in progress(tmp_path)["done_days"]] == ["marked"]
+
+    # Start Over asks first; then week 1, day 1 is next and nothing is done.
+    window.menu("Start Over…", "Program Menu")
+    window.press("push button", response("Start Over"))
+    wait_until(lambda: progress(tmp_path)["next"] == "1.1" and progress(tmp_path)["done_days"] == [], 10,
+               "the program started over")
+    window.wait("label", re.compile(r"Next: Week 1, Day 1 \(30:00\) · 0 days done of 27"))
