@@ -25,6 +25,7 @@ EXPECTED_INTERFACE = {
     ".Restart": ("method", "-", "-", "-"),
     ".ReloadSettings": ("method", "-", "as", "-"),
     ".Start": ("method", "ssb", "-", "-"),
+    ".StartProgram": ("method", "ssb", "-", "-"),
     ".Stop": ("method", "-", "-", "-"),
     ".Elapsed": ("property", "t", None, "const?"),
     ".NextLabel": ("property", "s", None, "emits-change"),
