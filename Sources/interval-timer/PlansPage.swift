@@ -121,7 +121,8 @@ final class PlansPage {
                 let row = actionRow(title: plan.name, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
                     open(plan, text: text, origin: item.path)
                 }
-                adw_action_row_add_prefix(cast(row), smallTimeline(plan))
+                adw_action_row_add_prefix(
+                    cast(row), Self.smallTimeline(plan) { [unowned self] in application.restKinds })
                 gtk_list_box_append(cast(list), row)
                 if let detailPlan, detailPlan.origin == item.path {
                     shownStill = true
@@ -492,14 +493,15 @@ final class PlansPage {
 
     // MARK: Timeline
 
-    /// A list row's timeline: the plan at a glance (the row's subtitle says its length in words).
-    private func smallTimeline(_ plan: Plan) -> Widget {
+    /// A list row's timeline: the plan at a glance (the row's subtitle says its length in words), in the colours of
+    /// `restKinds` as they are when it is drawn.
+    static func smallTimeline(_ plan: Plan, restKinds: @escaping () -> Set<String>) -> Widget {
         let area: Widget = gtk_drawing_area_new()
         gtk_drawing_area_set_content_width(cast(area), 72)
         gtk_drawing_area_set_content_height(cast(area), 12)
         gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
-        setDrawing(area) { [unowned self] cairo, width, height in
-            Self.drawTimeline(plan, restKinds: application.restKinds, cairo, width, height)
+        setDrawing(area) { cairo, width, height in
+            drawTimeline(plan, restKinds: restKinds(), cairo, width, height)
         }
         return area
     }

@@ -182,15 +182,7 @@ final class ProgramPages {
     /// ``open(_:show:)``.
     private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
-        let area: Widget = gtk_drawing_area_new()
-        gtk_drawing_area_set_content_width(cast(area), 72)
-        gtk_drawing_area_set_content_height(cast(area), 12)
-        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
-        let plan = day.plan
-        setDrawing(area) { [restKinds] cairo, width, height in
-            PlansPage.drawTimeline(plan, restKinds: restKinds(), cairo, width, height)
-        }
-        adw_action_row_add_prefix(cast(row), area)
+        adw_action_row_add_prefix(cast(row), PlansPage.smallTimeline(day.plan, restKinds: restKinds))
         let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
         gtk_widget_set_valign(makeNext, GTK_ALIGN_CENTER)
         accessibleDescription(makeNext, tr("{day} comes next", ["day": day.id.title]))
