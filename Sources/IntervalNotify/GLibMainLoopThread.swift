@@ -1,8 +1,8 @@
 import CLibNotify
 import CNotifyShims
 import Dispatch
+import IntervalRuntime
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,9 +26,9 @@ public final class GLibMainLoopThread: Sendable {
         let pointer: OpaquePointer
     }
 
-    private static let current = Mutex<GLibMainLoopThread?>(nil)
+    private static let current = Locked<GLibMainLoopThread?>(nil)
 
-    private let state = Mutex(State.starting)
+    private let state = Locked(State.starting)
     private let mainLoop: MainLoopPointer
     private let exited = DispatchGroup()
     private let logger: Logger
@@ -239,7 +239,7 @@ private final class InvocationBox {
 }
 
 private final class ResultSlot<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
+    let value = Locked<T?>(nil)
 }
 
 /// A value that only the GLib thread touches, the way swift-nio's `NIOLoopBound` ties a value to its event loop.

@@ -3,7 +3,6 @@ import CNotifyShims
 import IntervalCore
 import IntervalRuntime
 import Logging
-import Synchronization
 
 /// Shows the workout as one freedesktop notification through libnotify (docs/reference.md §4).
 ///
@@ -37,7 +36,7 @@ public final class LibNotifyNotifier: Notifier {
 
     private let mainLoop: GLibMainLoopThread
     private let logger: Logger
-    private let pending = Mutex(PendingWork())
+    private let pending = Locked(PendingWork())
     private let state: GLibThreadBound<NotifierState>
 
     /// - Parameters:

@@ -1,7 +1,6 @@
 import Dispatch
 import IntervalCore
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -126,7 +125,7 @@ private func withCStrings<Result>(
 
 /// A count shared by copies of a ``HookRunner`` and its reaping threads.
 private final class SharedCount: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     var value: Int { count.withLock { $0 } }
 

@@ -3,7 +3,6 @@ import Dispatch
 import IntervalCore
 import IntervalRuntime
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -206,7 +205,7 @@ final class SpeechLatency: Sendable {
         var startingUp = true
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Microseconds to start a phrase ahead of when it should be heard.
     var lead: Int64 { state.withLock { $0.lead } }

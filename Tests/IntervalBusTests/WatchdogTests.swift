@@ -1,9 +1,9 @@
 import Dispatch
 import IntervalBus
 import IntervalCore
+import IntervalRuntime
 import IntervalTestSupport
 import Logging
-import Synchronization
 import Testing
 
 /// The watchdog's rule (docs/reference.md §5, §6): systemd's interval while a workout runs, a day while idle, so that
@@ -11,7 +11,7 @@ import Testing
 @Suite struct WatchdogTests {
     final class Recorder: WatchdogNotifying, @unchecked Sendable {
         let interval: Duration?
-        let states = Mutex<[String]>([])
+        let states = Locked<[String]>([])
 
         init(interval: Duration?) {
             self.interval = interval

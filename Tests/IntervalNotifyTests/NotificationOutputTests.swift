@@ -1,8 +1,8 @@
 import Dispatch
 import IntervalCore
+import IntervalRuntime
 import IntervalTestSupport
 import Logging
-import Synchronization
 import Testing
 
 @testable import IntervalNotify
@@ -12,7 +12,7 @@ import Testing
 /// stop cancelling what was prepared, the buttons of each state.
 @Suite struct NotificationOutputTests {
     final class Recorder: CueNotifying, @unchecked Sendable {
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
 
         func show(_ notification: WorkoutNotification) {
             log.withLock { $0.append("show \(notification.summary) [\(Self.buttons(notification))]") }

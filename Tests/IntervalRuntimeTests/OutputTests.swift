@@ -1,7 +1,6 @@
 import IntervalCore
 import IntervalTestSupport
 import Logging
-import Synchronization
 import Testing
 
 @testable import IntervalRuntime
@@ -20,7 +19,7 @@ import Testing
     }
 
     final class StateRecorder: WorkoutStateRecording, @unchecked Sendable {
-        private let log = Mutex<[String]>([])
+        private let log = Locked<[String]>([])
         var entries: [String] { log.withLock { $0 } }
 
         func save(_ state: WorkoutState) throws(FileError) {
@@ -134,7 +133,7 @@ import Testing
     }
 
     final class LogRecorder: LogHandler, @unchecked Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
 

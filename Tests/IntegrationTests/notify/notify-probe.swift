@@ -12,11 +12,11 @@ import Dispatch
 import Foundation
 import IntervalCore
 import IntervalNotify
+import IntervalRuntime
 import Logging
-import Synchronization
 
 final class Actions: Sendable {
-    private let received = Mutex<[NotificationAction]>([])
+    private let received = Locked<[NotificationAction]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     func append(_ action: NotificationAction) {
