@@ -153,11 +153,11 @@ extension BusMessage {
     }
 
     /// One `(sssida{sv})` of KRunner's `Match`: id, text, icon, the match's category (100, exact, when the query is
-    /// the plan's name; 30, possible, otherwise), its relevance, and the detail as `subtext`.
+    /// the plan's or program's name; 30, possible, otherwise), its relevance, and the detail as `subtext`.
     fileprivate func appendRunnerMatch(_ hit: PlanSearch.Hit, query: String) throws(BusError) {
         let exact: Bool
         switch hit.result {
-        case .named(let name): exact = name.lowercased() == query.lowercased()
+        case .named(let name), .program(let name): exact = name.lowercased() == query.lowercased()
         case .inline: exact = true
         }
         try openContainer("r", contents: "sssida{sv}")

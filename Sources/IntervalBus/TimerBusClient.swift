@@ -105,6 +105,12 @@ public final class TimerBusClient {
         }
     }
 
+    /// `RemindProgram(program)`: the daemon shows the program's reminder now.
+    public func remindProgram(_ program: String) throws(TimerClientError) {
+        try callTimer(BusNames.Method.remindProgram.rawValue) { message throws(BusError) in try message.append(program)
+        }
+    }
+
     /// `Stop()`. Activates the daemon if needed, so that a workout a restarted daemon recovered is stopped too.
     public func stop() throws(TimerClientError) {
         try callTimer(BusNames.Method.stop.rawValue)

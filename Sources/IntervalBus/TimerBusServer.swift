@@ -27,6 +27,8 @@ public protocol TimerBusDelegate: AnyObject {
     /// `StartProgram(s program, s day, b replace)`: answered like ``start(plan:origin:replace:answer:)``.
     func startProgram(
         _ program: String, day: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
+    /// `RemindProgram(s program)`: answered like ``start(plan:origin:replace:answer:)``.
+    func remindProgram(_ program: String, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
     /// `Stop()`: idempotent.
     func stop()
     /// `Pause()`.
@@ -301,6 +303,16 @@ private final class TimerObjectHandler: BusObjectHandler {
             }
             logger.debug("StartProgram requested.", metadata: ["program": "\(program)", "day": "\(day)"])
             return delegate.startProgram(program, day: day, replace: replace, answer: call.answer)
+        }
+        if call.member == BusNames.Method.remindProgram.rawValue {
+            let program: String
+            do throws(BusError) {
+                program = try call.message.readString()
+            } catch {
+                throw BusCallError(error)
+            }
+            logger.debug("RemindProgram requested.", metadata: ["program": "\(program)"])
+            return delegate.remindProgram(program, answer: call.answer)
         }
         if call.member == BusNames.Method.reloadSettings.rawValue {
             let problems = delegate.reloadSettings()

@@ -6,7 +6,7 @@ public enum BusNames {
 
     public enum Method: String, CaseIterable, Sendable {
         case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip", restart = "Restart"
-        case reloadSettings = "ReloadSettings", startProgram = "StartProgram"
+        case reloadSettings = "ReloadSettings", startProgram = "StartProgram", remindProgram = "RemindProgram"
     }
 
     public enum Signal: String, CaseIterable, Sendable {
@@ -34,6 +34,11 @@ public enum BusNames {
                     + "the next one when `day` is empty. The workout's name says the day; when it finishes, the day is "
                     + "done and the program moves on. `InvalidPlan` for a program or day that is not there, "
                     + "`InvalidState` for a complete program; `replace` as for `Start`."),
+            .method(
+                name: Method.remindProgram.rawValue, arguments: [.init("program", "s")], results: [],
+                doc: "Shows program `program`'s reminder: a notification of its next day with Start and Later "
+                    + "(docs/programs.md). What a reminder's systemd timer runs, through `intervalctl program remind "
+                    + "--now NAME`. Shows nothing while a workout runs; `InvalidPlan` for a program that is not there."),
             BusInterface.method(Method.stop.rawValue, "Stops the workout (reason `user`); succeeds when none runs."),
             BusInterface.method(Method.pause.rawValue, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
             BusInterface.method(

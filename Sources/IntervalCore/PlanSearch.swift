@@ -25,6 +25,13 @@ public enum PlanSearch {
         public init(name: String, plan: Plan) {
             self.init(name: name, title: plan.name, duration: plan.duration, segmentCount: plan.segmentCount)
         }
+
+        /// A program's next day: "Couch to 5K — Week 3, Day 2", with that day's length.
+        public init(program name: String, title: String, day: ProgramDay, plan: Plan) {
+            self.init(
+                name: name, title: tr("{program} — {day}", ["program": title, "day": day.title]),
+                duration: plan.duration, segmentCount: plan.segmentCount)
+        }
     }
 
     /// One thing the search offers, and the result identifier the desktop hands back to start it.
@@ -33,14 +40,18 @@ public enum PlanSearch {
         case named(String)
         /// A one-line plan, by its text.
         case inline(String)
+        /// A training program's next day, by the program's name.
+        case program(String)
 
         private static let namedPrefix = "plan:"
         private static let inlinePrefix = "inline:"
+        private static let programPrefix = "program:"
 
         public var identifier: String {
             switch self {
             case .named(let name): Self.namedPrefix + name
             case .inline(let text): Self.inlinePrefix + text
+            case .program(let name): Self.programPrefix + name
             }
         }
 
@@ -54,6 +65,10 @@ public enum PlanSearch {
                 let text = String(identifier.dropFirst(Self.inlinePrefix.count))
                 guard !text.isEmpty, text.count <= maximumQueryCharacters else { return nil }
                 self = .inline(text)
+            } else if identifier.hasPrefix(Self.programPrefix) {
+                let name = String(identifier.dropFirst(Self.programPrefix.count))
+                guard PlanLocator.isName(name) else { return nil }
+                self = .program(name)
             } else {
                 return nil
             }

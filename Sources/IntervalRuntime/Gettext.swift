@@ -56,13 +56,24 @@ public enum Gettext {
 public enum InstallPrefix {
     /// `PREFIX/relativePath`, when it exists and can be read; nil otherwise (e.g. a build-tree binary).
     public static func existing(_ relativePath: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let executable = executable() else { return nil }
         let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
             .joined(separator: "/")
         let path = prefix + "/" + relativePath
         return access(path, R_OK) == 0 ? path : nil
+    }
+
+    /// The program `name` installed beside this executable (`PREFIX/bin/intervalctl`, or the build tree's), or plain
+    /// `name` for the search path when this executable cannot be found.
+    public static func sibling(_ name: String) -> String {
+        guard let executable = executable(), let slash = executable.lastIndex(of: "/") else { return name }
+        return String(executable[...slash]) + name
+    }
+
+    private static func executable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

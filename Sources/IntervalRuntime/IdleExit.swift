@@ -12,6 +12,9 @@ public final class IdleExit: WorkoutOutput {
     private var idle = true
     /// Start calls whose plans are being parsed off the queue.
     private var pendingStarts = 0
+    /// Until when (the timer's clock, µs) the daemon stays though idle: a notification's buttons answer only while it
+    /// runs.
+    private var keptUntil: Int64 = 0
 
     /// `onExpiry` runs on `timer`'s queue when the daemon has been idle for `delay` µs (nil: never). While armed, the
     /// timer is the daemon's one wake-up; disarmed, it makes none.
@@ -36,6 +39,12 @@ public final class IdleExit: WorkoutOutput {
         rearm()
     }
 
+    /// Keeps an idle daemon for `duration` µs from now, at least (a reminder's Start and Later).
+    public func keep(for duration: Int64) {
+        keptUntil = max(keptUntil, timer.now + duration)
+        rearm()
+    }
+
     /// Whether nothing runs and no Start waits for its plan: the daemon may leave.
     public var isIdle: Bool { idle && pendingStarts == 0 }
 
@@ -45,6 +54,6 @@ public final class IdleExit: WorkoutOutput {
             timer.disarm()
             return
         }
-        timer.arm(at: timer.now + delay) { [weak self] in self?.onExpiry() }
+        timer.arm(at: max(timer.now + delay, keptUntil)) { [weak self] in self?.onExpiry() }
     }
 }

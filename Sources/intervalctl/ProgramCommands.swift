@@ -1,13 +1,18 @@
 import ArgumentParser
 import FoundationEssentials
+import IntervalBus
 import IntervalCore
 import IntervalRuntime
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The programs and their progress, as this process's environment finds them (the daemon's, on one session).
 enum ProgramLookup {
-    static var ledger: ProgramLedger {
-        ProgramLedger(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
-    }
+    static var paths: XDGPaths { XDGPaths(environment: ProcessInfo.processInfo.environment) }
+
+    static var ledger: ProgramLedger { ProgramLedger(paths: paths) }
 
     /// Program `name`, parsed; a missing one exits 1 and an invalid one 65, each with its message.
     static func program(_ name: String, in ledger: ProgramLedger) throws -> Program {
@@ -108,12 +113,14 @@ struct ProgramsCommand: ParsableCommand {
 struct ProgramCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "program",
-        abstract: "Show a training program and your progress in it; mark a day done, repeat one, go to one, reset.",
+        abstract:
+            "Show a training program and your progress in it; mark a day done, repeat one, go to one, reset; be "
+            + "reminded on your training days.",
         discussion: """
             A day is done when its workout finishes ('intervalctl start NAME' starts the next day); a workout \
             stopped early leaves it to do. These commands correct the progress by hand.
             """,
-        subcommands: [Show.self, Done.self, Repeat.self, Goto.self, Reset.self]
+        subcommands: [Show.self, Done.self, Repeat.self, Goto.self, Reset.self, Remind.self]
     )
 
     struct Show: ParsableCommand {
@@ -131,7 +138,9 @@ struct ProgramCommand: ParsableCommand {
             if json {
                 let report = try Localization.inEnglish { () throws -> Report in
                     let program = try ProgramLookup.program(name, in: ledger)
-                    return Report(program, name: name, progress: ledger.store.load(name, of: program).progress)
+                    return Report(
+                        program, name: name, progress: ledger.store.load(name, of: program).progress,
+                        reminder: ProgramReminders(paths: ProgramLookup.paths).calendar(of: name))
                 }
                 Console.print(try stableJSON(report))
                 return
@@ -140,6 +149,9 @@ struct ProgramCommand: ParsableCommand {
             let progress = ledger.store.load(name, of: program).progress
             let next = progress.nextDay(in: program)
             var lines = [ProgramLookup.nextSentence(program, progress)]
+            if let calendar = ProgramReminders(paths: ProgramLookup.paths).calendar(of: name) {
+                lines.append(tr("Reminder: {calendar}", ["calendar": calendar]))
+            }
             for week in 1...max(program.weekCount, 1) where !program.days(ofWeek: week).isEmpty {
                 lines.append(tr("Week {week}", ["week": "\(week)"]))
                 for day in program.days(ofWeek: week) {
@@ -168,8 +180,10 @@ struct ProgramCommand: ParsableCommand {
             @NullWhenAbsent var next: String?
             let days: [Day]
             let doneDays: [ProgramProgress.Completion]
+            /// The reminder's calendar expression; null without one.
+            @NullWhenAbsent var reminder: String?
 
-            init(_ program: Program, name: String, progress: ProgramProgress) {
+            init(_ program: Program, name: String, progress: ProgramProgress, reminder: String?) {
                 let next = progress.nextDay(in: program)
                 self.name = name
                 title = program.name
@@ -182,6 +196,7 @@ struct ProgramCommand: ParsableCommand {
                         next: day.id == next)
                 }
                 doneDays = progress.done
+                self.reminder = reminder
             }
         }
     }
@@ -266,6 +281,94 @@ struct ProgramCommand: ParsableCommand {
 
         func run() throws {
             try target.change { program, progress in progress.reset(to: program) }
+        }
+    }
+}
+
+extension ProgramCommand {
+    struct Remind: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Be reminded of a program's next day on your training days, through a systemd user timer.",
+            discussion: """
+                --on takes systemd's calendar expression ('Mon,Wed,Fri 18:00'; see 'man systemd.time'). At that \
+                time a notification shows the next day with Start and Later (again in an hour); a reminder missed \
+                while the computer was off comes at the next login. Nothing runs between reminders. Without an \
+                option, prints the program's reminder.
+                """)
+
+        @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
+        var name: String
+
+        @Option(name: .customLong("on"), help: "When to remind, as systemd's calendar expression.")
+        var calendar: String?
+
+        @Flag(help: "Remove the program's reminder.")
+        var off = false
+
+        @Flag(help: "Show the reminder now (what the reminder's timer runs).")
+        var now = false
+
+        func validate() throws {
+            guard [calendar != nil, off, now].filter({ $0 }).count <= 1 else {
+                throw ValidationError(tr("give one of --on, --off and --now"))
+            }
+        }
+
+        func run() throws {
+            let reminders = ProgramReminders(paths: ProgramLookup.paths)
+            if now {
+                try DaemonConnection.call { client throws(TimerClientError) in try client.remindProgram(name) }
+                return
+            }
+            if off {
+                let had: Bool
+                do {
+                    had = try reminders.remove(program: name)
+                } catch {
+                    printError(error.description)
+                    throw error.isUnreachable ? ExitStatus.unreachable : ExitCode.failure
+                }
+                Console.print(
+                    had
+                        ? tr("{name}: no more reminders.", ["name": name])
+                        : tr("{name} had no reminder.", ["name": name]))
+                return
+            }
+            // A reminder needs a program it can start.
+            _ = try ProgramLookup.program(name, in: ProgramLookup.ledger)
+            guard let calendar else {
+                Console.print(
+                    reminders.calendar(of: name).map { tr("Reminder: {calendar}", ["calendar": $0]) }
+                        ?? tr("{name} has no reminder ('--on' sets one).", ["name": name]))
+                return
+            }
+            let reminder: ProgramReminder
+            do {
+                reminder = try ProgramReminder(program: name, calendar: calendar)
+            } catch {
+                throw ValidationError(tr("--on: {reason}", ["reason": error.description]))
+            }
+            let next: UInt64?
+            do {
+                next = try reminders.install(reminder, intervalctl: InstallPrefix.sibling("intervalctl"))
+            } catch {
+                // A calendar expression systemd refused is a bad argument, as the one refused above.
+                if error.isRefusedCalendar { throw ValidationError(error.description) }
+                printError(error.description)
+                throw error.isUnreachable ? ExitStatus.unreachable : ExitCode.failure
+            }
+            let when = next.map { " " + tr("(next: {time})", ["time": Self.localTime(microseconds: $0)]) } ?? ""
+            Console.print(tr("Reminder: {calendar}", ["calendar": reminder.calendar]) + when)
+        }
+
+        /// "Mon 2026-11-30 18:00", in the local time zone and the day names of the locale.
+        static func localTime(microseconds: UInt64) -> String {
+            var seconds = time_t(microseconds / 1_000_000)
+            var parts = tm()
+            localtime_r(&seconds, &parts)
+            var buffer = [CChar](repeating: 0, count: 64)
+            let length = strftime(&buffer, buffer.count, "%a %Y-%m-%d %H:%M", &parts)
+            return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }

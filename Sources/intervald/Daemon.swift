@@ -50,6 +50,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var sleepWatcher: SleepWatcher?
     private let catalog: PlanCatalog
     private let programs: ProgramLedger
+    private let reminders: ProgramReminders
     private var desktopLaunches: DesktopLaunches?
     private var desktopExport: DesktopLauncherExport?
     /// The desktop's messages through libnotify, made at the first one.
@@ -66,6 +67,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         store = StateStore(directory: paths.stateDirectory)
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         programs = ProgramLedger(paths: paths)
+        reminders = ProgramReminders(paths: paths)
         recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         session.defaultCountdown = settings.settings.defaultCountdown
@@ -145,15 +147,20 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// the same connection; a failure costs those, never the workout.
     private func exportDesktopLauncher(on server: TimerBusServer) {
         let launches = DesktopLaunches(
-            queue: queue, parseQueue: parseQueue, catalog: catalog, store: store, logger: logger,
+            queue: queue, parseQueue: parseQueue, catalog: catalog, programs: programs, store: store, logger: logger,
             start: { [weak self] text, origin, answer in
                 self?.start(plan: text, origin: origin, replace: false, answer: answer)
             },
+            startProgram: { [weak self] program, answer in
+                self?.startProgram(program, day: "", replace: false, answer: answer)
+            },
             stop: { [weak self] in self?.stop() },
-            show: { [weak self] message in self?.showDesktopMessage(message) })
+            show: { [weak self] message in self?.showDesktopMessage(message) },
+            remindLater: { [weak self] program in self?.remindLater(program) })
+        // Reminders need it even when the export fails.
+        desktopLaunches = launches
         do {
             desktopExport = try DesktopLauncherExport(server: server, delegate: launches, logger: logger)
-            desktopLaunches = launches
         } catch {
             logger.warning("Failed to export the desktop launcher, ignoring.", metadata: ["error": "\(error)"])
         }
@@ -254,6 +261,29 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         for output in remade { session.catchUp(output) }
     }
 
+    /// A reminder's Later: the same reminder in an hour, through a transient systemd timer made on the parse queue (a
+    /// connection of its own, off the bus thread). A failure is shown, since the person expects it to come back.
+    private func remindLater(_ program: String) {
+        let reminders = self.reminders
+        parseQueue.async { [weak self] in
+            do throws(ProgramReminders.Failure) {
+                try reminders.remindLater(
+                    program: program, intervalctl: InstallPrefix.sibling("intervalctl"),
+                    wallSeconds: WallClock.microseconds() / 1_000_000, after: Self.reminderLater)
+                self?.logger.info("The reminder comes again in an hour.", metadata: ["program": "\(program)"])
+            } catch {
+                guard let self else { return }
+                queue.async {
+                    self.showDesktopMessage(
+                        DesktopMessage(summary: tr("Could not remind you later"), body: error.description))
+                }
+            }
+        }
+    }
+
+    /// How long a reminder's Later waits, and how long a reminder keeps an idle daemon for its buttons (µs).
+    private static let reminderLater: UInt64 = 3_600_000_000
+
     /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
     private func showDesktopMessage(_ message: DesktopMessage) {
         if desktopMessages == nil {
@@ -319,6 +349,15 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         // After the call's message is freed (the current block), give its pages back: memory returns after refused
         // input. On the parse queue: trimming a large heap takes a while, and no cue waits for it.
         queue.async { [parseQueue] in parseQueue.async { Heap.trim() } }
+    }
+
+    func remindProgram(_ program: String, answer: @escaping (Result<Void, TimerCommandError>) -> Void) {
+        guard let desktopLaunches else {
+            answer(.failure(TimerCommandError(.invalidState, "The daemon is starting.")))
+            return
+        }
+        idleExit?.keep(for: Int64(Self.reminderLater))
+        desktopLaunches.remind(program, workoutRunning: session.status.state != .idle, answer: answer)
     }
 
     func stop() {

@@ -24,6 +24,7 @@ EXPECTED_INTERFACE = {
     ".Skip": ("method", "-", "-", "-"),
     ".Restart": ("method", "-", "-", "-"),
     ".ReloadSettings": ("method", "-", "as", "-"),
+    ".RemindProgram": ("method", "s", "-", "-"),
     ".Start": ("method", "ssb", "-", "-"),
     ".StartProgram": ("method", "ssb", "-", "-"),
     ".Stop": ("method", "-", "-", "-"),

@@ -119,7 +119,7 @@ def test_gnome_shell_lists_the_workout_and_its_controls_pause_and_skip(shell, tm
 def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_offers_the_plans(tmp_path):
     """After installing the package (its files on the Shell's XDG_DATA_DIRS, the daemon D-Bus activated by the
     Shell's bus), typing "tabata" in the overview lists the plan with its length, and Enter starts it; the app's
-    menu offers each bundled plan."""
+    menu offers each bundled plan; "c25k" lists Couch to 5K's next day, and Enter starts that day."""
     share = install_desktop_files(tmp_path / "share")
     shell = Shell(tmp_path, data_dirs=[share, "/usr/local/share", "/usr/share"])
     try:
@@ -157,6 +157,19 @@ def test_the_overview_search_lists_a_plan_and_enter_starts_it_and_the_app_menu_o
         shell.eval(f"{app}.launch_action('stop', 0, -1)")
         wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["state"] == "idle", 10 * SLOWDOWN,
                    "the Stop item to stop it")
+
+        # A training program: its next day first, and Enter starts that day.
+        shell.eval("Main.overview.show()")
+        shell.eval("Main.overview.searchEntry.set_text('c25k')")
+        result = wait_until(
+            lambda: shell.eval(f"(r => r && r.metaInfo.id.startsWith('program:') ? [r.metaInfo.id, r.metaInfo.name, "
+                               f"r.metaInfo.description] : null)({SEARCH_RESULTS}._defaultResult)"),
+            30 * SLOWDOWN, "the Shell to list the program")
+        assert result == ["program:c25k", "Start Couch to 5K — Week 1, Day 1", "30:00 · 18 intervals"]
+        shell.eval(f"{SEARCH_RESULTS}.activateDefault()")
+        wait_until(lambda: json.loads(shell.ctl("status", "--json").stdout)["plan_name"]
+                   == "Couch to 5K · Week 1, Day 1", 10 * SLOWDOWN, "the program's next day to start")
+        assert shell.ctl("stop").returncode == 0
     finally:
         shell.close()
 

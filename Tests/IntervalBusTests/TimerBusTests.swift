@@ -36,6 +36,10 @@ struct TimerBusTests {
             startedPlans.append("\(program) \(day)")
             answer(failure.map { .failure($0) } ?? .success(()))
         }
+        func remindProgram(_ program: String, answer: @escaping (Result<Void, TimerCommandError>) -> Void) {
+            startedPlans.append("remind \(program)")
+            answer(failure.map { .failure($0) } ?? .success(()))
+        }
         func refusedOversizedPlan(bytes: Int) { refusedBytes.append(bytes) }
         func stop() {}
         func pause() throws(TimerCommandError) { try fail() }

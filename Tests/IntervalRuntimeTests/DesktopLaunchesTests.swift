@@ -13,6 +13,8 @@ import Testing
     /// The daemon's side of the requests, seen on its queue.
     final class Daemon {
         var started: [(text: String, origin: String)] = []
+        var startedPrograms: [String] = []
+        var laterPrograms: [String] = []
         var stops = 0
         var shown: [DesktopMessage] = []
         /// What `Start` answers.
@@ -57,13 +59,18 @@ import Testing
             parseQueue = DispatchQueue(label: "DesktopLaunchesTests.parse")
             launches = DesktopLaunches(
                 queue: queue, parseQueue: parseQueue, catalog: PlanCatalog(locator: PlanLocator(paths: paths)),
-                store: store, logger: Logger(label: "test"),
+                programs: ProgramLedger(paths: paths), store: store, logger: Logger(label: "test"),
                 start: { text, origin, answer in
                     daemon.started.append((text, origin))
                     answer(daemon.startAnswer)
                 },
+                startProgram: { program, answer in
+                    daemon.startedPrograms.append(program)
+                    answer(daemon.startAnswer)
+                },
                 stop: { daemon.stops += 1 },
-                show: { daemon.shown.append($0) })
+                show: { daemon.shown.append($0) },
+                remindLater: { daemon.laterPrograms.append($0) })
         }
 
         deinit {
@@ -110,6 +117,62 @@ import Testing
                     end: "2026-01-01T07:04:00+00:00", startWall: 0, plannedDuration: 240_000_000,
                     doneDuration: 240_000_000, segmentsDone: 16, timePerKind: [:], result: .finished, reason: nil))
         }
+    }
+
+    /// Couch to 5K, bundled in the home's data directory.
+    static func withCouchTo5K(_ home: Home) throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        try FileManager.default.createDirectory(
+            atPath: home.root + "/share/intervald/programs", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: repository.appendingPathComponent("config/programs/c25k.program").path,
+            toPath: home.root + "/share/intervald/programs/c25k.program")
+    }
+
+    @Test func searchOffersAProgramsNextDayAndItsResultStartsTheProgram() throws {
+        let home = try Home()
+        try Self.withCouchTo5K(home)
+        let found = try #require(home.search("c25k"))
+        #expect(found.first?.result == .program("c25k"), "\(found.map(\.result))")
+        #expect(found.first?.description.name == "Start Couch to 5K — Week 1, Day 1")
+        #expect(found.contains { $0.result == .named("c25k-week1") }, "the plan of the same name is still offered")
+        #expect(try #require(home.search("couch week")).first?.result == .program("c25k"))
+
+        let ledger = ProgramLedger(paths: home.paths)
+        let chosen = try ledger.dayToStart(program: "c25k", day: "")
+        try ledger.finished(chosen.reference, workout: "w1", wall: 0)
+        #expect(try #require(home.describe([.program("c25k")])).first??.name == "Start Couch to 5K — Week 1, Day 2")
+
+        #expect(throws: Never.self) { try home.perform(.start(.program("c25k")))?.get() }
+        #expect(home.queue.sync { home.daemon.startedPrograms } == ["c25k"])
+        #expect(home.queue.sync { home.daemon.started }.isEmpty, "a program's day starts through StartProgram")
+    }
+
+    @Test func aRemindersButtonsStartTheNextDayOrComeAgainLater() throws {
+        let home = try Home()
+        try Self.withCouchTo5K(home)
+        var answered: Result<Void, TimerCommandError>?
+        home.onQueue { $0.remind("c25k", workoutRunning: false) { answered = $0 } }
+        #expect(throws: Never.self) { try home.queue.sync { answered }?.get() }
+        let message = try #require(home.queue.sync { home.daemon.shown }.last)
+        #expect(message.summary == "Couch to 5K: Week 1, Day 1 today (30:00)")
+        #expect(message.buttons.map(\.label) == ["Start", "Later"])
+        home.onQueue { $0.pressed(message.buttons[1].key) }
+        #expect(home.queue.sync { home.daemon.laterPrograms } == ["c25k"])
+        home.onQueue { $0.pressed(message.buttons[0].key) }
+        #expect(home.queue.sync { home.daemon.startedPrograms } == ["c25k"])
+
+        // While a workout runs, the reminder is answered but not shown; an unknown program is refused.
+        home.onQueue { $0.remind("c25k", workoutRunning: true) { answered = $0 } }
+        #expect(home.queue.sync { home.daemon.shown }.count == 1)
+        home.onQueue { $0.remind("nothing", workoutRunning: false) { answered = $0 } }
+        let refused = home.queue.sync { answered }
+        guard case .failure(let failure) = refused else {
+            Issue.record("an unknown program's reminder must be refused")
+            return
+        }
+        #expect(failure.code == .invalidPlan)
     }
 
     @Test func activateStartsThePlanUsedLastWhoseFileIsStillThere() throws {

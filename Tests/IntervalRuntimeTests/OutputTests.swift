@@ -195,6 +195,22 @@ import Testing
         #expect(exits == 1)
     }
 
+    @Test func aReminderKeepsTheDaemonForItsButtons() {
+        let exitClock = ManualTimerSource()
+        var exits = 0
+        let idleExit = IdleExit(delay: 120_000_000, timer: exitClock) { exits += 1 }
+        idleExit.rearm()
+        idleExit.keep(for: 3_600_000_000)
+        #expect(exitClock.deadline == 3_600_000_000, "the hour wins over the idle delay")
+        exitClock.advance(by: 3_000_000_000)
+        idleExit.keep(for: 60_000_000)
+        #expect(exitClock.deadline == 3_600_000_000, "a shorter keep does not shorten a longer one")
+        exitClock.advance(by: 600_000_000)
+        #expect(exits == 1)
+        idleExit.rearm()
+        #expect(exitClock.deadline == exitClock.now + 120_000_000, "once past, the idle delay again")
+    }
+
     @Test func zeroMeansNever() {
         let exitClock = ManualTimerSource()
         let idleExit = IdleExit(delay: nil, timer: exitClock) {}
