@@ -23,6 +23,12 @@ public struct ProgramReminders: Sendable {
         public var isRefusedCalendar = false
         /// The session has no systemd user manager to reach.
         public var isUnreachable = false
+
+        public init(description: String, isRefusedCalendar: Bool = false, isUnreachable: Bool = false) {
+            (self.description, self.isRefusedCalendar, self.isUnreachable) = (
+                description, isRefusedCalendar, isUnreachable
+            )
+        }
     }
 
     private static let fileLimit = 64 * 1024
@@ -124,6 +130,22 @@ public struct ProgramReminders: Sendable {
                 description: "Interval Timer: reminder of the training program \(program), later",
                 after: after, command: ProgramReminder.command(intervalctl: intervalctl, program: program))
         }
+    }
+
+    /// "Reminder: Mon,Wed,Fri 18:00 (next: Mon 2026-11-30 18:00)": what setting one says.
+    public static func setText(_ calendar: String, next: UInt64?) -> String {
+        let when = next.map { " " + tr("(next: {time})", ["time": localTime(microseconds: $0)]) } ?? ""
+        return tr("Reminder: {calendar}", ["calendar": calendar]) + when
+    }
+
+    /// "Mon 2026-11-30 18:00", in the local time zone and the day names of the locale.
+    static func localTime(microseconds: UInt64) -> String {
+        var seconds = time_t(microseconds / 1_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = strftime(&buffer, buffer.count, "%a %Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Helpers

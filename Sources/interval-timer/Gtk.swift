@@ -68,6 +68,8 @@ extension Signal where Handler == () -> Void {
     static let afterPaint = Self(name: "after-paint")
     /// AdwEntryRow's (its Apply button, or Enter).
     static let apply = Self(name: "apply")
+    /// AdwEntryRow's, Enter pressed in it.
+    static let entryActivated = Self(name: "entry-activated")
     /// AdwToast's.
     static let dismissed = Self(name: "dismissed")
     /// AdwToast's, when its button is pressed.

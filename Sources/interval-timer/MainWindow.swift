@@ -48,6 +48,13 @@ final class MainWindow {
             start(.programDay(program: name, day: day.description))
         }
         plansPage.programs.toast = { [unowned self] text in toast(text, undo: nil) }
+        plansPage.programs.inProgressChanged = { [unowned self] in
+            workoutPage.offerContinue(plansPage.programs.inProgress?.label)
+        }
+        plansPage.programs.inProgressChanged()
+        workoutPage.continueTraining = { [unowned self] in
+            if let name = plansPage.programs.inProgress?.name { plansPage.programs.continueProgram(name) }
+        }
         addPage(workoutPage.root, "workout", tr("Workout"), "media-playback-start-symbolic")
         addPage(plansPage.root, "plans", tr("Plans"), "view-list-symbolic")
         addPage(historyPage.root, "history", tr("History"), "document-open-recent-symbolic")

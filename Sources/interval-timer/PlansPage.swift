@@ -53,7 +53,7 @@ final class PlansPage {
         leaflet = layout.object("leaflet")
         root = cast(leaflet)
         programs = ProgramPages(
-            layout: layout, leaflet: leaflet, ledger: application.programs,
+            layout: layout, leaflet: leaflet, ledger: application.programs, reminders: application.reminders,
             restKinds: { [unowned application] in application.restKinds })
         (list, oneLine, verdict, startOneLine) = (
             layout.widget("list"), layout.widget("one-line"), layout.widget("verdict"), layout.widget("start-one-line")

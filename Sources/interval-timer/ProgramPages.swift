@@ -1,4 +1,6 @@
 import CGtk
+import Dispatch
+import IntervalBus
 import IntervalCore
 import IntervalRuntime
 
@@ -11,6 +13,11 @@ final class ProgramPages {
     var startDay: (_ name: String, _ day: ProgramDay) -> Void = { _, _ in }
     /// A toast: what happened.
     var toast: (_ text: String) -> Void = { _ in }
+    /// ``inProgress`` changed.
+    var inProgressChanged: () -> Void = {}
+    /// The program the person is following: of those with a day done and a day to do, the one whose day was done
+    /// last; its name and "Continue Couch to 5K: Week 1, Day 2". What the idle workout page offers.
+    private(set) var inProgress: (name: String, label: String)?
     private let ledger: ProgramLedger
     private let restKinds: () -> Set<String>
     private let leaflet: OpaquePointer
@@ -21,6 +28,8 @@ final class ProgramPages {
     private let title: Widget
     private let next: Widget
     private let continueButton: Widget
+    private let reminderRow: Widget
+    private let reminders: ProgramReminders
     private let weeks: Widget
     /// The program whose page is shown, by name.
     private var shown: String?
@@ -34,8 +43,12 @@ final class ProgramPages {
     private var shownLayout = ""
     private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget)] = [:]
 
-    init(layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, restKinds: @escaping () -> Set<String>) {
+    init(
+        layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, reminders: ProgramReminders,
+        restKinds: @escaping () -> Set<String>
+    ) {
         self.ledger = ledger
+        self.reminders = reminders
         self.restKinds = restKinds
         self.leaflet = leaflet
         (heading, list, page) = (
@@ -45,9 +58,20 @@ final class ProgramPages {
             layout.widget("program-title"), layout.widget("program-next"), layout.widget("continue-program"),
             layout.widget("program-weeks")
         )
+        reminderRow = layout.widget("program-reminder")
         on(continueButton, .clicked) { [unowned self] in
             if let shown { continueProgram(shown) }
         }
+        // A button of its own rather than the row's Apply, which shows only after typing and has no name to say.
+        let setButton: Widget = gtk_button_new_with_label(tr("Set"))
+        gtk_widget_set_valign(setButton, GTK_ALIGN_CENTER)
+        accessibleDescription(setButton, tr("Set the reminder, or remove it when the field is empty"))
+        adw_entry_row_add_suffix(cast(reminderRow), setButton)
+        let applyReminder = { [unowned self] in
+            if let shown { setReminder(shown, String(cString: gtk_editable_get_text(cast(reminderRow)))) }
+        }
+        on(setButton, .clicked, applyReminder)
+        on(reminderRow, .entryActivated, applyReminder)
         let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
         let actions: OpaquePointer = cast(group)
         addAction(to: actions, "mark-done") { [unowned self] _ in
@@ -106,6 +130,27 @@ final class ProgramPages {
             gtk_widget_set_visible(button, progress.nextDay(in: program) == nil ? 0 : 1)
         }
         if let shown { open(shown, show: false) }
+        let following = Self.following(
+            items.compactMap { item in
+                (try? item.program.get()).map { (item.name, $0, ledger.store.load(item.name, of: $0).progress) }
+            })
+        if following?.name != inProgress?.name || following?.label != inProgress?.label {
+            inProgress = following
+            inProgressChanged()
+        }
+    }
+
+    /// Of `programs`, the one with a day done and a day to do whose day was done last, and its Continue label.
+    static func following(_ programs: [(name: String, program: Program, progress: ProgramProgress)]) -> (
+        name: String, label: String
+    )? {
+        let candidates = programs.compactMap { entry -> (String, Program, ProgramDay, Int64)? in
+            guard let last = entry.progress.done.map(\.wall).max(), let next = entry.progress.nextDay(in: entry.program)
+            else { return nil }
+            return (entry.name, entry.program, next, last)
+        }
+        guard let (name, program, next, _) = candidates.max(by: { $0.3 < $1.3 }) else { return nil }
+        return (name, tr("Continue {program}: {day}", ["program": program.name, "day": next.title]))
     }
 
     /// "Next: Week 1, Day 2 (30:00) · 1 of 27 days done", or that it is complete.
@@ -121,7 +166,7 @@ final class ProgramPages {
     }
 
     /// Starts the next day of program `name`.
-    private func continueProgram(_ name: String) {
+    func continueProgram(_ name: String) {
         guard let program = try? ledger.program(named: name),
             let day = ledger.store.load(name, of: program).progress.nextDay(in: program)
         else { return }
@@ -141,6 +186,7 @@ final class ProgramPages {
             + program.days.map { "\($0.id) \(PlanWriter.oneLineItems(of: $0.plan))" }
             .joined(separator: "\n")
         if shown != name || layout != shownLayout {
+            if shown != name { showReminder(name) }
             shown = name
             shownLayout = layout
             removeChildren(weeks)
@@ -210,6 +256,43 @@ final class ProgramPages {
             toast("\(error)")
         }
         fill()
+    }
+
+    /// Sets program `name`'s reminder to `calendar`, or removes it when `calendar` is empty, off the main thread
+    /// (systemd's reload takes a moment); a toast says what was done, or what systemd said.
+    private func setReminder(_ name: String, _ calendar: String) {
+        let reminders = self.reminders
+        let box = UncheckedBox(Unmanaged.passRetained(self))
+        DispatchQueue.global(qos: .userInitiated).async {
+            let said: String
+            do throws(ProgramReminders.Failure) {
+                if calendar.allSatisfy(\.isWhitespace) {
+                    try reminders.remove(program: name)
+                    said = tr("No more reminders.")
+                } else {
+                    let reminder: ProgramReminder
+                    do throws(ProgramReminder.Refusal) {
+                        reminder = try ProgramReminder(program: name, calendar: calendar)
+                    } catch {
+                        throw ProgramReminders.Failure(description: error.description)
+                    }
+                    let next = try reminders.install(reminder, intervalctl: InstallPrefix.sibling("intervalctl"))
+                    said = ProgramReminders.setText(reminder.calendar, next: next)
+                }
+            } catch {
+                said = error.description
+            }
+            onMainThread {
+                let pages = box.value.takeRetainedValue()
+                pages.toast(said)
+                if pages.shown == name { pages.showReminder(name) }
+            }
+        }
+    }
+
+    /// The reminder row shows what program `name`'s reminder is now.
+    private func showReminder(_ name: String) {
+        gtk_editable_set_text(cast(reminderRow), reminders.calendar(of: name) ?? "")
     }
 
     private func askToStartOver() {

@@ -19,6 +19,7 @@ final class TimerApplication {
     let catalog: PlanCatalog
     let library: PlanLibrary
     let programs: ProgramLedger
+    let reminders: ProgramReminders
     let store: StateStore
     let session: TimerSession
     /// The settings' rest kinds (the cool colours), read again when Preferences change them.
@@ -37,6 +38,7 @@ final class TimerApplication {
         catalog = PlanCatalog(locator: PlanLocator(paths: paths))
         library = PlanLibrary(paths: paths)
         programs = ProgramLedger(paths: paths)
+        reminders = ProgramReminders(paths: paths)
         store = StateStore(directory: paths.stateDirectory)
         session = TimerSession(logger: logger)
         restKinds = SettingsFile.load(path: paths.settingsFile).0.sound.restKinds

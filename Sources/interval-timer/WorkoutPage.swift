@@ -8,6 +8,10 @@ final class WorkoutPage {
     let root: Widget
     /// Start Again on the finish page: the plan's text and origin.
     var startAgain: (_ text: String, _ origin: String) -> Void = { _, _ in }
+    /// The idle page's Continue: the next day of the training program in progress.
+    var continueTraining: () -> Void = {}
+    private let continueTrainingButton: Widget
+    private let choosePlanButton: Widget
     private let layout: Builder
     private let pages: OpaquePointer
     private let title: Widget
@@ -39,6 +43,7 @@ final class WorkoutPage {
             layout.widget("times")
         )
         (segmentBar, planBar) = (layout.widget("segment-bar"), layout.widget("plan-bar"))
+        (continueTrainingButton, choosePlanButton) = (layout.widget("continue-training"), layout.widget("choose-plan"))
         pauseButton = layout.widget("pause")
         coloured = layout.widget("coloured")
         (finished, finishedKinds, startAgainButton) = (
@@ -50,9 +55,22 @@ final class WorkoutPage {
         }
         let pages = self.pages
         on(layout.widget("done"), .clicked) { gtk_stack_set_visible_child_name(pages, "idle") }
+        on(continueTrainingButton, .clicked) { [unowned self] in continueTraining() }
         on(startAgainButton, .clicked) { [unowned self] in
             guard let again = startAgainText else { return }
             startAgain(again.text, again.origin)
+        }
+    }
+
+    /// Offers the next day of the training program in progress on the idle page ("Continue Couch to 5K: Week 1, Day
+    /// 2"), as the suggested button; nil offers none, and Choose a Plan is the suggestion again.
+    func offerContinue(_ label: String?) {
+        if let label { gtk_button_set_label(cast(continueTrainingButton), label) }
+        gtk_widget_set_visible(continueTrainingButton, label == nil ? 0 : 1)
+        if label == nil {
+            gtk_widget_add_css_class(choosePlanButton, "suggested-action")
+        } else {
+            gtk_widget_remove_css_class(choosePlanButton, "suggested-action")
         }
     }
 

@@ -4,10 +4,6 @@ import IntervalBus
 import IntervalCore
 import IntervalRuntime
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The programs and their progress, as this process's environment finds them (the daemon's, on one session).
 enum ProgramLookup {
     static var paths: XDGPaths { XDGPaths(environment: ProcessInfo.processInfo.environment) }
@@ -357,18 +353,7 @@ extension ProgramCommand {
                 printError(error.description)
                 throw error.isUnreachable ? ExitStatus.unreachable : ExitCode.failure
             }
-            let when = next.map { " " + tr("(next: {time})", ["time": Self.localTime(microseconds: $0)]) } ?? ""
-            Console.print(tr("Reminder: {calendar}", ["calendar": reminder.calendar]) + when)
-        }
-
-        /// "Mon 2026-11-30 18:00", in the local time zone and the day names of the locale.
-        static func localTime(microseconds: UInt64) -> String {
-            var seconds = time_t(microseconds / 1_000_000)
-            var parts = tm()
-            localtime_r(&seconds, &parts)
-            var buffer = [CChar](repeating: 0, count: 64)
-            let length = strftime(&buffer, buffer.count, "%a %Y-%m-%d %H:%M", &parts)
-            return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            Console.print(ProgramReminders.setText(reminder.calendar, next: next))
         }
     }
 }

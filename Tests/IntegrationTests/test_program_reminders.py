@@ -136,3 +136,32 @@ def test_a_calendar_expression_systemd_cannot_read_is_refused_and_the_earlier_re
     assert unknown.returncode == 1
     assert "no program named 'nothing'" in unknown.stderr
     assert reminder_units() == [SERVICE_UNIT, TIMER]
+
+
+def test_the_window_sets_and_removes_the_reminder_on_the_programs_page(program, tmp_path):
+    from test_window import Window
+    # The window of this home: its reminders go where the user manager reads units.
+    window = Window(tmp_path, env={"XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+                                   "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]})
+    try:
+        window.tab("Plans")
+        window.press("push button", "Quick Base")
+        window.usable("push button", "Back")
+        window.type("Remind Me On", "Tue,Thu 07:15")
+        window.press("push button", "Set")
+        window.wait("label", re.compile(r"Reminder: Tue,Thu 07:15 \(next: (Tue|Thu) \d{4}-\d\d-\d\d 07:15\)"))
+        assert reminder_units() == [SERVICE_UNIT, TIMER]
+        assert shown(TIMER, "ActiveState") == "active"
+        assert "OnCalendar=Tue,Thu *-*-* 07:15:00" in shown(TIMER, "TimersCalendar")
+
+        window.type("Remind Me On", "Tue,Thu 25:00")
+        window.press("push button", "Set")
+        window.wait("label", re.compile(r"systemd refused the calendar expression 'Tue,Thu 25:00': .*"))
+        assert "OnCalendar=Tue,Thu *-*-* 07:15:00" in shown(TIMER, "TimersCalendar")
+
+        window.type("Remind Me On", "")
+        window.press("push button", "Set")
+        window.wait("label", "No more reminders.")
+        assert reminder_units() == []
+    finally:
+        window.close()

@@ -61,7 +61,7 @@ class Window:
         if pid is None:
             self.log = tmp_path / "interval-timer.log"
             self.process = subprocess.Popen([str(BIN / "interval-timer")],
-                                            env=dict(os.environ, **window_environment(tmp_path), **(env or {})),
+                                            env={**os.environ, **window_environment(tmp_path), **(env or {})},
                                             stdout=self.log.open("w"), stderr=subprocess.STDOUT)
             pid = self.process.pid
         self.pid = pid

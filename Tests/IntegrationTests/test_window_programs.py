@@ -49,3 +49,15 @@ def test_continue_starts_the_next_day_and_the_program_page_corrects_it(window, t
     wait_until(lambda: progress(tmp_path)["next"] == "1.1" and progress(tmp_path)["done_days"] == [], 10,
                "the program started over")
     window.wait("label", re.compile(r"Next: Week 1, Day 1 \(30:00\) · 0 days done of 27"))
+
+
+def test_the_idle_workout_page_continues_the_program_in_progress(window, tmp_path):
+    # Nothing followed yet: Choose a Plan alone.
+    window.tab("Workout")
+    window.wait("push button", "Choose a Plan")
+    assert not window.find("push button", re.compile(r"^Continue Couch to 5K"))
+    # A day done (here by the command line, as the daemon does when a day finishes): the page offers the next one.
+    assert ctl("program", "done", "c25k", env=window_environment(tmp_path)).returncode == 0
+    window.press("push button", "Continue Couch to 5K: Week 1, Day 2")
+    wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 1, Day 2", 10, "day 1.2 running")
+    assert ctl("stop").returncode == 0
