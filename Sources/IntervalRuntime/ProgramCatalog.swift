@@ -155,7 +155,13 @@ public struct ProgramLedger: Sendable {
     public func dayToStart(program name: String, day: String) throws(TimerCommandError) -> (
         plan: Plan, text: String, origin: String, reference: ProgramDayReference
     ) {
-        let program = try program(named: name)
+        try dayToStart(try program(named: name), named: name, day: day)
+    }
+
+    /// As ``dayToStart(program:day:)``, for program `name` already read and parsed.
+    public func dayToStart(_ program: Program, named name: String, day: String) throws(TimerCommandError) -> (
+        plan: Plan, text: String, origin: String, reference: ProgramDayReference
+    ) {
         let chosen: ProgramDay
         if day.isEmpty {
             guard let next = store.load(name, of: program).progress.nextDay(in: program) else {

@@ -94,10 +94,9 @@ final class ProgramPages {
     /// the focus stays where it is and no button goes away under a click.
     func fill() {
         let items = ledger.catalog.items()
+        let progress = items.map { item in (try? item.program.get()).map { ledger.store.load(item.name, of: $0) } }
         // The echo of a change made here (the file monitor) finds what is shown already: nothing is touched.
-        let state = items.map { item in
-            "\(item.path) \((try? item.program.get()).map { "\(ledger.store.load(item.name, of: $0))" } ?? "")"
-        }
+        let state = zip(items, progress).map { item, progress in "\(item.path) \(progress.map { "\($0)" } ?? "")" }
         guard state != shownState else { return }
         shownState = state
         let programs = items.map { item in "\(item.path) \((try? item.program.get())?.name ?? "")" }
@@ -123,17 +122,16 @@ final class ProgramPages {
                 }
             }
         }
-        for item in items {
-            guard let program = try? item.program.get(), let (row, button) = listRows[item.name] else { continue }
-            let progress = ledger.store.load(item.name, of: program).progress
+        var loaded: [(name: String, program: Program, progress: ProgramProgress)] = []
+        for (item, progress) in zip(items, progress) {
+            guard let program = try? item.program.get(), let progress = progress?.progress else { continue }
+            loaded.append((item.name, program, progress))
+            guard let (row, button) = listRows[item.name] else { continue }
             adw_action_row_set_subtitle(cast(row), Self.summary(program, progress))
             gtk_widget_set_visible(button, progress.nextDay(in: program) == nil ? 0 : 1)
         }
         if let shown { open(shown, show: false) }
-        let following = Self.following(
-            items.compactMap { item in
-                (try? item.program.get()).map { (item.name, $0, ledger.store.load(item.name, of: $0).progress) }
-            })
+        let following = Self.following(loaded)
         if following?.name != inProgress?.name || following?.label != inProgress?.label {
             inProgress = following
             inProgressChanged()

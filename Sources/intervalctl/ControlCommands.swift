@@ -54,10 +54,10 @@ struct StartCommand: ParsableCommand {
         let ledger = ProgramLookup.ledger
         guard day != nil || !isPlan, ledger.catalog.item(named: name) != nil else { return false }
         let chosen: (plan: Plan, text: String, origin: String, reference: ProgramDayReference)
+        let program = try ProgramLookup.program(name, in: ledger)
         do {
-            _ = try ProgramLookup.program(name, in: ledger)
-            chosen = try ledger.dayToStart(program: name, day: day ?? "")
-        } catch let error as TimerCommandError {
+            chosen = try ledger.dayToStart(program, named: name, day: day ?? "")
+        } catch {
             printError(error.message)
             throw error.code == .invalidPlan ? ExitStatus.invalidPlan : ExitCode.failure
         }

@@ -10,19 +10,16 @@ enum ProgramLookup {
 
     static var ledger: ProgramLedger { ProgramLedger(paths: paths) }
 
-    /// Program `name`, parsed; a missing one exits 1 and an invalid one 65, each with its message.
+    /// Program `name`, parsed; a missing one exits 1 with its message, an invalid one 65 with its diagnostic as is.
     static func program(_ name: String, in ledger: ProgramLedger) throws -> Program {
-        guard let item = ledger.catalog.item(named: name) else {
-            printError(
-                tr(
-                    "no program named '{name}' (looked in {directories}; 'intervalctl programs' lists them)",
-                    ["name": name, "directories": ledger.catalog.searchDirectories.joined(separator: ", ")]))
-            throw ExitCode.failure
-        }
-        switch item.program {
-        case .success(let program): return program
-        case .failure(let failure):
-            Console.error("\(failure)\n")
+        do {
+            return try ledger.program(named: name)
+        } catch {
+            guard ledger.catalog.item(named: name) != nil else {
+                printError(error.message)
+                throw ExitCode.failure
+            }
+            Console.error(error.message + "\n")
             throw ExitStatus.invalidPlan
         }
     }
