@@ -3,9 +3,10 @@ import IntervalCore
 import Logging
 
 /// What the daemon does for the desktop's requests (docs/reference.md §8): the desktop entry's activation and actions,
-/// GNOME Shell's search and KRunner, and a training program's reminder (docs/programs.md). Plans are looked up, read and parsed on the parse queue, so no search delays a
-/// cue; a plan starts through the daemon's own `Start`, and whatever stops it is shown as a notification, since there
-/// is no terminal to print to. Called on the daemon's queue.
+/// GNOME Shell's search and KRunner, and a training program's reminder (docs/programs.md). Plans and programs are
+/// looked up, read and parsed on the parse queue, so no search delays a cue; a plan starts through the daemon's own
+/// `Start` (a program's day through `StartProgram`), and whatever stops it is shown as a notification, since there is
+/// no terminal to print to. Called on the daemon's queue.
 ///
 /// The decisions only: the daemon wires it to the bus (`DesktopLauncherExport`), to its own `Start` and `Stop`, and
 /// to libnotify (`DesktopMessageNotifier`, whose buttons come back through ``pressed(_:)``).
