@@ -78,7 +78,7 @@ public struct ProgramReminder: Sendable, Equatable {
 
     public func timerFile() -> String {
         """
-        # Written by intervald's 'intervalctl program remind \(program) --on': change it with that command, end it with --off.
+        # Written by intervalctl program remind \(program) --on (intervald). Change it so, end it with --off.
         [Unit]
         Description=Interval Timer: reminder of the training program \(program)
 
@@ -95,7 +95,7 @@ public struct ProgramReminder: Sendable, Equatable {
     public func serviceFile(intervalctl: String) -> String {
         let command = Self.command(intervalctl: intervalctl, program: program).map(Self.quoted).joined(separator: " ")
         return """
-            # Written by intervald's 'intervalctl program remind': shows the next day of \(program) with Start and Later.
+            # Written by intervalctl program remind (intervald): shows the next day of \(program) with Start and Later.
             [Unit]
             Description=Interval Timer: reminder of the training program \(program)
 
