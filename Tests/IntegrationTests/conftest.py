@@ -236,8 +236,16 @@ def install_desktop_files(share, bin_dir=BIN):
                   for program in (REPO / "config" / "programs").glob("*.program")})
     for target, source in files.items():
         path = share / target
+        text = source.read_text().replace("@bindir@", str(bin_dir))
+        # Called again while a window or daemon reads these files (window_environment in a polling helper): a file
+        # rewritten in place was read empty or cut now and then, and a program "vanished" under a button's press.
+        # So only a change is written, and atomically, as a package manager does.
+        if path.exists() and path.read_text() == text:
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(source.read_text().replace("@bindir@", str(bin_dir)))
+        temporary = path.with_name(path.name + ".new")
+        temporary.write_text(text)
+        os.replace(temporary, path)
     return share
 
 

@@ -1,7 +1,8 @@
 """Training programs in the window (docs/window.md, docs/programs.md), driven through AT-SPI as a person would,
 against the real daemon on the test desktop: Couch to 5K's row on the Plans page and its Continue, its page with weeks
-of days, and the corrections in its menu (mark the next day done, start over). test_window.py has the harness; like
-the other window files, this one sorts after test_plasma.py."""
+of days, Make Next and the page's Continue, the corrections in its menu (mark the next day done, start over), and the
+idle Workout page's Continue. test_window.py has the harness; like the other window files, this one sorts after
+test_plasma.py."""
 import json
 import re
 
@@ -60,4 +61,18 @@ def test_the_idle_workout_page_continues_the_program_in_progress(window, tmp_pat
     assert ctl("program", "done", "c25k", env=window_environment(tmp_path)).returncode == 0
     window.press("push button", "Continue Couch to 5K: Week 1, Day 2")
     wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 1, Day 2", 10, "day 1.2 running")
+    assert ctl("stop").returncode == 0
+
+
+def test_make_next_on_a_day_and_the_pages_continue_start_that_day(window, tmp_path):
+    window.tab("Plans")
+    window.press("push button", "Couch to 5K")
+    window.usable("push button", "Back")
+    day = window.find("list item", "Day 2", root=window.wait("list", "Week 3"))
+    window.press("push button", "Make Next", root=day)
+    wait_until(lambda: progress(tmp_path)["next"] == "3.2", 10, "day 3.2 made next")
+    window.wait("label", re.compile(r"Next: Week 3, Day 2 \(\d+:\d\d\) · 0 days done of 27"))
+    # The page's Continue (the list's is on a page not shown).
+    window.press("push button", "Continue", root=window.find("panel", "Couch to 5K"))
+    wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 3, Day 2", 10, "day 3.2 running")
     assert ctl("stop").returncode == 0
