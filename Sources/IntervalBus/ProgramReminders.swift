@@ -91,6 +91,15 @@ public struct ProgramReminders: Sendable {
         }
         return try talk { () throws(BusError) -> UInt64? in
             let unit = try manager.load(reminder.timerName)
+            // RestartUnit answers once its job is queued; the timer has its next elapse once the job has run, which
+            // takes milliseconds. Up to 3 s, then what systemd says is what is told.
+            for _ in 0..<300 {
+                let state = try manager.property(
+                    "ActiveState", of: SystemdUserManager.unitInterface, at: unit, signature: "s"
+                ) { reply throws(BusError) in try reply.readString() }
+                if state == "active" { break }
+                usleep(10_000)
+            }
             let next = try manager.property(
                 "NextElapseUSecRealtime", of: SystemdUserManager.timerInterface, at: unit, signature: "t"
             ) { reply throws(BusError) in try reply.readUInt64() }
