@@ -136,7 +136,22 @@ public final class BusMessage {
     public func appendEntry(
         _ key: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
     ) throws(BusError) {
-        try openContainer("e", contents: "sv")
+        try appendNamedVariant(in: "e", key, signature, value)
+    }
+
+    /// Appends one `(sv)` of an `a(sv)` (systemd's unit properties): `name`, and a variant of `signature` that `value`
+    /// appends.
+    public func appendProperty(
+        _ name: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
+    ) throws(BusError) {
+        try appendNamedVariant(in: "r", name, signature, value)
+    }
+
+    /// A `{sv}` (`container` "e") or `(sv)` ("r"): the name, then the variant.
+    private func appendNamedVariant(
+        in container: Character, _ key: String, _ signature: String, _ value: (BusMessage) throws(BusError) -> Void
+    ) throws(BusError) {
+        try openContainer(container, contents: "sv")
         try append(key)
         try openContainer("v", contents: signature)
         try value(self)

@@ -155,17 +155,3 @@ public final class SystemdUserManager {
         }
     }
 }
-
-extension BusMessage {
-    /// One `(sv)` of a unit's properties: `name`, and a variant of `signature` that `fill` appends.
-    fileprivate func appendProperty(
-        _ name: String, _ signature: String, _ fill: (BusMessage) throws(BusError) -> Void
-    ) throws(BusError) {
-        try openContainer("r", contents: "sv")
-        try append(name)
-        try openContainer("v", contents: signature)
-        try fill(self)
-        try closeContainer()
-        try closeContainer()
-    }
-}
