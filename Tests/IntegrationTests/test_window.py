@@ -87,20 +87,23 @@ class Window:
             os.kill(self.pid, 15)
             wait_until(lambda: window_pid() is None, 10, "the activated window to leave the bus")
 
-    def all(self, role=None, name=None, root=None):
-        """Every accessible below `root` (the application) with `role` and `name` (a string or a regex)."""
-        found = []
-
+    def matches(self, role=None, name=None, root=None):
+        """Each accessible below `root` (the application) with `role` and `name` (a string or a regex), in depth-first
+        order, as the walk reaches it: a caller that needs only the first stops the walk there (each node read is a
+        round trip to the window)."""
         def walk(node, depth):
             if node is None or depth > 60:
                 return
             try:
                 matches = role is None or node.get_role_name() == role
-                text = node.get_name() or ""
-                if name is not None:
-                    matches = matches and (name.fullmatch(text) if hasattr(name, "fullmatch") else text == name)
-                if matches:
-                    found.append(node)
+                if matches and name is not None:
+                    text = node.get_name() or ""
+                    matches = name.fullmatch(text) if hasattr(name, "fullmatch") else text == name
+            except gi.repository.GLib.Error:
+                return
+            if matches:
+                yield node
+            try:
                 count = node.get_child_count()
             except gi.repository.GLib.Error:
                 return
@@ -109,14 +112,16 @@ class Window:
                     child = node.get_child_at_index(index)
                 except gi.repository.GLib.Error:
                     continue  # gone meanwhile (a window that closed): its siblings are still there
-                walk(child, depth + 1)
+                yield from walk(child, depth + 1)
 
-        walk(root or self.app, 0)
-        return found
+        return walk(root or self.app, 0)
+
+    def all(self, role=None, name=None, root=None):
+        """Every accessible below `root` with `role` and `name` (see `matches`)."""
+        return list(self.matches(role, name, root))
 
     def find(self, role=None, name=None, root=None):
-        found = self.all(role, name, root)
-        return found[0] if found else None
+        return next(self.matches(role, name, root), None)
 
     def wait(self, role, name, timeout=10):
         return wait_until(lambda: self.find(role, name), timeout, f"a {role} named {name!r}")
@@ -127,7 +132,7 @@ class Window:
         GTK 4.8 reports no SHOWING state, and a widget on a page never shown yet has empty extents; GTK ignores an
         action on such a widget (an unrealized button does not activate), as a person could not press it either."""
         def ready():
-            for control in self.all(role, name, root):
+            for control in self.matches(role, name, root):
                 try:
                     extents = control.get_extents(Atspi.CoordType.WINDOW)
                     if extents.width > 0 and extents.height > 0 and control.get_state_set().contains(state):
