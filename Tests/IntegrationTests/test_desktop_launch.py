@@ -187,6 +187,28 @@ def test_krunner_matches_and_runs_as_krunner_does(activatable_daemon, share):
     stopped()
 
 
+def test_a_plan_saved_changed_or_removed_in_the_users_folder_is_what_the_next_search_finds(activatable_daemon, tmp_path):
+    """The search provider and the KRunner plugin read the plans' folders at each query: a plan the window, a text
+    editor or `cp` saves there is found at the next keystroke, with its total as it is now, and a removed one is not."""
+    assert call(SEARCH_PATH, SEARCH, "GetInitialResultSet", "as", 1, "hill") == [[]]
+    plans = tmp_path / "config" / "intervald" / "plans"
+    plans.mkdir(parents=True)
+    hills = plans / "hill-repeats.plan"
+    hills.write_text('name "Hill repeats"\n10m walk\n6x(90s run "Uphill", 2m walk)\n')
+    assert call(SEARCH_PATH, SEARCH, "GetInitialResultSet", "as", 1, "hill") == [["plan:hill-repeats"]]
+    matches = call(RUNNER_PATH, RUNNER, "Match", "s", "hill repeats")[0]
+    assert [(match[0], match[1]) for match in matches] == [("plan:hill-repeats", "Start Hill repeats")]
+    assert matches[0][5]["subtext"]["data"] == "31:00 · 13 intervals"
+
+    hills.write_text('name "Hill repeats"\n10m walk\n8x(90s run "Uphill", 2m walk)\n')
+    metas = call(SEARCH_PATH, SEARCH, "GetResultMetas", "as", 1, "plan:hill-repeats")[0]
+    assert metas[0]["description"]["data"] == "38:00 · 17 intervals"
+
+    hills.unlink()
+    assert call(SEARCH_PATH, SEARCH, "GetInitialResultSet", "as", 1, "hill") == [[]]
+    assert call(RUNNER_PATH, RUNNER, "Match", "s", "hill repeats") == [[]]
+
+
 def test_bad_requests_get_an_empty_answer_or_a_notification_never_a_stall(activatable_daemon, share, tmp_path,
                                                                           notify_log):
     plans = tmp_path / "config" / "intervald" / "plans"
