@@ -24,14 +24,15 @@ struct SignalDuringCallTests {
         watcher.watch(on: DispatchQueue(label: "test.signals")) { number in
             if number == SIGUSR2 { caught.signal() }
         }
-        // A peer that owns a name and never reads: a call to it waits for its whole timeout.
-        let silent = "org.intervald.Test.Silent\(getpid())"
-        let peer = try Bus.openUser(description: "silent-peer")
-        try peer.requestName(silent)
+        // A peer that owns a name and answers the call only once the signal was sent: the call cannot end before
+        // the signal is pending on its thread, however late any thread is scheduled.
+        let answering = "org.intervald.Test.AnswersLate\(getpid())"
+        let peer = try Bus.openUser(description: "answering-peer")
+        try peer.requestName(answering)
         let bus = try Bus.openUser(description: "caller")
-        let message = try bus.newMethodCall(destination: silent, path: "/", interface: "org.example.X", member: "Y")
+        let message = try bus.newMethodCall(destination: answering, path: "/", interface: "org.example.X", member: "Y")
 
-        // Aimed at the calling thread itself, 100 ms into the call: the kernel cannot hand it to another thread.
+        // Aimed at the calling thread itself: the kernel cannot hand it to another thread.
         // The test runner's threads block SIGUSR2; the daemon's do not block the signals it catches.
         var usr2 = sigset_t()
         var runnerMask = sigset_t()
@@ -40,27 +41,23 @@ struct SignalDuringCallTests {
         pthread_sigmask(SIG_UNBLOCK, &usr2, &runnerMask)
         defer { pthread_sigmask(SIG_SETMASK, &runnerMask, nil) }
         let caller = pthread_self()
-        // From a thread of its own: the global queue's workers (two on two CPUs) may be busy with other tests' work
-        // (hooks waited for) until after the call, which then missed its signal (one run in ten under load). The
-        // call lasts 3 s, so that the signal lands in it even when that thread is scheduled seconds late (a whole
-        // build beside the tests delayed it past a 600 ms call once): a signal after the call's end would be blocked
-        // again on the calling thread, and the test would prove nothing.
-        let sent = DispatchSemaphore(value: 0)
-        let sentAt = SentAt()
+        // From a thread of its own, driven by events alone: the call's arrival at the peer (sent from within the
+        // call, so its thread defers the signal from then on), then the signal, then the answer. It used to be sent
+        // 100 ms into a call that ended on its 3 s timeout; a sender held past the call's end (the same fresh clone's
+        // ThreadSanitizer run, twice) then signalled a thread waiting on a semaphore, where ThreadSanitizer holds an
+        // asynchronous signal until the thread's next intercepted call, and the handler never ran in 30 s.
+        let answered = DispatchSemaphore(value: 0)
+        let peerSide = AnsweringPeer(peer: peer)
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.1)
-            sentAt.instant = ContinuousClock.now
-            _ = pthread_kill(caller, SIGUSR2)
-            sent.signal()
+            peerSide.answerAfterSignalling(caller, signal: SIGUSR2, within: .seconds(30))
+            answered.signal()
         }
-        let started = ContinuousClock.now
-        let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .seconds(3)) }
-        let ended = ContinuousClock.now
+        let error = #expect(throws: BusError.self) { try bus.call(message, timeout: .seconds(30)) }
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        #expect(peerSide.signalled, "the signal was sent while the call waited for its answer")
         #expect(
-            error?.errno == ETIMEDOUT, "the call ended on its timeout, not on the signal: \(String(describing: error))")
-        #expect(ended - started >= .milliseconds(2950))
-        #expect(sent.wait(timeout: .now() + 30) == .success)
-        #expect(sentAt.instant.map { $0 < ended } == true, "the signal was sent during the call")
+            error?.name == AnsweringPeer.answer,
+            "the call ended on the peer's answer, not on the signal: \(String(describing: error))")
         // Its handler runs on a queue of the shared pool, which the other suites' work can hold for seconds (a fresh
         // clone's ThreadSanitizer run, where a whole suite ran eight times slower, waited past 5 s once).
         #expect(caught.wait(timeout: .now() + 30) == .success, "the signal was handled once the call returned")
@@ -83,7 +80,35 @@ struct SignalDuringCallTests {
     }
 }
 
-/// When the signal was sent: written by its thread before it signals `sent`, read after waiting for it.
-private final class SentAt: @unchecked Sendable {
-    var instant: ContinuousClock.Instant?
+/// The peer of the call: waits for the call to arrive, signals the calling thread, then answers with an error. Used by
+/// one thread at a time: the sender's, then the test's after `answered`.
+private final class AnsweringPeer: @unchecked Sendable {
+    static let answer = "org.intervald.Test.AnsweredAfterTheSignal"
+    private let peer: Bus
+    private(set) var signalled = false
+
+    init(peer: Bus) {
+        self.peer = peer
+    }
+
+    func answerAfterSignalling(_ thread: pthread_t, signal: Int32, within limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            var message: OpaquePointer?
+            let processed = sd_bus_process(peer.pointer, &message)
+            if let message {
+                defer { sd_bus_message_unref(message) }
+                guard sd_bus_message_is_method_call(message, "org.example.X", "Y") > 0 else { continue }
+                signalled = pthread_kill(thread, signal) == 0
+                var error = sd_bus_error()
+                sd_bus_error_set(&error, Self.answer, "answered once the signal was sent")
+                _ = sd_bus_reply_method_error(message, &error)
+                sd_bus_error_free(&error)
+                _ = sd_bus_flush(peer.pointer)
+                return
+            }
+            guard processed >= 0 else { return }
+            if processed == 0 { _ = sd_bus_wait(peer.pointer, 100_000) }
+        }
+    }
 }
