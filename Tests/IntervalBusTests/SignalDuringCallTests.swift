@@ -43,9 +43,9 @@ struct SignalDuringCallTests {
         let caller = pthread_self()
         // From a thread of its own, driven by events alone: the call's arrival at the peer (sent from within the
         // call, so its thread defers the signal from then on), then the signal, then the answer. It used to be sent
-        // 100 ms into a call that ended on its 3 s timeout; a sender held past the call's end (the same fresh clone's
-        // ThreadSanitizer run, twice) then signalled a thread waiting on a semaphore, where ThreadSanitizer holds an
-        // asynchronous signal until the thread's next intercepted call, and the handler never ran in 30 s.
+        // 100 ms into a call that ended on its 3 s timeout; a sender held past the call's end (two fresh clones'
+        // ThreadSanitizer runs) then signalled a thread waiting on a semaphore, where ThreadSanitizer holds an
+        // asynchronous signal until the thread's next intercepted call, and the handler had not run 30 s later.
         let answered = DispatchSemaphore(value: 0)
         let peerSide = AnsweringPeer(peer: peer)
         Thread.detachNewThread {
@@ -58,8 +58,7 @@ struct SignalDuringCallTests {
         #expect(
             error?.name == AnsweringPeer.answer,
             "the call ended on the peer's answer, not on the signal: \(String(describing: error))")
-        // Its handler runs on a queue of the shared pool, which the other suites' work can hold for seconds (a fresh
-        // clone's ThreadSanitizer run, where a whole suite ran eight times slower, waited past 5 s once).
+        // Its handler runs on a queue of the shared pool, which the other suites' work can hold for seconds.
         #expect(caught.wait(timeout: .now() + 30) == .success, "the signal was handled once the call returned")
     }
 
