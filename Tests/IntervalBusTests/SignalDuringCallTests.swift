@@ -47,7 +47,7 @@ struct SignalDuringCallTests {
         // ThreadSanitizer runs) then signalled a thread waiting on a semaphore, where ThreadSanitizer holds an
         // asynchronous signal until the thread's next intercepted call, and the handler had not run 30 s later.
         let answered = DispatchSemaphore(value: 0)
-        let peerSide = AnsweringPeer(peer: peer)
+        let peerSide = AnsweringPeer(peer: peer, logger: logger)
         Thread.detachNewThread {
             peerSide.answerAfterSignalling(caller, signal: SIGUSR2, within: .seconds(30))
             answered.signal()
@@ -84,30 +84,30 @@ struct SignalDuringCallTests {
 private final class AnsweringPeer: @unchecked Sendable {
     static let answer = "org.intervald.Test.AnsweredAfterTheSignal"
     private let peer: Bus
+    private let logger: Logger
     private(set) var signalled = false
 
-    init(peer: Bus) {
+    init(peer: Bus, logger: Logger) {
         self.peer = peer
+        self.logger = logger
     }
 
     func answerAfterSignalling(_ thread: pthread_t, signal: Int32, within limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            var message: OpaquePointer?
-            let processed = sd_bus_process(peer.pointer, &message)
-            if let message {
-                defer { sd_bus_message_unref(message) }
-                guard sd_bus_message_is_method_call(message, "org.example.X", "Y") > 0 else { continue }
+            var received: OpaquePointer?
+            let processed = sd_bus_process(peer.pointer, &received)
+            if let received {
+                let message = BusMessage(owning: received)
+                guard message.interface == "org.example.X", message.member == "Y" else { continue }
                 signalled = pthread_kill(thread, signal) == 0
-                var error = sd_bus_error()
-                sd_bus_error_set(&error, Self.answer, "answered once the signal was sent")
-                _ = sd_bus_reply_method_error(message, &error)
-                sd_bus_error_free(&error)
-                _ = sd_bus_flush(peer.pointer)
+                BusCall(message: message, interface: "org.example.X", logger: logger) {}
+                    .fail(BusCallError(Self.answer, "answered once the signal was sent"))
+                try? peer.flush()
                 return
             }
             guard processed >= 0 else { return }
-            if processed == 0 { _ = sd_bus_wait(peer.pointer, 100_000) }
+            if processed == 0 { try? peer.wait(timeout: .milliseconds(100)) }
         }
     }
 }
