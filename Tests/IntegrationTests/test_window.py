@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from audio import RATE, THRESHOLD, PrivatePulse, pulseaudio_missing, tone_levels, write_tone
+from audio import RATE, THRESHOLD, PrivatePulse, loud_span, pulseaudio_missing, tone_levels, write_tone
 from conftest import (BIN, REPO, SERVICE, BusMonitor, attach_if_failed, busctl, ctl, desktop_required, has_locale,
                       in_language, install_desktop_files, name_owner_pid, press, wait_until)
 
@@ -594,6 +594,10 @@ def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_appl
     assert name_owner_pid() == daemon
 
 
+#: Silence recorded after a sound's last loud sample that shows it has ended (longer than any gap within it).
+QUIET_AFTER_A_SOUND_S = 0.2
+
+
 def loudness(pulse, since):
     """Seconds of loud samples recorded since wall time `since`."""
     samples, _ = pulse.recording(since=since)
@@ -621,8 +625,16 @@ class TestPreferencesHeard:
         return {"XDG_DATA_DIRS": window_environment(tmp_path)["XDG_DATA_DIRS"], **{k: pulse.env[k] for k in keys}}
 
     def cue_level(self, pulse, cue):
-        """The work tone's loudest level (dB) in the second after a cue."""
-        pulse.wait_until_recorded(cue + 1.2)
+        """The work tone's loudest level (dB) in the second after a cue, read once the tone has ended in the recording.
+        The next cue may come within the tone's second (a skip does not cut it short), and a tone still sounding would
+        mix into that cue's level: the caller skips only after this returns."""
+
+        def played_out():
+            samples, clock = pulse.recording(since=cue)
+            span = loud_span(samples, clock)
+            return span is not None and clock.time(len(samples) - 1) > span[1] + QUIET_AFTER_A_SOUND_S
+
+        wait_until(played_out, 10, "the cue's tone to end")
         samples, clock = pulse.recording(since=cue - 0.5)
         return max(db for _, db in tone_levels(samples, clock, self.TONE_HZ, cue, cue + 0.9))
 
@@ -637,6 +649,7 @@ class TestPreferencesHeard:
         try:
             assert ctl("start", "-e", "1m run, 1m walk, 1m run, 1m walk").returncode == 0
             first = signals.wait_for("SegmentStarted")[0]["timestamp-realtime"] / 1e6
+            first_level = self.cue_level(pulse, first)
             window.menu("Preferences")
             window.type("Volume in percent", "25")
             wait_until(lambda: "volume = 25\n" in daemon_config.read_text(), 10, "the volume to be written")
@@ -644,7 +657,7 @@ class TestPreferencesHeard:
             wait_until(lambda: log.read_text().count("reason=the file changed") >= 1, 10, "the daemon to read it")
             assert ctl("skip").returncode == 0
             second = signals.wait_for("SegmentStarted", count=2)[1]["timestamp-realtime"] / 1e6
-            levels = [self.cue_level(pulse, first), self.cue_level(pulse, second)]
+            levels = [first_level, self.cue_level(pulse, second)]
             # 25 %: 20·log10(0.25) = -12.04 dB, from the next cue on.
             assert abs(levels[1] - levels[0] + 12.04) < 1.5, levels
 
