@@ -69,6 +69,9 @@ class Window:
         self.frame = wait_until(lambda: self.find(role="frame"), 20, "the window")
 
     def _application(self):
+        if self.process and self.process.poll() is not None:
+            raise AssertionError(f"the window exited ({self.process.returncode}) before it showed: "
+                                 f"{self.log.read_text(errors='replace')}")
         desktop = Atspi.get_desktop(0)
         for index in range(desktop.get_child_count()):
             app = desktop.get_child_at_index(index)
@@ -83,9 +86,9 @@ class Window:
         if self.process:
             self.process.terminate()
             self.process.wait(timeout=10)
+            wait_until_no_window_on_the_bus()
         else:
-            os.kill(self.pid, 15)
-            wait_until(lambda: window_pid() is None, 10, "the activated window to leave the bus")
+            end_activated_window(self.pid)
 
     def matches(self, role=None, name=None, root=None):
         """Each accessible below `root` (the application) with `role` and `name` (a string or a regex), in depth-first
@@ -216,6 +219,19 @@ def window_pid():
     return name_owner_pid(WINDOW_SERVICE)
 
 
+def wait_until_no_window_on_the_bus():
+    """Waits until no process owns the window's application ID. A window started while a dying one still owns it
+    hands itself over to that one, which never answers, and exits ("Failed to register: … disconnected from message
+    bus without replying"), and an activation would find the dying one."""
+    wait_until(lambda: window_pid() is None, 10, "the window to leave the bus")
+
+
+def end_activated_window(pid):
+    """SIGTERMs the window that the desktop activated, and waits until it has left the bus."""
+    os.kill(pid, 15)
+    wait_until_no_window_on_the_bus()
+
+
 @pytest.fixture
 def activatable_window(tmp_path):
     """Makes the window D-Bus activatable on the test bus, as its installed activation file does."""
@@ -232,7 +248,7 @@ def activatable_window(tmp_path):
     yield
     pid = window_pid()
     if pid:
-        os.kill(pid, 15)
+        end_activated_window(pid)
     service.unlink()
     busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
 
