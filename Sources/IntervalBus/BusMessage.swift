@@ -196,6 +196,15 @@ public final class BusMessage {
         return value
     }
 
+    /// Reads a `h` and returns a duplicate of the file descriptor, close-on-exec, which the caller owns and must
+    /// close (the message keeps its own). The corresponding C function is `sd_bus_message_read_basic`.
+    public func readFileDescriptor() throws(BusError) -> Int32 {
+        let borrowed: Int32 = try readNumber("h", -1)
+        let owned = fcntl(borrowed, F_DUPFD_CLOEXEC, 3)
+        guard owned >= 0 else { throw BusError(errno: errno, function: "fcntl(F_DUPFD_CLOEXEC)") }
+        return owned
+    }
+
     /// Reads a `u`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readUInt32() throws(BusError) -> UInt32 { try readNumber("u", 0) }
 

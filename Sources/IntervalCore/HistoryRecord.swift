@@ -24,9 +24,13 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The training program and its day (`3.2`) the workout was, or null (docs/programs.md); absent in older records.
     @NullWhenAbsent public var program: String?
     @NullWhenAbsent public var day: String?
+    /// How long the computer slept during the workout (µs), or null when it did not (docs/reference.md §6); absent in
+    /// older records.
+    @NullWhenAbsent public var slept: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason, program, day
+        case slept = "slept_us"
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
@@ -55,7 +59,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
     public init(
         workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
-        reason: StopReason?
+        reason: StopReason?, slept: Int64 = 0
     ) {
         let done = plan.summary(playedFor: elapsed)
         self.init(
@@ -64,6 +68,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
             segmentsDone: done.segmentCount,
             timePerKind: Dictionary(done.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +),
             result: result, reason: reason?.rawValue, program: workout.program)
+        self.slept = slept > 0 ? slept : nil
     }
 }
 

@@ -10,6 +10,16 @@ public struct Settings: Sendable, Equatable {
     public var sound = SoundSettings.defaults
     /// Show the workout as a tray item (docs/reference.md §12).
     public var trayEnabled = true
+    /// What a sleep of the computer does to a running workout (docs/reference.md §6).
+    public var onSleep = SleepPolicy.pause
+
+    /// `[timing] on-sleep`.
+    public enum SleepPolicy: String, Sendable, CaseIterable {
+        /// Pause at the moment the computer goes to sleep; the person resumes.
+        case pause
+        /// Go on through the sleep on the boot clock: after the wake, the segment due now.
+        case keepRunning = "continue"
+    }
 
     /// Commands run on events, as argv (no shell), with `INTERVALD_*` variables in their environment.
     public struct Hooks: Sendable, Equatable {

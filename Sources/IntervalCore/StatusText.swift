@@ -123,6 +123,7 @@ public enum StatusText {
         object.add("next_label", string: status.nextLabel)
         object.add("elapsed_us", number: String(status.elapsed))
         object.add("segment_remaining_us", number: String(status.segmentRemaining))
+        object.add("inhibited", string: status.inhibited)
         object.add("position", string: value(.index, of: status).isEmpty ? "" : position(status))
         object.add("remaining", string: value(.remaining, of: status))
         object.add("elapsed", string: value(.elapsed, of: status))

@@ -66,11 +66,15 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let segmentRemaining = field(
         "SegmentRemaining", \.segmentRemaining, doc: "Time left in the current segment at the instant of the read, µs.",
         emitsChangedSignal: false)
+    public static let inhibited = field(
+        "Inhibited", \.inhibited,
+        doc: "What keeps the computer awake during the workout, space-separated: `portal`, `gnome-session` or "
+            + "`power-management` (the suspend inhibitor), then `logind` (the sleep delay); \"\" when nothing is held.")
 
     /// Every property, in the order of the interface's introspection.
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
-        nextLabel, elapsed, segmentRemaining,
+        nextLabel, elapsed, segmentRemaining, inhibited,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

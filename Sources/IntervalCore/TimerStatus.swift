@@ -11,6 +11,10 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var nextLabel: String
     public var elapsed: UInt64
     public var segmentRemaining: UInt64
+    /// What keeps the computer from suspending during the workout (docs/reference.md §6), space-separated: the
+    /// idle-suspend inhibitor's interface (`portal`, `gnome-session` or `power-management`), then `logind` while its
+    /// sleep delay is held; "" when nothing is held. The daemon fills it in; a session alone knows nothing of it.
+    public var inhibited = ""
 
     /// Nothing runs.
     public static let idle = TimerStatus(

@@ -21,10 +21,15 @@ public struct WorkoutMoment: Sendable {
     /// The timer brought the event at its scheduled instant (a cue, the countdown, the finish); false when the
     /// session's owner did (start, pause, resume, skip, stop, a restored workout, a wake-up from suspend).
     public let onTimer: Bool
+    /// The workout is paused because the computer went to sleep (docs/reference.md §6), not by a person.
+    public let pausedBySleep: Bool
+    /// How long the computer slept during the workout so far (µs), as logind's signals told.
+    public let slept: Int64
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
-        now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool
+        now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
+        pausedBySleep: Bool = false, slept: Int64 = 0
     ) {
         self.event = event
         self.plan = plan
@@ -36,6 +41,8 @@ public struct WorkoutMoment: Sendable {
         self.planStart = planStart
         self.nextChange = nextChange
         self.onTimer = onTimer
+        self.pausedBySleep = pausedBySleep
+        self.slept = slept
     }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.

@@ -32,13 +32,18 @@ public struct CueStyle: Sendable, Equatable {
 /// Turns scheduler events into the words of the workout's one notification and of terminal lines.
 public enum WorkoutPresenter {
     /// What the notification shows after `event`, or nil when it should close (the workout was stopped); the end of
-    /// a program's day says what comes next.
+    /// a program's day says what comes next, and a pause the computer's sleep brought says so.
     public static func notification(
-        for event: SchedulerEvent, plan: Plan, style: CueStyle, program: ProgramDayReference? = nil
+        for event: SchedulerEvent, plan: Plan, style: CueStyle, program: ProgramDayReference? = nil,
+        pausedBySleep: Bool = false
     ) -> WorkoutNotification? {
         var notification = words(for: event, plan: plan, style: style)
         if case .finished = event, let program, let finished = notification {
             notification?.body = "\(finished.body) · \(program.whatIsNext)"
+        }
+        if case .paused(let segment) = event, pausedBySleep {
+            notification?.summary = tr("Paused while the computer slept")
+            notification?.body = "\(segment.displayLabel) · \(position(segment, in: plan))"
         }
         notification?.suppressSound = style.suppressSound
         return notification

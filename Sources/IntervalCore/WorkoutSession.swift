@@ -16,6 +16,10 @@ public final class WorkoutSession {
     public private(set) var workout: WorkoutIdentity?
     /// The pre-cue for plans without a `countdown` directive (settings).
     public var defaultCountdown: Int64?
+    /// The workout was paused by ``pauseForSleep()`` and not resumed since.
+    private var pausedBySleep = false
+    /// How long the computer slept during the current workout (µs), from ``noteSleep(microseconds:)``.
+    private var slept: Int64 = 0
 
     /// - Parameters:
     ///   - timer: the clock and timer that schedule cues (CLOCK_BOOTTIME in production).
@@ -102,6 +106,7 @@ public final class WorkoutSession {
         }
         self.scheduler = scheduler
         workout = identity
+        (pausedBySleep, slept) = (false, 0)
         run(scheduler)
         return plan
     }
@@ -141,6 +146,21 @@ public final class WorkoutSession {
     public func resume() throws(TimerCommandError) { try active().resume() }
     public func skip() throws(TimerCommandError) { try active().skip() }
 
+    /// The computer is about to sleep (docs/reference.md §6, `on-sleep = "pause"`): a running workout pauses now, and
+    /// its outputs say why. Nothing happens while idle or already paused.
+    public func pauseForSleep() {
+        guard let scheduler, scheduler.state == .running else { return }
+        pausedBySleep = true
+        // Running, so the pause is accepted.
+        try? scheduler.pause()
+    }
+
+    /// The computer slept for `microseconds` during the workout: the history records it.
+    public func noteSleep(microseconds: Int64) {
+        guard isActive else { return }
+        slept += max(microseconds, 0)
+    }
+
     private func active() throws(TimerCommandError) -> Scheduler {
         guard let scheduler, scheduler.state != .idle else { throw TimerCommandError.notRunning }
         return scheduler
@@ -174,6 +194,7 @@ public final class WorkoutSession {
     }
 
     private func broadcast(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) {
+        if case .paused = event {} else { pausedBySleep = false }
         let moment = moment(event, of: plan, as: identity)
         for output in outputs { output.handle(moment) }
     }
@@ -182,6 +203,6 @@ public final class WorkoutSession {
         WorkoutMoment(
             event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
-            onTimer: scheduler?.isFiring ?? false)
+            onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept)
     }
 }

@@ -93,7 +93,8 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
         if !isScheduledCue(moment) {
             notifier?.cancelScheduled()
             if let notification = WorkoutPresenter.notification(
-                for: moment.event, plan: moment.plan, style: style, program: moment.workout.program)
+                for: moment.event, plan: moment.plan, style: style, program: moment.workout.program,
+                pausedBySleep: moment.pausedBySleep)
             {
                 notifier?.show(notification)
             } else {

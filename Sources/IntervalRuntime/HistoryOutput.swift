@@ -30,7 +30,7 @@ public final class HistoryOutput: WorkoutOutput {
             HistoryRecord(
                 workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
                 start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
-                result: result, reason: reason))
+                result: result, reason: reason, slept: moment.slept))
         if result == .finished, let day = moment.workout.program, let programs {
             let (workout, wall) = (moment.workout.id, moment.wallNow)
             writer.write(failure: "Failed to record the program's day as done.") {

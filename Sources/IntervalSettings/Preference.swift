@@ -58,6 +58,8 @@ public struct Preference: Sendable {
         case "normal": tr("Normal")
         case "critical": tr("Critical")
         case "pause": NotificationAction.pause.label
+        // TRANSLATORS: Preferences, "When the computer sleeps": the workout goes on through the sleep.
+        case "continue": tr("Keep going")
         case "skip": NotificationAction.skip.label
         default: value
         }

@@ -114,6 +114,19 @@ public struct Setting: Sendable {
             }.shown(in: .workout, trLater("Countdown before each change, such as 3s"), .text(empty: .bool(false))) {
                 .string($0.defaultCountdown.map(Preference.durationText) ?? "")
             },
+            Setting(
+                section: "timing", key: "on-sleep", type: "\"pause\" or \"continue\"", defaultValue: "\"pause\"",
+                doc: "When the computer sleeps during a workout: pause it (resume where you were), or continue (after "
+                    + "the wake, the segment due then)."
+            ) { value, settings in
+                guard let text = value.string, let policy = Settings.SleepPolicy(rawValue: text) else {
+                    return "expected \"pause\" or \"continue\""
+                }
+                settings.onSleep = policy
+                return nil
+            }.shown(in: .workout, trLater("When the computer sleeps"), .choice(["pause", "continue"])) {
+                .string($0.onSleep.rawValue)
+            },
             flag("sound", "enabled", \.sound.enabled, "Play the cue sounds (through libcanberra).")
                 .shown(in: .sound, trLater("Play cue sounds"), .toggle) { .bool($0.sound.enabled) },
             Setting(

@@ -48,6 +48,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private let signals: SignalWatcher
     private var shuttingDown = false
     private var sleepWatcher: SleepWatcher?
+    /// The suspend inhibitor and the sleep delay (docs/reference.md §6).
+    private var awake: AwakeOutput?
     private let catalog: PlanCatalog
     private let programs: ProgramLedger
     private let reminders: ProgramReminders
@@ -120,6 +122,16 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.watchdog] = Watchdog(queue: queue, systemd: systemd, logger: logger)
             outputs[.idleExit] = idleExit
             outputs[.log] = WorkoutLog(logger: logger)
+            sleepWatcher = SleepWatcher.start(
+                queue: queue, logger: logger, onSleep: { [weak self] in self?.computerSleeps() },
+                onWake: { [weak self] slept in self?.computerWoke(slept: slept) },
+                onChange: { [weak self] in self?.announceInhibited() })
+            let awake = AwakeOutput(
+                inhibitor: SuspendInhibitor(server: server, logger: logger) { [weak self] in self?.announceInhibited()
+                },
+                sleep: sleepWatcher, onSleep: settings.onSleep)
+            outputs[.awake] = awake
+            self.awake = awake
             assembleOutputs()
             self.notification = notification
             self.history = history
@@ -133,9 +145,6 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 }
             }
             watchSettingsFile()
-            sleepWatcher = SleepWatcher.start(queue: queue, logger: logger) { [weak self] in
-                self?.session.resynchronize()
-            }
             resumeRecordedWorkout()
             idleExit.rearm()
         }
@@ -238,6 +247,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         idleExit?.delay = new.idleExit
         hooks?.hooks = new.hooks
         notification?.restyle(new.notificationStyle)
+        if new.onSleep != old.onSleep, let awake {
+            awake.onSleep = new.onSleep
+            session.catchUp(awake)
+        }
         var remade: [any WorkoutOutput] = []
         if new.sound != old.sound {
             if let previous = sound {
@@ -388,7 +401,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     }
 
     func status() -> TimerStatus {
-        session.status
+        var status = session.status
+        status.inhibited = awake?.inhibited ?? ""
+        return status
     }
 
     // MARK: Resuming (docs/reference.md §5)
@@ -443,6 +458,35 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 [store] in try store.removeState()
             }
             notification?.closeAdopted()
+        }
+    }
+
+    // MARK: Suspend (docs/reference.md §6)
+
+    /// logind's `PrepareForSleep(true)`: with `on-sleep = "pause"`, the workout pauses now and its state is on disk
+    /// before the sleep delay is given back.
+    private func computerSleeps() {
+        guard settings.onSleep == .pause else { return }
+        session.pauseForSleep()
+        afterTheInstant?.flush()
+        recordWriter.drain()
+    }
+
+    /// logind's `PrepareForSleep(false)`: the sleep counts in the history; a workout that went on moves to the segment
+    /// due now; a paused one says why, again, and the sleep delay is taken again for the next sleep.
+    private func computerWoke(slept: Int64) {
+        session.noteSleep(microseconds: slept)
+        session.resynchronize()
+        if let notification { session.catchUp(notification) }
+        if let awake { session.catchUp(awake) }
+    }
+
+    /// `PropertiesChanged(Inhibited)`, when the inhibitor or the delay is taken or given back.
+    private func announceInhibited() {
+        do {
+            try server?.emitPropertiesChanged([TimerProperty.inhibited.name])
+        } catch {
+            logger.warning("Failed to emit PropertiesChanged, ignoring.", metadata: ["error": "\(error)"])
         }
     }
 

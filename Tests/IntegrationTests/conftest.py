@@ -67,6 +67,18 @@ def wait_until(predicate, timeout, what):
         time.sleep(0.01)
 
 
+def end_processes(processes):
+    """Terminates `processes`, the last started first (a desktop's clients before its buses), killing any that is
+    still there 10 s later."""
+    for process in reversed(processes):
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
 def ctl(*args, input=None, timeout=30, env=None):
     """Runs intervalctl and returns the completed process (text mode)."""
     return subprocess.run(
@@ -104,14 +116,15 @@ def owns_name(name, env):
 
 
 class BusMonitor:
-    """Records messages matching `match` with `busctl monitor --json=short`, each with its arrival time."""
+    """Records messages matching `match` with `busctl monitor --json=short`, each with its arrival time, on the session
+    bus of `env` (the test desktop's by default)."""
 
-    def __init__(self, match):
+    def __init__(self, match, env=None):
         self.messages = []
         self.lock = threading.Lock()
         self.process = subprocess.Popen(
             ["busctl", "--user", "monitor", "--json=short", "--match", match],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()

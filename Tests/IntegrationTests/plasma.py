@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import busctl, name_owner_pid, wait_until
+from conftest import busctl, end_processes, name_owner_pid, wait_until
 
 gi = pytest.importorskip("gi", reason="needs python3-gi and gir1.2-atspi-2.0 (scripts/setup-deps)")
 gi.require_version("Atspi", "2.0")
@@ -115,13 +115,7 @@ class Plasma:
         subprocess.run(["xdotool", "key", name], check=True, timeout=10, env=self.env)
 
     def close(self):
-        for process in reversed(self.processes):
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        end_processes(self.processes)
         for process in self.processes:
             if process.stdout:
                 process.stdout.close()

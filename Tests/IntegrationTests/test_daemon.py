@@ -29,6 +29,7 @@ EXPECTED_INTERFACE = {
     ".StartProgram": ("method", "ssb", "-", "-"),
     ".Stop": ("method", "-", "-", "-"),
     ".Elapsed": ("property", "t", None, "const?"),
+    ".Inhibited": ("property", "s", None, "emits-change"),
     ".NextLabel": ("property", "s", None, "emits-change"),
     ".PlanDuration": ("property", "t", None, "emits-change"),
     ".PlanName": ("property", "s", None, "emits-change"),

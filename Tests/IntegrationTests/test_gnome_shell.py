@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import BIN, SERVICE, SLOWDOWN, install_desktop_files, owns_name, wait_until
+from conftest import BIN, SERVICE, SLOWDOWN, end_processes, install_desktop_files, owns_name, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("gnome-shell") is None, reason="needs gnome-shell (scripts/setup-deps)")
 
@@ -70,12 +70,7 @@ class Shell:
                               timeout=30)
 
     def close(self):
-        for process in reversed(self.processes):
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        end_processes(self.processes)
 
 
 @pytest.fixture

@@ -120,13 +120,13 @@ import Testing
                 == #"{"state":"running","plan_name":"Galloway run/walk 30:30","plan_duration_us":2400000000,"#
                 + #""segment_index":22,"segment_count":56,"segment_kind":"run","segment_label":"Run","#
                 + #""segment_duration_us":30000000,"next_label":"Walk","elapsed_us":888300000,"#
-                + #""segment_remaining_us":11200000,"position":"23/56","remaining":"0:12","elapsed":"14:48","#
+                + #""segment_remaining_us":11200000,"inhibited":"","position":"23/56","remaining":"0:12","elapsed":"14:48","#
                 + #""duration":"40:00","progress":0.3701,"text":"T"}"#)
         #expect(
             StatusText.json(.idle, text: "idle")
                 == #"{"state":"idle","plan_name":"","plan_duration_us":0,"segment_index":0,"segment_count":0,"#
                 + #""segment_kind":"","segment_label":"","segment_duration_us":0,"next_label":"","elapsed_us":0,"#
-                + #""segment_remaining_us":0,"position":"","remaining":"","elapsed":"","duration":"","progress":0.0,"#
+                + #""segment_remaining_us":0,"inhibited":"","position":"","remaining":"","elapsed":"","duration":"","progress":0.0,"#
                 + #""text":"idle"}"#)
     }
 

@@ -254,6 +254,51 @@ import Testing
         #expect(finished?.actions == [])
         #expect(WorkoutPresenter.notification(for: .stopped(.user), plan: galloway, style: style) == nil)
     }
+
+    @Test func aSleepPausesARunningWorkoutAndItsOutputsSayWhy() throws {
+        let recorder = WorkoutSessionTests.Recorder()
+        let (session, clock) = ManualTimerSource.session(outputs: [recorder])
+        session.pauseForSleep()
+        #expect(recorder.events.isEmpty, "nothing to pause while idle")
+        try session.start("30s run, 30s walk", origin: "", replace: false)
+        clock.advance(by: 10 * second)
+        session.pauseForSleep()
+        let paused = try #require(recorder.moments.last)
+        #expect(paused.status.state == TimerState.paused)
+        #expect(paused.pausedBySleep)
+        #expect(paused.elapsed == 10 * second)
+        let notification = try #require(
+            WorkoutPresenter.notification(
+                for: paused.event, plan: paused.plan, style: CueStyle(), pausedBySleep: paused.pausedBySleep))
+        #expect(notification.summary == "Paused while the computer slept")
+        #expect(notification.body == "Run · segment 1 of 2")
+        #expect(notification.actions == [NotificationAction.stop, .resume, .skip])
+        // Asleep for a minute: the workout has not moved, and the sleep is counted.
+        clock.advance(by: 60 * second)
+        session.noteSleep(microseconds: 60 * second)
+        session.pauseForSleep()
+        #expect(recorder.moments.count == 2, "a paused workout is not paused again")
+        session.catchUp(recorder)
+        #expect(recorder.moments.last?.pausedBySleep == true, "the wake's notification still says why")
+        try session.resume()
+        let resumed = try #require(recorder.moments.last)
+        #expect(!resumed.pausedBySleep)
+        #expect(resumed.slept == 60 * second)
+        clock.advance(by: 50 * second)
+        #expect(recorder.moments.last?.event == .finished)
+        #expect(recorder.moments.last?.slept == 60 * second)
+        // The next workout starts with no sleep of its own.
+        try session.start("30s run", origin: "", replace: false)
+        #expect(recorder.moments.last?.slept == 0)
+    }
+
+    @Test func aPauseByThePersonSaysNothingOfSleep() throws {
+        let recorder = WorkoutSessionTests.Recorder()
+        let (session, _) = ManualTimerSource.session(outputs: [recorder])
+        try session.start("30s run, 30s walk", origin: "", replace: false)
+        try session.pause()
+        #expect(recorder.moments.last?.pausedBySleep == false)
+    }
 }
 
 @Suite struct ChangedPropertiesTests {

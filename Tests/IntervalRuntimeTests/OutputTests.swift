@@ -100,6 +100,27 @@ import Testing
         #expect(records.map(\.doneDuration) == [15_000_000, 5_000_000, 20_000_000])
     }
 
+    @Test func aSleepDuringAWorkoutIsInItsRecordAndOthersSayNull() throws {
+        let directory = temporaryDirectory(prefix: "intervald-history")
+        let store = StateStore(directory: directory)
+        let writer = RecordWriter(logger: Logger(label: "test"))
+        let (session, clock) = Self.session(HistoryOutput(store: store, writer: writer))
+        try session.start("name \"A\"\n10s run", origin: "", replace: false)
+        session.pauseForSleep()
+        session.noteSleep(microseconds: 7_000_000)
+        try session.resume()
+        clock.advance(by: 10_000_000)
+        try session.start("name \"B\"\n5s run", origin: "", replace: false)
+        clock.advance(by: 5_000_000)
+        writer.drain()
+        let records = try store.history().records
+        #expect(records.map(\.slept) == [7_000_000, nil])
+        #expect(records.map(\.doneDuration) == [10_000_000, 5_000_000], "the time asleep is not time done")
+        let line = try #require(
+            String(bytes: FileBytes.read(directory + "/history.jsonl", limit: 1 << 20), encoding: .utf8))
+        #expect(line.contains("\"slept_us\":7000000") && line.contains("\"slept_us\":null"))
+    }
+
     final class HookRecorder: HookLaunching {
         var runs: [(argv: [String], event: HookEvent)] = []
 

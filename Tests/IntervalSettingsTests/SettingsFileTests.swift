@@ -20,6 +20,7 @@ import Testing
             buttons = ["stop", "skip"]
             [timing]
             countdown = "3s"
+            on-sleep = "continue"
             [hooks]
             on-cue = ["espeak-ng", "{label}"]
             on-finish = ["true"]
@@ -29,6 +30,7 @@ import Testing
         #expect(problems == [])
         #expect(settings.style == CueStyle(soundName: nil, urgency: .critical, extraButtons: [.skip]))
         #expect(settings.defaultCountdown == 3_000_000)
+        #expect(settings.onSleep == .keepRunning)
         #expect(
             settings.hooks
                 == Settings.Hooks(
@@ -45,7 +47,7 @@ import Testing
 
     @Test func badValuesKeepTheirDefaultsAndNameTheirLine() {
         let text =
-            "[notifications]\nsound = 3\n\nurgency = \"loud\"\nbuttons = [\"stop\", \"dance\"]\nvolume = 11\n[timing]\ncountdown = \"soon\"\n[hooks]\non-cue = []\n"
+            "[notifications]\nsound = 3\n\nurgency = \"loud\"\nbuttons = [\"stop\", \"dance\"]\nvolume = 11\n[timing]\ncountdown = \"soon\"\non-sleep = \"hibernate\"\n[hooks]\non-cue = []\n"
         let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
         #expect(settings == .defaults)
         #expect(
@@ -55,7 +57,8 @@ import Testing
                 "s.toml:4: urgency: expected \"low\", \"normal\" or \"critical\"; using the default.",
                 "s.toml:5: buttons: expected a list of \"stop\", \"pause\" and \"skip\"; using the default.",
                 "s.toml:8: countdown: expected a duration such as \"3s\", or false; using the default.",
-                "s.toml:10: on-cue: expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]; using the default.",
+                "s.toml:9: on-sleep: expected \"pause\" or \"continue\"; using the default.",
+                "s.toml:11: on-cue: expected a command as a list of strings, such as [\"espeak-ng\", \"{label}\"]; using the default.",
             ])
     }
 

@@ -1,0 +1,40 @@
+import IntervalCore
+
+/// Keeps a workout going through the computer's power management (docs/reference.md §6), as an output of the daemon's
+/// session: from a workout's first event to its end, running or paused, the desktop's suspend inhibitor
+/// (``SuspendInhibitor``) and, with `on-sleep = "pause"`, logind's sleep delay (``SleepWatcher``), so that a sleep that
+/// comes anyway pauses the workout first. Nothing is held while no workout exists.
+public final class AwakeOutput: WorkoutOutput {
+    private let inhibitor: SuspendInhibitor?
+    private let sleep: SleepWatcher?
+    /// `[timing] on-sleep`; the daemon hands the output the workout again (``WorkoutSession/catchUp(_:)``) when it
+    /// changes.
+    public var onSleep: Settings.SleepPolicy
+
+    public init(inhibitor: SuspendInhibitor?, sleep: SleepWatcher?, onSleep: Settings.SleepPolicy) {
+        self.inhibitor = inhibitor
+        self.sleep = sleep
+        self.onSleep = onSleep
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        switch moment.event {
+        case .finished, .stopped:
+            inhibitor?.release()
+            sleep?.releaseDelay()
+        case .segmentStarted, .countdown, .paused, .resumed:
+            let reason = tr("Interval Timer: {plan} is running", ["plan": moment.plan.name])
+            inhibitor?.hold(reason: reason)
+            switch onSleep {
+            case .pause: sleep?.holdDelay(why: tr("A sleep pauses the workout first"))
+            case .keepRunning: sleep?.releaseDelay()
+            }
+        }
+    }
+
+    /// What `Inhibited` says (``TimerStatus/inhibited``).
+    public var inhibited: String {
+        [inhibitor?.holder?.rawValue, sleep?.isDelaying == true ? "logind" : nil].compactMap { $0 }.joined(
+            separator: " ")
+    }
+}
