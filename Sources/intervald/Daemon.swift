@@ -324,7 +324,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                     parsed.flatMap { parsedPlan in
                         Result { () throws(TimerCommandError) in
                             try session.start(parsedPlan, text: plan, origin: origin, replace: replace)
-                        }.map { _ in () }
+                            // The reply waits for the state file, as Stop's for the history: a daemon killed the
+                            // moment after `intervalctl start` returned resumes the workout.
+                            recordWriter.drain()
+                        }
                     })
                 // A refused plan is freed, and the heap trimmed, on the parse queue: freeing a plan of a hundred
                 // thousand steps takes a while, and no cue waits for it.
@@ -351,7 +354,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                             try session.start(
                                 chosen.plan, text: chosen.text, origin: chosen.origin, program: chosen.reference,
                                 replace: replace)
-                        }.map { _ in () }
+                            recordWriter.drain()
+                        }
                     })
             }
         }
