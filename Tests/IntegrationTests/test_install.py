@@ -24,6 +24,19 @@ def assert_desktop_entry(path, bindir):
     assert "Name[es]=Empezar Tabata" in lines
 
 
+def assert_metainfo(path):
+    """The installed AppStream metainfo is the checkout's, names the window's desktop entry, and validates (appstreamcli
+    validate; scripts/test runs it with --strict on the checkout's copy, and the package test finds it with
+    appstreamcli get, which in AppStream 0.16 reads /usr/share/metainfo only)."""
+    assert path.read_bytes() == (REPO / "desktop" / path.name).read_bytes()
+    root = ElementTree.parse(path).getroot()
+    assert root.get("type") == "desktop-application" and root.findtext("id") == "org.intervald.IntervalTimer"
+    assert root.findtext("launchable") == "org.intervald.IntervalTimer.desktop"
+    validate = subprocess.run(["appstreamcli", "validate", "--no-net", str(path)], capture_output=True, text=True,
+                              timeout=30)
+    assert validate.returncode == 0, validate.stdout + validate.stderr
+
+
 def assert_svg_icon(path):
     """An SVG document with a size, as an icon theme needs."""
     root = ElementTree.parse(path).getroot()
@@ -59,6 +72,8 @@ def test_install_activate_and_uninstall(tmp_path):
         home / "share" / "icons" / "hicolor" / "scalable" / "apps" / f"org.intervald.Timer1-{tone}.svg"
         for tone in ("work", "rest", "paused")]
     assert_desktop_entry(desktop_entry, bindir)
+    metainfo = home / "share" / "metainfo" / "org.intervald.IntervalTimer.metainfo.xml"
+    assert_metainfo(metainfo)
     search_provider = home / "share" / "gnome-shell" / "search-providers" / "org.intervald.Timer1.search-provider.ini"
     runner = home / "share" / "krunner" / "dbusplugins" / "org.intervald.Timer1.desktop"
     assert "ObjectPath=/org/intervald/Timer1/SearchProvider" in search_provider.read_text()
@@ -102,7 +117,7 @@ def test_install_activate_and_uninstall(tmp_path):
                                capture_output=True, text=True, timeout=60)
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
-    assert not any(path.exists() for path in [desktop_entry, search_provider, runner, *icons, *catalogs])
+    assert not any(path.exists() for path in [desktop_entry, metainfo, search_provider, runner, *icons, *catalogs])
     for bundled in ("plans", "programs"):
         assert not (home / "share" / "intervald" / bundled).exists()
     assert (home / "config" / "intervald" / "intervald.toml").exists(), "the user's settings are kept"
