@@ -8,6 +8,26 @@ void it_accessible_set_description(GtkWidget *widget, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+void it_accessible_set_invalid(GtkWidget *widget, gboolean invalid) {
+    if (invalid) {
+        gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE, -1);
+    } else {
+        gtk_accessible_reset_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID);
+    }
+}
+
+void it_entry_mark_error(GtkEntry *entry, guint start, guint end) {
+    PangoAttrList *marks = pango_attr_list_new();
+    if (start < end) {
+        PangoAttribute *underline = pango_attr_underline_new(PANGO_UNDERLINE_ERROR);
+        underline->start_index = start;
+        underline->end_index = end;
+        pango_attr_list_insert(marks, underline);
+    }
+    gtk_entry_set_attributes(entry, marks);
+    pango_attr_list_unref(marks);
+}
+
 typedef struct {
     void (*callback)(void *context);
     void *context;

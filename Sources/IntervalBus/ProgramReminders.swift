@@ -43,8 +43,8 @@ public struct ProgramReminders: Sendable {
     }
 
     /// Writes the reminder's units and has systemd run its timer; the timer's next elapse (µs since the epoch), if
-    /// systemd gives one. A calendar expression systemd cannot read is refused with what systemd said, and the
-    /// reminder that was there before (if any) is put back.
+    /// systemd gives one. Whatever fails (systemd refuses the calendar expression, or there is no systemd to ask), the
+    /// reminder that was there before, if any, is put back, and the failure says why in words: nothing is half set.
     public func install(_ reminder: ProgramReminder, intervalctl: String) throws(Failure) -> UInt64? {
         let files = [
             (path(reminder.timerName), reminder.timerFile()),
@@ -52,10 +52,27 @@ public struct ProgramReminders: Sendable {
         ]
         let previous = files.map { (try? FileBytes.read($0.0, limit: Self.fileLimit)) }
         let manager = try connect()
-        try write { () throws(FileError) in
-            try FileBytes.makeDirectories(unitDirectory)
-            for (file, text) in files { try FileBytes.replace(file, with: Array(text.utf8)) }
+        // Back to what was there: the earlier reminder's files, or none.
+        func putBack() {
+            for ((file, _), bytes) in zip(files, previous) {
+                if let bytes { try? FileBytes.replace(file, with: bytes) } else { try? FileBytes.remove(file) }
+            }
+            try? manager.reload()
         }
+        do throws(Failure) {
+            try write { () throws(FileError) in
+                try FileBytes.makeDirectories(unitDirectory)
+                for (file, text) in files { try FileBytes.replace(file, with: Array(text.utf8)) }
+            }
+            return try enable(reminder, on: manager)
+        } catch {
+            putBack()
+            throw error
+        }
+    }
+
+    /// Has systemd load and run the reminder's timer, whose files are written; its next elapse.
+    private func enable(_ reminder: ProgramReminder, on manager: SystemdUserManager) throws(Failure) -> UInt64? {
         let refusal = try talk { () throws(BusError) -> String? in
             try manager.reload()
             let unit = try manager.load(reminder.timerName)
@@ -76,13 +93,6 @@ public struct ProgramReminders: Sendable {
             return nil
         }
         if let refusal {
-            // Back to what was there: the earlier reminder's files, or none.
-            try write { () throws(FileError) in
-                for ((file, _), bytes) in zip(files, previous) {
-                    if let bytes { try FileBytes.replace(file, with: bytes) } else { try FileBytes.remove(file) }
-                }
-            }
-            try talk { () throws(BusError) in try manager.reload() }
             throw Failure(
                 description: tr(
                     "systemd refused the calendar expression '{calendar}': {reason} ('systemd-analyze calendar' shows how it reads one)",
@@ -114,19 +124,23 @@ public struct ProgramReminders: Sendable {
         let files = [path(stem + ".timer"), path(stem + ".service")]
         let had = files.contains { access($0, F_OK) == 0 }
         let manager = try connect()
-        try talk { () throws(BusError) in
-            for later in try manager.units(matching: ProgramReminder.laterPattern(program: program)) {
-                try manager.stop(later)
+        do throws(Failure) {
+            try talk { () throws(BusError) in
+                for later in try manager.units(matching: ProgramReminder.laterPattern(program: program)) {
+                    try manager.stop(later)
+                }
+                guard had else { return }
+                try manager.stop(stem + ".timer")
+                try manager.disable([stem + ".timer"])
             }
-            guard had else { return }
-            try manager.stop(stem + ".timer")
-            try manager.disable([stem + ".timer"])
+        } catch  where error.isUnreachable {
+            // No systemd runs the timer, so there is nothing to stop: the files are all there is to remove.
         }
         guard had else { return false }
         try write { () throws(FileError) in
             for file in files where access(file, F_OK) == 0 { try FileBytes.remove(file) }
         }
-        try talk { () throws(BusError) in try manager.reload() }
+        try? manager.reload()
         return true
     }
 
@@ -173,10 +187,21 @@ public struct ProgramReminders: Sendable {
         }
     }
 
+    /// Runs `body`'s calls to systemd; a failure is said in words, and a session without a systemd user manager (the
+    /// bus has no one to start for it, or what it starts exits at once) is told as that, not as the bus's error.
     private func talk<Value>(_ body: () throws(BusError) -> Value) throws(Failure) -> Value {
         do {
             return try body()
         } catch {
+            if let name = error.name,
+                name == BusErrorName.serviceUnknown || name == BusErrorName.nameHasNoOwner
+                    || name.hasPrefix(BusErrorName.spawnPrefix)
+            {
+                throw Failure(
+                    description: tr(
+                        "this session has no systemd user manager, which reminders need; nothing was changed"),
+                    isUnreachable: true)
+            }
             throw Failure(
                 description: tr(
                     "the session's systemd did not do it: {error}",

@@ -14,23 +14,30 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// µs since the Unix epoch, for filtering without parsing dates.
     public var startWall: Int64
     public var plannedDuration: Int64
+    /// µs of the plan done: played, never skipped.
     public var doneDuration: Int64
     public var segmentsDone: Int64
     /// µs per segment kind, of what was done.
     public var timePerKind: [String: Int64]
+    /// µs of the plan passed over by skips (docs/reference.md §5); null in records written before it was kept.
+    @NullWhenAbsent public var skipped: Int64?
     public var result: Result
     /// The stop reason, for `stopped`; written as null otherwise, so that every record has the same keys.
     @NullWhenAbsent public var reason: String?
     /// The training program and its day (`3.2`) the workout was, or null (docs/programs.md); absent in older records.
     @NullWhenAbsent public var program: String?
     @NullWhenAbsent public var day: String?
+    /// The text of a one-line plan (one started from text, with no file: `intervalctl start -e`, the overview search),
+    /// so that it can be started again; null for a plan with a file, which is read again from it.
+    @NullWhenAbsent public var text: String?
     /// How long the computer slept during the workout (µs), or null when it did not (docs/reference.md §6); absent in
     /// older records.
     @NullWhenAbsent public var slept: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason, program, day
-        case slept = "slept_us"
+        case text
+        case slept = "slept_us", skipped = "skipped_us"
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
@@ -59,16 +66,35 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
     public init(
         workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
-        reason: StopReason?, slept: Int64 = 0
+        reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0
     ) {
-        let done = plan.summary(playedFor: elapsed)
+        let played = plan.summary(playedFor: elapsed)
+        var timePerKind = Dictionary(played.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +)
+        for (kind, time) in skipped {
+            timePerKind[kind] = max((timePerKind[kind] ?? 0) - time, 0)
+        }
+        let skippedDuration = min(skipped.values.reduce(0, +), played.duration)
         self.init(
             id: workout.id, plan: plan.name, origin: workout.origin, start: start, end: end,
-            startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done.duration,
-            segmentsDone: done.segmentCount,
-            timePerKind: Dictionary(done.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +),
-            result: result, reason: reason?.rawValue, program: workout.program)
+            startWall: workout.startedWall, plannedDuration: plan.duration,
+            doneDuration: played.duration - skippedDuration, segmentsDone: played.segmentCount,
+            timePerKind: timePerKind.filter { $0.value > 0 }, result: result, reason: reason?.rawValue,
+            program: workout.program)
+        self.skipped = skippedDuration
         self.slept = slept > 0 ? slept : nil
+        text =
+            workout.origin.isEmpty && !workout.text.isEmpty && workout.text.utf8.count <= Self.maximumText
+            ? workout.text : nil
+    }
+
+    /// The longest one-line plan text a record keeps: a one-line plan is short; a long text sent over the bus is not
+    /// copied into every history line.
+    public static let maximumText = 4096
+
+    /// A program's day counts as done when its workout finished with at least three quarters of its planned time
+    /// done, not skipped (docs/programs.md): a skipped warm-up still counts, a day skipped through does not.
+    public var countsAsProgramDay: Bool {
+        result == .finished && doneDuration * 4 >= plannedDuration * 3
     }
 }
 

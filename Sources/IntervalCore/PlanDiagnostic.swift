@@ -33,6 +33,26 @@ public struct PlanDiagnostic: Error, Sendable, Equatable, CustomStringConvertibl
             ])
     }
 
+    /// What is wrong as a sentence, for a window that marks the place itself: "Unknown duration unit 'sx' (expected
+    /// ms, s, m or h)."
+    public var sentence: String {
+        guard let first = message.first else { return message }
+        return first.uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
+    }
+
+    /// The UTF-8 byte range of `text` that the diagnostic points at: the character at its line and column, or the
+    /// last character when it points past the end of its line (something is missing there).
+    public func markedBytes(in text: String) -> Range<Int> {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return 0..<0 }
+        let lineStart = lines[..<(line - 1)].reduce(0) { $0 + $1.utf8.count + 1 }
+        let scalars = Array(lines[line - 1].unicodeScalars)
+        guard !scalars.isEmpty else { return lineStart..<lineStart }
+        let index = min(max(column - 1, 0), scalars.count - 1)
+        let start = lineStart + scalars[..<index].reduce(0) { $0 + $1.utf8.count }
+        return start..<(start + scalars[index].utf8.count)
+    }
+
     /// The headline, the source line and a caret under the column.
     public var description: String {
         let pad = sourceLine.unicodeScalars.prefix(max(caretColumn - 1, 0)).map { $0 == "\t" ? "\t" : " " }.joined()

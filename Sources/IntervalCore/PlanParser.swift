@@ -471,9 +471,12 @@ struct PlanTextParser {
     }
 
     /// A distance such as `5km` or `3.1mi` in metres, or nil (position unchanged) when the text is a duration.
-    mutating func distance() throws(PlanDiagnostic) -> Double? {
+    /// `spaced`: a space may stand between the number and its unit (`5 km`), as people type a distance into the
+    /// calculator; plan text keeps them together (`5km`), as every duration and distance of the language.
+    mutating func distance(spaced: Bool = false) throws(PlanDiagnostic) -> Double? {
         let start = position
         guard let number = readNumber() else { return nil }
+        if spaced { skipSpaces() }
         let unit = readLetters()
         switch unit {
         case "km": return number.value * 1000
@@ -795,7 +798,7 @@ extension PlanTextParser {
                     throw error(at: position, tr("expected a duration such as 30s, 1m30s or 1:30"))
                 }
                 given.time = try parseDuration()
-            } else if let metres = try distance() {
+            } else if let metres = try distance(spaced: true) {
                 try once(tr("distance"), at: start)
                 guard metres > 0, metres.isFinite else {
                     throw error(at: start, tr("distance must be greater than zero"))

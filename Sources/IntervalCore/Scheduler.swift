@@ -37,6 +37,8 @@ public final class Scheduler {
     private var started = false
     /// Where the plan was when it finished or stopped.
     private var endedElapsed: Int64 = 0
+    /// Microseconds of the plan passed over by skips, per segment kind: part of ``elapsed``, but never done.
+    public private(set) var skipped: [String: Int64] = [:]
 
     public init(plan: Plan, timer: TimerSource, onEvent: @escaping (SchedulerEvent) -> Void) {
         self.plan = plan
@@ -138,6 +140,7 @@ public final class Scheduler {
     /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
     public func skip() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
+        skipped[current.kind, default: 0] += max(current.end - elapsed, 0)
         moveSchedule(to: current.end)
         advance(to: current.end)
     }

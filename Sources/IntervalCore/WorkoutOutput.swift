@@ -25,11 +25,13 @@ public struct WorkoutMoment: Sendable {
     public let pausedBySleep: Bool
     /// How long the computer slept during the workout so far (µs), as logind's signals told.
     public let slept: Int64
+    /// µs of the plan passed over by skips so far, per kind (``Scheduler/skipped``).
+    public let skipped: [String: Int64]
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
         now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
-        pausedBySleep: Bool = false, slept: Int64 = 0
+        pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:]
     ) {
         self.event = event
         self.plan = plan
@@ -43,6 +45,7 @@ public struct WorkoutMoment: Sendable {
         self.onTimer = onTimer
         self.pausedBySleep = pausedBySleep
         self.slept = slept
+        self.skipped = skipped
     }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.

@@ -32,11 +32,14 @@ public struct CueStyle: Sendable, Equatable {
 /// Turns scheduler events into the words of the workout's one notification and of terminal lines.
 public enum WorkoutPresenter {
     /// What the notification shows after `event`, or nil when it should close (the workout was stopped); the end of
-    /// a program's day says what comes next, and a pause the computer's sleep brought says so.
+    /// a program's day says what comes next, and a pause the computer's sleep brought says so. While the workout is
+    /// `paused`, a segment it moves to (a skip, a restart) shows paused, as every other output shows it.
     public static func notification(
         for event: SchedulerEvent, plan: Plan, style: CueStyle, program: ProgramDayReference? = nil,
-        pausedBySleep: Bool = false
+        paused: Bool = false, pausedBySleep: Bool = false
     ) -> WorkoutNotification? {
+        var event = event
+        if paused, case .segmentStarted(let segment, _) = event { event = .paused(segment) }
         var notification = words(for: event, plan: plan, style: style)
         if case .finished = event, let program, let finished = notification {
             notification?.body = "\(finished.body) · \(program.whatIsNext)"
@@ -70,7 +73,7 @@ public enum WorkoutPresenter {
         case .paused(let segment):
             return WorkoutNotification(
                 summary: tr("Paused · {current}", ["current": segment.displayLabel]),
-                body: tr("{position} · 'intervalctl resume' continues", ["position": position(segment, in: plan)]),
+                body: "\(nextText(plan.segment(after: segment))) · \(position(segment, in: plan))",
                 actions: buttons(style, paused: true), urgency: style.urgency, soundName: nil
             )
         case .finished:

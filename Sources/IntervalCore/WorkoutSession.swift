@@ -203,6 +203,7 @@ public final class WorkoutSession {
         WorkoutMoment(
             event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
-            onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept)
+            onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept,
+            skipped: scheduler?.skipped ?? [:])
     }
 }

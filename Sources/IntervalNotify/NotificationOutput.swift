@@ -94,7 +94,7 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
             notifier?.cancelScheduled()
             if let notification = WorkoutPresenter.notification(
                 for: moment.event, plan: moment.plan, style: style, program: moment.workout.program,
-                pausedBySleep: moment.pausedBySleep)
+                paused: moment.status.state == .paused, pausedBySleep: moment.pausedBySleep)
             {
                 notifier?.show(notification)
             } else {

@@ -1,7 +1,7 @@
 import IntervalCore
 
 /// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped; a program's
-/// day that finished is then done in its progress (docs/programs.md). The writes (with their `fsync`) happen on
+/// day that finished, not skipped through, is then done in its progress (docs/programs.md). The writes (with their `fsync`) happen on
 /// `writer`, off the queue that times cues, in that order: a crash between them leaves the day to do again, never
 /// done without its record.
 public final class HistoryOutput: WorkoutOutput {
@@ -26,12 +26,12 @@ public final class HistoryOutput: WorkoutOutput {
         case .stopped(let why): (result, reason) = (.stopped, why)
         case .segmentStarted, .countdown, .paused, .resumed: return
         }
-        append(
-            HistoryRecord(
-                workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
-                start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
-                result: result, reason: reason, slept: moment.slept))
-        if result == .finished, let day = moment.workout.program, let programs {
+        let record = HistoryRecord(
+            workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
+            start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
+            result: result, reason: reason, skipped: moment.skipped, slept: moment.slept)
+        append(record)
+        if record.countsAsProgramDay, let day = moment.workout.program, let programs {
             let (workout, wall) = (moment.workout.id, moment.wallNow)
             writer.write(failure: "Failed to record the program's day as done.") {
                 try programs.finished(day, workout: workout, wall: wall)

@@ -38,6 +38,11 @@ final class CalculatorPage {
             layout.widget("distance-unit"), layout.widget("pace-unit"), layout.widget("splits-unit")
         )
         (answer, splits) = (layout.widget("answer"), layout.widget("splits"))
+        for (unit, name) in [
+            (distanceUnit, tr("Distance unit")), (paceUnit, tr("Pace unit")), (splitsUnit, tr("Splits")),
+        ] {
+            accessibleName(dropDown: unit, name)
+        }
         Self.setItems(distanceUnit, Self.distanceUnits.map(\.name))
         Self.setItems(paceUnit, Self.paceUnits.map(\.shown))
         let (solveTime, solveDistance, solvePace) = (

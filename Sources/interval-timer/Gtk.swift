@@ -304,12 +304,25 @@ func setText(_ label: Widget, _ text: String) {
     gtk_label_set_text(cast(label), text)
 }
 
+/// Scrolls `scrolled` (a GtkScrolledWindow) back to its top: an inner page opened from a scrolled list starts at
+/// its title, whatever the page showed last.
+func scrollToTop(_ scrolled: Widget) {
+    gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(cast(scrolled)), 0)
+}
+
 func append(_ box: Widget, _ child: Widget) {
     gtk_box_append(cast(box), child)
 }
 
 func accessibleName(_ widget: Widget, _ name: String) {
     it_accessible_set_label(widget, name)
+}
+
+/// Names a GtkDropDown and its button, the control a screen reader reaches: GTK 4.8 names that button after its class
+/// ("GtkToggleButton"), whatever the drop-down is called.
+func accessibleName(dropDown: Widget, _ name: String) {
+    accessibleName(dropDown, name)
+    if let button = gtk_widget_get_first_child(dropDown) { accessibleName(button, name) }
 }
 
 func accessibleDescription(_ widget: Widget, _ description: String) {

@@ -55,6 +55,9 @@ final class MainWindow {
         workoutPage.continueTraining = { [unowned self] in
             if let name = plansPage.programs.inProgress?.name { plansPage.programs.continueProgram(name) }
         }
+        workoutPage.continueLabel = { [unowned self] name in plansPage.programs.continueLabel(of: name) }
+        workoutPage.continueProgram = { [unowned self] name in plansPage.programs.continueProgram(name) }
+        plansPage.programs.progressChanged = { [unowned self] in workoutPage.refreshFinishOffer() }
         addPage(workoutPage.root, "workout", tr("Workout"), "media-playback-start-symbolic")
         addPage(plansPage.root, "plans", tr("Plans"), "view-list-symbolic")
         addPage(historyPage.root, "history", tr("History"), "document-open-recent-symbolic")
@@ -271,12 +274,18 @@ final class MainWindow {
     }
 
     /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known:
-    /// its file, or the text last started here when the record is that plan's.
+    /// its file, the one-line text the record keeps, or the text last started here when the record is that plan's.
     func showFinished(_ record: HistoryRecord) {
         var known: (text: String, origin: String, plan: Plan)?
         if record.origin.hasSuffix(".plan") {
             let item = PlanCatalog.load(name: record.plan, path: record.origin)
             if let text = item.text, case .success(let plan) = item.plan { known = (text, record.origin, plan) }
+        } else if let text = record.text,
+            let plan = try? PlanParser.parse(text, origin: "", defaultName: PlanLocator.inlineName(for: text)),
+            plan.name == record.plan
+        {
+            // A one-line plan started anywhere: the shell's -e, the overview search, a hook.
+            known = (text, "", plan)
         } else if let started = lastStarted, started.origin == record.origin,
             let plan = try? PlanParser.parse(
                 started.text, origin: started.origin, defaultName: PlanLocator.inlineName(for: started.text)),

@@ -1,4 +1,5 @@
 import CGtk
+import CGtkShims
 import Dispatch
 import IntervalCore
 import IntervalRuntime
@@ -27,6 +28,7 @@ final class PlansPage {
     private let timeline: Widget
     /// The plan's items and its totals: rows, replaced for each plan shown.
     private let detailGroups: Widget
+    private let detailScroll: Widget
     private var detailPlan: (plan: Plan, text: String, origin: String)?
     private let oneLine: Widget
     private let verdict: Widget
@@ -61,6 +63,7 @@ final class PlansPage {
         (detailTitle, timeline, detailGroups) = (
             layout.widget("detail-title"), layout.widget("timeline"), layout.widget("detail-groups")
         )
+        detailScroll = layout.widget("detail-scroll")
         let startPlan = layout.widget("start-plan")
         saveOneLine = layout.widget("save-one-line")
 
@@ -164,6 +167,7 @@ final class PlansPage {
         append(detailGroups, items)
         append(detailGroups, totals)
         gtk_widget_queue_draw(timeline)
+        scrollToTop(detailScroll)
         adw_leaflet_set_visible_child_name(leaflet, "detail")
     }
 
@@ -477,11 +481,27 @@ final class PlansPage {
         case .success(let estimate):
             setText(self.verdict, estimate)
         case .failure(let diagnostic):
-            setText(self.verdict, diagnostic.description)
+            setText(self.verdict, diagnostic.sentence)
         }
+        markProblem(verdict.flatMap { if case .failure(let diagnostic) = $0 { diagnostic } else { nil } })
         let valid: gboolean = verdict.map { (try? $0.get()) != nil } == true ? 1 : 0
         gtk_widget_set_sensitive(startOneLine, valid)
         gtk_widget_set_sensitive(saveOneLine, valid)
+    }
+
+    /// Marks the field (its style, a screen reader's invalid state) and underlines the place `diagnostic` points at;
+    /// nil clears the marks.
+    private func markProblem(_ diagnostic: PlanDiagnostic?) {
+        if let diagnostic {
+            gtk_widget_add_css_class(oneLine, "error")
+            let text = String(cString: gtk_editable_get_text(cast(oneLine)))
+            let marked = diagnostic.markedBytes(in: text)
+            it_entry_mark_error(cast(oneLine), guint(marked.lowerBound), guint(marked.upperBound))
+        } else {
+            gtk_widget_remove_css_class(oneLine, "error")
+            it_entry_mark_error(cast(oneLine), 0, 0)
+        }
+        it_accessible_set_invalid(oneLine, diagnostic == nil ? 0 : 1)
     }
 
     /// Start, or Enter in the field: only while Start is enabled, that is while the text as typed has parsed (its

@@ -15,9 +15,13 @@ final class ProgramPages {
     var toast: (_ text: String) -> Void = { _ in }
     /// ``inProgress`` changed.
     var inProgressChanged: () -> Void = {}
+    /// The programs or their progress changed (``continueLabel(of:)`` may say otherwise now).
+    var progressChanged: () -> Void = {}
     /// The program the person is following: of those with a day done and a day to do, the one whose day was done
     /// last; its name and "Continue Couch to 5K: Week 1, Day 2". What the idle workout page offers.
     private(set) var inProgress: (name: String, label: String)?
+    /// Each program's Continue label, while it has a day to do.
+    private var continueLabels: [String: String] = [:]
     private let ledger: ProgramLedger
     private let restKinds: () -> Set<String>
     private let leaflet: OpaquePointer
@@ -26,6 +30,7 @@ final class ProgramPages {
     /// The program's page, named for the program (a screen reader says where it is).
     private let page: Widget
     private let title: Widget
+    private let programScroll: Widget
     private let next: Widget
     private let continueButton: Widget
     private let reminderRow: Widget
@@ -59,6 +64,7 @@ final class ProgramPages {
             layout.widget("program-weeks")
         )
         reminderRow = layout.widget("program-reminder")
+        programScroll = layout.widget("program-scroll")
         on(continueButton, .clicked) { [unowned self] in
             if let shown { continueProgram(shown) }
         }
@@ -131,11 +137,23 @@ final class ProgramPages {
             gtk_widget_set_visible(button, progress.nextDay(in: program) == nil ? 0 : 1)
         }
         if let shown { open(shown, show: false) }
+        continueLabels = Dictionary(
+            uniqueKeysWithValues: loaded.compactMap { entry in
+                entry.progress.nextDay(in: entry.program).map { (entry.name, Self.continueLabel(entry.program, $0)) }
+            })
         let following = Self.following(loaded)
         if following?.name != inProgress?.name || following?.label != inProgress?.label {
             inProgress = following
             inProgressChanged()
         }
+        progressChanged()
+    }
+
+    /// "Continue Couch to 5K: Week 1, Day 2" for program `name`, nil when it has no day to do.
+    func continueLabel(of name: String) -> String? { continueLabels[name] }
+
+    private static func continueLabel(_ program: Program, _ next: ProgramDay) -> String {
+        tr("Continue {program}: {day}", ["program": program.name, "day": next.title])
     }
 
     /// Of `programs`, the one with a day done and a day to do whose day was done last, and its Continue label.
@@ -148,7 +166,7 @@ final class ProgramPages {
             return (entry.name, entry.program, next, last)
         }
         guard let (name, program, next, _) = candidates.max(by: { $0.3 < $1.3 }) else { return nil }
-        return (name, tr("Continue {program}: {day}", ["program": program.name, "day": next.title]))
+        return (name, continueLabel(program, next))
     }
 
     /// "Next: Week 1, Day 2 (30:00) · 1 of 27 days done", or that it is complete.
@@ -219,7 +237,10 @@ final class ProgramPages {
             adw_action_row_set_subtitle(cast(row), "\(state) · \(PlanWriter.oneLineItems(of: day.plan))")
             gtk_widget_set_visible(makeNext, day.id == nextDay ? 0 : 1)
         }
-        if show { adw_leaflet_set_visible_child_name(leaflet, "program") }
+        if show {
+            scrollToTop(programScroll)
+            adw_leaflet_set_visible_child_name(leaflet, "program")
+        }
     }
 
     /// A day: its timeline, Start (this day) and Make Next; its subtitle (length, done or next, workout) is set by

@@ -10,6 +10,10 @@ final class WorkoutPage {
     var startAgain: (_ text: String, _ origin: String) -> Void = { _, _ in }
     /// The idle page's Continue: the next day of the training program in progress.
     var continueTraining: () -> Void = {}
+    /// The finish page's Continue after a program's day: the label for program `name`'s next day (nil: it has none),
+    /// and starting that day.
+    var continueLabel: (_ name: String) -> String? = { _ in nil }
+    var continueProgram: (_ name: String) -> Void = { _ in }
     private let continueTrainingButton: Widget
     private let choosePlanButton: Widget
     private let layout: Builder
@@ -29,8 +33,15 @@ final class WorkoutPage {
     /// The finish page's parts: its status page (title, what was done), the time per kind, and Start Again.
     private let finished: Widget
     private let finishedKinds: Widget
+    /// Start Again, or after a program's day, Continue with the program's next day.
     private let startAgainButton: Widget
-    private var startAgainText: (text: String, origin: String)?
+    private let startAgainLabel: String
+    private enum FinishOffer {
+        case again(text: String, origin: String)
+        /// The program's name.
+        case continueProgram(String)
+    }
+    private var finishOffer: FinishOffer?
     private let trace: FrameTrace?
 
     init(trace: FrameTrace?) {
@@ -49,6 +60,7 @@ final class WorkoutPage {
         (finished, finishedKinds, startAgainButton) = (
             layout.widget("finished"), layout.widget("finished-kinds"), layout.widget("start-again")
         )
+        startAgainLabel = String(cString: gtk_button_get_label(cast(startAgainButton)))
         let countdown = self.countdown
         onResize(layout.widget("probe")) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
@@ -57,8 +69,11 @@ final class WorkoutPage {
         on(layout.widget("done"), .clicked) { gtk_stack_set_visible_child_name(pages, "idle") }
         on(continueTrainingButton, .clicked) { [unowned self] in continueTraining() }
         on(startAgainButton, .clicked) { [unowned self] in
-            guard let again = startAgainText else { return }
-            startAgain(again.text, again.origin)
+            switch finishOffer {
+            case .again(let text, let origin): startAgain(text, origin)
+            case .continueProgram(let name): continueProgram(name)
+            case nil: break
+            }
         }
     }
 
@@ -75,7 +90,9 @@ final class WorkoutPage {
     }
 
     /// The finish page for the workout that just ended, until Done, or until a workout runs again. `again` is the
-    /// plan's text and origin when it can be started again; `distance`, in metres, when its steps have paces.
+    /// plan's text and origin when it can be started again; a program's day offers the program's next day instead
+    /// (its progress may be written a moment after the record: ``refreshFinishOffer()`` follows it). `distance`, in
+    /// metres, when its steps have paces.
     func showFinished(_ record: HistoryRecord, again: (text: String, origin: String)?, distance: Double?) {
         let title =
             switch record.result {
@@ -105,9 +122,25 @@ final class WorkoutPage {
             gtk_list_box_append(
                 cast(finishedKinds), actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)))
         }
-        startAgainText = again
-        gtk_widget_set_visible(startAgainButton, again == nil ? 0 : 1)
+        finishOffer =
+            record.program.map { .continueProgram($0) } ?? again.map { .again(text: $0.text, origin: $0.origin) }
+        refreshFinishOffer()
         gtk_stack_set_visible_child_name(pages, "finished")
+    }
+
+    /// Shows the finish page's offer as it stands: Start Again, or the program's next day.
+    func refreshFinishOffer() {
+        switch finishOffer {
+        case .again:
+            gtk_button_set_label(cast(startAgainButton), startAgainLabel)
+            gtk_widget_set_visible(startAgainButton, 1)
+        case .continueProgram(let name):
+            let label = continueLabel(name)
+            if let label { gtk_button_set_label(cast(startAgainButton), label) }
+            gtk_widget_set_visible(startAgainButton, label == nil ? 0 : 1)
+        case nil:
+            gtk_widget_set_visible(startAgainButton, 0)
+        }
     }
 
     /// Shows `display`, or when it is nil the idle page (or the finish page, while it is shown).

@@ -24,7 +24,8 @@ struct CalcCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let text = terms.joined(separator: " ")
+        // The user's decimal separator (10,5km in German), as the window's calculator reads it.
+        let text = Localization.decimalInput(terms.joined(separator: " "))
         let given: RunCalculation.Given
         do {
             given = try PlanParser.parseRun(text, origin: "<calc>")

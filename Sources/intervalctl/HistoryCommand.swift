@@ -68,9 +68,12 @@ struct HistoryCommand: ParsableCommand {
         }
         for record in records {
             let done = "\(Self.clock(record.doneDuration))/\(Self.clock(record.plannedDuration))"
+            let skipped =
+                (record.skipped ?? 0) > 0
+                ? " " + tr("({time} skipped)", ["time": Self.clock(record.skipped ?? 0)]) : ""
             Console.print(
                 "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 22)) "
-                    + record.plan.terminalEscaped)
+                    + record.plan.terminalEscaped + skipped)
         }
         let kinds = totals.timePerKind.sorted { $0.value > $1.value }
             .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }

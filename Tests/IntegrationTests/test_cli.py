@@ -118,6 +118,7 @@ def test_calc_solves_time_distance_or_pace():
     """`intervalctl calc`: the third of time, distance and pace from the other two, as the plan language writes them."""
     assert ctl("calc", "10mi", "@", "9:00/mi").stdout == "1:30:00\n"
     assert ctl("calc", "5km in 25:00").stdout == "5:00/km, 12.0 km/h\n"
+    assert ctl("calc", "5 km in 25:00").stdout == "5:00/km, 12.0 km/h\n", "as people type a distance"
     assert ctl("calc", "45:00 @ 5:30/km").stdout == "8.18 km\n"
     splits = ctl("calc", "5km", "in", "26:15", "--splits")
     assert splits.returncode == 0

@@ -113,6 +113,21 @@ def test_the_next_cue_prepared_ahead_gives_way_to_pause_and_skip(activatable_dae
     call("Stop")
 
 
+def test_a_skip_while_paused_stays_paused_in_the_notification_with_resume(activatable_daemon, notify_log):
+    """Pause, then Skip: the notification said "All out · 20 s" with Pause while the daemon said paused."""
+    start("name \"Tabata\"\n20s run \"All out\", 10s rest, 20s run \"All out\"")
+    wait_until(lambda: notify_log.entries() and notify_log.entries()[-1]["summary"] == "All out · 20 s", 5, "the cue")
+    call("Pause")
+    call("Skip")
+    shown = wait_until(lambda: notify_log.entries()[-1]["summary"] == "Paused · Rest" and notify_log.entries(), 5,
+                       "the skipped-to segment shown paused")
+    assert shown[-1]["body"] == "Next: All out 20 s · segment 2 of 3", "a sentence, not a command to type"
+    assert get("State") == "paused"
+    press("resume")
+    wait_until(lambda: get("State") == "running", 5, "Resume pressed in the notification")
+    call("Stop")
+
+
 def test_properties_and_their_change_signals(activatable_daemon, monitor):
     signals = monitor()
     start("name \"Props\"\n5m walk \"Warm-up\", 2x(30s run, 30s walk)", origin="/plans/props.plan")

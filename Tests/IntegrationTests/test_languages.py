@@ -37,6 +37,15 @@ def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
     assert ctl("plan", "check", "-", input="for 1,5km { 1m run }\n", env=in_language("de_DE.UTF-8")).returncode != 0
 
 
+def test_calc_takes_a_decimal_comma_in_german_as_the_windows_calculator_does():
+    """`intervalctl calc 10,5km in 55:00` was refused in German though the window took "10,5"; the answer is German."""
+    german = ctl("calc", "10,5km in 55:00", env=in_language("de_DE.UTF-8"))
+    assert german.returncode == 0, german.stderr
+    assert german.stdout == "5:14/km, 11,5 km/h\n"
+    assert ctl("calc", "10,5 km", "in", "55:00", env=in_language("de_DE.UTF-8")).stdout == german.stdout
+    assert ctl("calc", "10.5km in 55:00", env=in_language("C.UTF-8")).stdout == "5:14/km, 11.5 km/h\n"
+
+
 def test_a_diagnostic_is_german_and_still_located(tmp_path):
     plan = tmp_path / "bad.plan"
     plan.write_text('name "Hügel"\n4x { 30sx run; 30s walk }\n')

@@ -4,6 +4,7 @@ kill -9 resumes and advances only at its end, and the person's corrections (done
 import json
 import os
 import signal
+import subprocess
 
 import pytest
 
@@ -110,6 +111,68 @@ def test_a_day_killed_mid_way_resumes_and_is_done_only_at_its_end(activatable_da
     assert [(r["result"], r["day"]) for r in history(program_ctl)] == [("finished", "2.2")]
     complete = program_ctl("start", "quick")
     assert complete.returncode == 1 and "complete" in complete.stderr
+
+
+def test_a_day_skipped_to_its_end_is_finished_in_the_history_but_not_done(activatable_daemon, program_ctl):
+    """Skipped through, Week 2, Day 2 counted as done; it is recorded with its time skipped, and stays next."""
+    assert program_ctl("program", "goto", "2.2", "quick").returncode == 0
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert program_ctl("start", "quick").returncode == 0
+        for _ in range(8):
+            if signals.received("Finished"):
+                break
+            assert program_ctl("skip").returncode == 0
+        signals.wait_for("Finished", timeout=10)
+    finally:
+        signals.close()
+    record = wait_until(lambda: history(program_ctl), 10, "the history record")[-1]
+    assert (record["result"], record["day"]) == ("finished", "2.2")
+    assert record["done_us"] + record["skipped_us"] == record["planned_us"] == 8_000_000
+    assert record["skipped_us"] > 6_000_000, record
+    assert progress(program_ctl)["next"] == "2.2", "a day skipped through is not done (docs/programs.md)"
+    shown = program_ctl("history")
+    assert "skipped)" in shown.stdout.splitlines()[0], shown.stdout
+
+
+def test_a_reminder_without_a_systemd_user_session_is_refused_in_words_and_leaves_nothing(program_ctl, config_home,
+                                                                                        tmp_path):
+    """With no systemd user manager (here the bus's own activation of it exits 1, as on a session bus that systemd did
+    not start), the reminder's unit files stayed behind, `remind` then printed "Reminder: …", and `--off` failed."""
+    services = tmp_path / "services"
+    services.mkdir()
+    (services / "org.freedesktop.systemd1.service").write_text(
+        "[D-BUS Service]\nName=org.freedesktop.systemd1\nExec=/bin/false\n")
+    config = tmp_path / "bus.conf"
+    config.write_text(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path={tmp_path / "bus.sock"}</listen><servicedir>{services}</servicedir>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
+</policy></busconfig>""")
+    bus = subprocess.Popen(["dbus-daemon", "--config-file", str(config), "--nofork", "--print-address"],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        address = bus.stdout.readline().strip()
+        environment = {"XDG_CONFIG_HOME": str(config_home), "DBUS_SESSION_BUS_ADDRESS": address}
+        units = config_home / "systemd" / "user"
+        refused = ctl("program", "remind", "quick", "--on", "Mon,Wed,Fri 18:00", env=environment)
+        assert refused.returncode == 69, refused
+        assert refused.stderr == ("intervalctl: error: this session has no systemd user manager, which reminders "
+                                  "need; nothing was changed\n"), refused.stderr
+        assert not units.exists() or not list(units.iterdir()), "no unit file left behind"
+        shown = ctl("program", "remind", "quick", env=environment)
+        assert shown.stdout == "quick has no reminder ('--on' sets one).\n"
+        assert ctl("program", "remind", "quick", "--off", env=environment).stdout == "quick had no reminder.\n"
+        # Files left by an earlier version are removed by --off, since no systemd runs their timer.
+        units.mkdir(parents=True, exist_ok=True)
+        for name in ("intervald-remind-quick.timer", "intervald-remind-quick.service"):
+            (units / name).write_text("[Timer]\nOnCalendar=Mon 18:00\n")
+        off = ctl("program", "remind", "quick", "--off", env=environment)
+        assert off.returncode == 0 and off.stdout == "quick: no more reminders.\n", off
+        assert not list(units.iterdir())
+    finally:
+        bus.terminate()
+        bus.wait(timeout=10)
 
 
 def test_done_repeat_goto_and_reset_correct_the_progress(program_ctl):

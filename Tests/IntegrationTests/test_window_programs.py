@@ -76,3 +76,16 @@ def test_make_next_on_a_day_and_the_pages_continue_start_that_day(window, tmp_pa
     window.press("push button", "Continue", root=window.find("panel", "Couch to 5K"))
     wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 3, Day 2", 10, "day 3.2 running")
     assert ctl("stop").returncode == 0
+
+
+def test_a_program_day_that_ends_offers_continue_on_the_finish_page(window, tmp_path):
+    """After a program's day the finish page offered nothing: Continue belongs there (the day again, when stopped)."""
+    window.tab("Plans")
+    window.press("push button", "Continue", root=window.wait("list", "Training Programs"))
+    wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 1, Day 1", 10, "day 1.1 running")
+    assert ctl("stop").returncode == 0
+    window.wait("label", "Workout Stopped", timeout=10)
+    assert not window.find("push button", "Start Again")
+    window.press("push button", "Continue Couch to 5K: Week 1, Day 1")
+    wait_until(lambda: status(tmp_path).get("plan_name") == "Couch to 5K · Week 1, Day 1", 10, "day 1.1 again")
+    assert ctl("stop").returncode == 0

@@ -129,3 +129,27 @@ import Testing
         #expect(found.sourceLine == "30sx walk")
     }
 }
+
+/// The window says what is wrong in words and marks the place in the field itself (docs/window.md).
+@Suite struct PlanDiagnosticInWordsTests {
+    @Test func theSentenceIsTheMessageCapitalisedWithNoLocation() throws {
+        let found = try #require(diagnostic("8x(30s run, 30sx walk)"))
+        #expect(found.sentence == "Unknown duration unit 'sx' (expected ms, s, m or h).")
+    }
+
+    @Test func theMarkedBytesAreTheCharacterPointedAtOrTheLastOne() throws {
+        let text = "8x(30s run, 30sx walk)"
+        let found = try #require(diagnostic(text))
+        let marked = found.markedBytes(in: text)
+        #expect(Array(Array(text.utf8)[marked]) == Array("s".utf8))
+        #expect(marked == 14..<15)
+        // Past the end (something missing there): the last character.
+        let open = "2x(1m run"
+        let missing = try #require(diagnostic(open))
+        #expect(missing.markedBytes(in: open) == 8..<9)
+        // A multi-byte character before the place counts in bytes.
+        let accented = "30s run \"Café\", 30sx walk"
+        let after = try #require(diagnostic(accented))
+        #expect(String(decoding: Array(accented.utf8)[after.markedBytes(in: accented)], as: UTF8.self) == "s")
+    }
+}

@@ -22,6 +22,15 @@ import Testing
         #expect(try solve("3mi in 24:00").answer == "8:00/mi, 7.5 mph", "miles in, miles out")
     }
 
+    /// People type a distance with a space (`5 km`): the plan language's rule that a unit follows its number was refused
+    /// in the calculator ("missing duration unit after '5'").
+    @Test func aDistanceMayHaveASpaceBeforeItsUnit() throws {
+        #expect(try solve("5 km in 25:00") == solve("5km in 25:00"))
+        #expect(try solve("in 1:30:00 10 mi").answer == "9:00/mi, 6.7 mph")
+        #expect(throws: PlanDiagnostic.self) { try PlanParser.parseRun("5 in 25:00", origin: "calc") }
+        #expect(throws: PlanDiagnostic.self) { try PlanParser.parse("5 km run", origin: "p", defaultName: "p") }
+    }
+
     @Test func aTimeAndAPaceGiveTheDistance() throws {
         let run = try solve("45:00 @ 5:30/km")
         #expect(run.solved == .distance)

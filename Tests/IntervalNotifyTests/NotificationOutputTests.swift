@@ -29,7 +29,8 @@ import Testing
         }
     }
 
-    @Test func eachCueIsPreparedAheadAndShownOnceAndAStopClosesIt() throws {
+    /// A session on a virtual clock whose one output is a notification output showing through a recorder.
+    func notifiedSession() -> (WorkoutSession, ManualTimerSource, Recorder) {
         let recorder = Recorder()
         let queue = DispatchQueue(label: "NotificationOutputTests")
         let (session, clock) = ManualTimerSource.session()
@@ -37,6 +38,11 @@ import Testing
             style: CueStyle(), session: session, queue: queue, logger: Logger(label: "test")
         ) { _, _ in recorder }
         session.outputs = [output]
+        return (session, clock, recorder)
+    }
+
+    @Test func eachCueIsPreparedAheadAndShownOnceAndAStopClosesIt() throws {
+        let (session, clock, recorder) = notifiedSession()
         try session.start("3x(10s run)", origin: "", replace: false)
         clock.advance(by: 10_000_000)  // the prepared cue: the notifier sent it, the output does not again
         try session.pause()
@@ -49,6 +55,23 @@ import Testing
                 "cancel", "show Paused · Run [stop,resume,skip]",
                 "cancel", "show Run · 10 s [stop,pause,skip]", "at 20 s: Run · 10 s",
                 "cancel", "close",
+            ])
+    }
+
+    /// A skip or a restart while paused moved to a segment that stays paused: the notification said "Run · 30 s" with
+    /// Pause while everything else said paused (docs/reference.md §4).
+    @Test func aSegmentMovedToWhilePausedShowsPausedWithResume() throws {
+        let (session, _, recorder) = notifiedSession()
+        try session.start("name \"P\"\n10s run, 20s walk, 5s run", origin: "", replace: false)
+        try session.pause()
+        try session.skip()
+        try session.restartSegment()
+        #expect(
+            recorder.log.withLock { $0 }.filter { $0.hasPrefix("show") } == [
+                "show Run · 10 s [stop,pause,skip]",
+                "show Paused · Run [stop,resume,skip]",
+                "show Paused · Walk [stop,resume,skip]",
+                "show Paused · Walk [stop,resume,skip]",
             ])
     }
 }

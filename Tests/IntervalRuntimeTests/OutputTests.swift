@@ -100,11 +100,35 @@ import Testing
         #expect(records.map(\.doneDuration) == [15_000_000, 5_000_000, 20_000_000])
     }
 
-    @Test func aSleepDuringAWorkoutIsInItsRecordAndOthersSayNull() throws {
+    /// A session on a virtual clock that records its workouts in a history of its own, in `directory`.
+    static func recordedSession() -> (WorkoutSession, ManualTimerSource, StateStore, RecordWriter, String) {
         let directory = temporaryDirectory(prefix: "intervald-history")
         let store = StateStore(directory: directory)
         let writer = RecordWriter(logger: Logger(label: "test"))
         let (session, clock) = Self.session(HistoryOutput(store: store, writer: writer))
+        return (session, clock, store, writer, directory)
+    }
+
+    /// Tabata skipped through in 15 s was recorded "4:04 of 12:00" done: skipped time is not done.
+    @Test func skippedTimeIsRecordedApartFromTimeDone() throws {
+        let (session, clock, store, writer, _) = Self.recordedSession()
+        try session.start("name \"T\"\n2x(20s run, 10s rest)", origin: "", replace: false)
+        clock.advance(by: 5_000_000)
+        try session.skip()  // 15 s of run skipped
+        clock.advance(by: 10_000_000)  // the rest, done
+        try session.skip()  // the second run, 20 s, skipped at its start
+        clock.advance(by: 2_000_000)
+        session.stop(.user)
+        writer.drain()
+        let record = try #require(try store.history().records.first)
+        #expect(record.doneDuration == 17_000_000)
+        #expect(record.skipped == 35_000_000)
+        #expect(record.timePerKind == ["run": 5_000_000, "rest": 12_000_000])
+        #expect(!record.countsAsProgramDay)
+    }
+
+    @Test func aSleepDuringAWorkoutIsInItsRecordAndOthersSayNull() throws {
+        let (session, clock, store, writer, directory) = Self.recordedSession()
         try session.start("name \"A\"\n10s run", origin: "", replace: false)
         session.pauseForSleep()
         session.noteSleep(microseconds: 7_000_000)
