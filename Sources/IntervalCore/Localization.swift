@@ -127,6 +127,13 @@ extension Localization {
         commonLabels[label] ?? label
     }
 
+    /// A kind by its display name, everywhere a kind is shown by itself (totals, the finish page, the history's
+    /// legend): its default label in the user's language, "Warm-up" for `warmup`, "Laufen" for `run` in German; a kind
+    /// of one's own as its default label writes it.
+    public static func kindName(_ kind: String) -> String {
+        label(Step.defaultLabel(for: kind))
+    }
+
     private static var commonLabels: [String: String] {
         [
             "Run": tr("Run"), "Walk": tr("Walk"), "Work": tr("Work"), "Rest": tr("Rest"), "Jog": tr("Jog"),

@@ -41,12 +41,9 @@ public enum PlanReport {
         var rows: [(name: String, value: String)] = [(tr("Total"), clock(estimate.duration))]
         for kind in estimate.kinds {
             let percent = Int((kind.share * 100).rounded())
-            // The kind as written, or a common one in the user's language.
-            let english = Step.defaultLabel(for: kind.kind)
-            let translated = Localization.label(english)
             rows.append(
                 (
-                    translated == english ? kind.kind : translated,
+                    Localization.kindName(kind.kind),
                     "\(clock(kind.duration))\(aligned ? "  " : " · ")\(percent) %"
                 ))
         }

@@ -28,9 +28,12 @@ public struct WorkoutDisplay: Sendable, Equatable {
     public init?(_ status: TimerStatus, age: Int64, restKinds: Set<String>) {
         guard status.state != .idle else { return nil }
         let now = Self.advanced(status, by: age)
-        title = now.segmentLabel.isEmpty ? now.segmentKind : now.segmentLabel
+        // A common English label in the user's language, as the notification says it (docs/reference.md §9).
+        title = now.segmentLabel.isEmpty ? now.segmentKind : Localization.label(now.segmentLabel)
         countdown = StatusText.remaining(now)
-        next = now.nextLabel.isEmpty ? tr("Last one") : tr("Next: {next}", ["next": now.nextLabel])
+        next =
+            now.nextLabel.isEmpty
+            ? tr("Last one") : tr("Next: {next}", ["next": Localization.label(now.nextLabel)])
         position = tr(
             "segment {number} of {count}",
             ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])

@@ -62,7 +62,7 @@ final class HistoryPage {
             setText(legend, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
         } else {
             let entries = chart.tones.map { tone in
-                let kinds = (chart.kinds[tone] ?? []).map { Localization.label($0) }.joined(separator: ", ")
+                let kinds = (chart.kinds[tone] ?? []).map { Localization.kindName($0) }.joined(separator: ", ")
                 return "<span foreground=\"\(ToneColours.hex(tone))\">■</span> " + markupEscaped(kinds)
             }
             gtk_label_set_markup(cast(legend), entries.joined(separator: "   "))
@@ -88,7 +88,7 @@ final class HistoryPage {
         let when = LocaleDateFormats.hoursAndMinutes(from: LocalTime.format(T_FMT))
         for record in read.reversed().prefix(200) {
             let kinds = record.timePerKind.sorted { $0.value > $1.value }
-                .map { "\(Localization.label($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
+                .map { "\(Localization.kindName($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
             let started = LocalTime.text(record.startWall, "%x " + when)
             gtk_list_box_append(
                 cast(list),

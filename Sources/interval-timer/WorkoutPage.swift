@@ -116,7 +116,8 @@ final class WorkoutPage {
         for (kind, duration) in record.timePerKind.sorted(by: { $0.value > $1.value }) {
             gtk_list_box_append(
                 cast(finishedKinds),
-                actionRow(title: Localization.label(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
+                actionRow(
+                    title: Localization.kindName(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
         }
         if let distance {
             gtk_list_box_append(

@@ -910,7 +910,8 @@ def test_the_history_in_german_shows_german_dates_and_reasons_in_the_local_time_
     try:
         window.tab("Verlauf")
         window.wait("label", "Morgenlauf — abgebrochen (Benutzer)")
-        window.wait("label", re.compile(r"29\.03\.2026 00:30 · run 1:00"))
+        # The kind by its German name ("run" showed raw, as the legend did).
+        window.wait("label", re.compile(r"29\.03\.2026 00:30 · Laufen 1:00"))
     finally:
         window.close()
 

@@ -19,7 +19,7 @@ import Testing
         "Pause": "Anhalten", "Skip": "Überspringen", "Next: {next} {time}": "Danach: {next} {time}",
         "round {number} of {count}": "Runde {number} von {count}", "{current}, {time}": "{current}, {time}",
         "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
-        "next {next}": "danach {next}", "Distance": "Strecke", "Total": "Gesamt",
+        "next {next}": "danach {next}", "Next: {next}": "Danach: {next}", "Distance": "Strecke", "Total": "Gesamt",
     ]
     static let germanPlurals = [
         "{count} second": ("{count} Sekunde", "{count} Sekunden"),
@@ -41,6 +41,17 @@ import Testing
             Localization.using(Self.german) { note.actions.map(\.label) } == ["Beenden", "Anhalten", "Überspringen"])
         // The bus, hooks and --json keep the plan's own label.
         #expect(run.label == "Run")
+    }
+
+    /// The notification said "Danach: Vollgas" and the window "Danach: All out".
+    @Test func theWindowShowsTheLabelsAsTheNotificationSaysThem() throws {
+        var status = TimerStatus.idle
+        (status.state, status.segmentKind, status.segmentLabel, status.nextLabel) = (.running, "run", "Run", "Walk")
+        (status.segmentCount, status.segmentDuration, status.segmentRemaining) = (2, 30_000_000, 30_000_000)
+        let shown = try #require(
+            Localization.using(Self.german) { WorkoutDisplay(status, age: 0, restKinds: ["walk"]) })
+        #expect(shown.title == "Laufen")
+        #expect(shown.next == "Danach: Gehen")
     }
 
     @Test func labelsTheUserWroteAreShownAsWritten() throws {

@@ -32,8 +32,8 @@ struct PlanReportRowsTests {
     @Test func theTotalsAreTheTextsRowsUnpadded() throws {
         let estimate = PlanEstimate(try plan("3x(1m run @ 6:00/km, 1m walk @ 10:00/km)"))
         let rows = PlanReport.totalRows(estimate)
-        #expect(rows.map(\.name) == ["Total", "run", "walk", "Distance", "Average pace"])
+        #expect(rows.map(\.name) == ["Total", "Run", "Walk", "Distance", "Average pace"])
         #expect(rows.prefix(4).map(\.value) == ["6:00", "3:00 · 50 %", "3:00 · 50 %", "0.80 km (0.50 mi)"])
-        #expect(PlanReport.totals(estimate).prefix(2) == ["Total          6:00", "run            3:00  50 %"])
+        #expect(PlanReport.totals(estimate).prefix(2) == ["Total          6:00", "Run            3:00  50 %"])
     }
 }
