@@ -99,27 +99,24 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
 }
 
 extension HistoryRecord {
-    /// How the workout ended, as `intervalctl history` and the window list it: "finished", "stopped (user)".
+    /// How the workout ended, as `intervalctl history` and the window say it: "finished", "stopped by you". The file
+    /// keeps the reason's id (`user`); a person reads a sentence.
     public var resultText: String {
         switch result {
-        case .finished: tr("finished")
-        case .interrupted: tr("interrupted")
-        case .stopped: tr("stopped ({reason})", ["reason": reasonText])
+        case .finished: return tr("finished")
+        case .interrupted: return tr("interrupted")
+        case .stopped: break
         }
-    }
-
-    /// Who or what stopped it, in the reader's language ("user" in English, as the file records it).
-    private var reasonText: String {
         switch reason.flatMap(StopReason.init(rawValue:)) {
-        // TRANSLATORS: in "stopped (user)": the person stopped the workout (the window, intervalctl, Ctrl+C).
-        case .user: tr("user")
-        // TRANSLATORS: in "stopped (notification)": by the notification's Stop button.
-        case .notification: tr("notification")
-        // TRANSLATORS: in "stopped (replaced)": another plan was started in its place.
-        case .replaced: tr("replaced")
-        // TRANSLATORS: in "stopped (shutdown)": the computer or the service was shut down.
-        case .shutdown: tr("shutdown")
-        case nil: reason ?? "?"
+        // TRANSLATORS: how a workout ended: the person stopped it (the window, intervalctl, Ctrl+C).
+        case .user: return tr("stopped by you")
+        // TRANSLATORS: how a workout ended: by the Stop button of its notification.
+        case .notification: return tr("stopped from its notification")
+        // TRANSLATORS: how a workout ended: another plan was started in its place.
+        case .replaced: return tr("replaced by another plan")
+        // TRANSLATORS: how a workout ended: the computer or the timer service was shut down.
+        case .shutdown: return tr("stopped by a shutdown")
+        case nil: return tr("stopped ({reason})", ["reason": reason ?? "?"])
         }
     }
 

@@ -72,7 +72,7 @@ struct HistoryCommand: ParsableCommand {
                 (record.skipped ?? 0) > 0
                 ? " " + tr("({time} skipped)", ["time": Self.clock(record.skipped ?? 0)]) : ""
             Console.print(
-                "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 22)) "
+                "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 30)) "
                     + record.plan.terminalEscaped + skipped)
         }
         let kinds = totals.timePerKind.sorted { $0.value > $1.value }

@@ -909,7 +909,8 @@ def test_the_history_in_german_shows_german_dates_and_reasons_in_the_local_time_
     window = Window(tmp_path, env={**in_language("de_DE.UTF-8"), "TZ": "Europe/Berlin"})
     try:
         window.tab("Verlauf")
-        window.wait("label", "Morgenlauf — abgebrochen (Benutzer)")
+        # How it ended in words, not the reason's id ("abgebrochen (Benutzer)").
+        window.wait("label", "Morgenlauf — von dir abgebrochen")
         # The kind by its German name ("run" showed raw, as the legend did).
         window.wait("label", re.compile(r"29\.03\.2026 00:30 · Laufen 1:00"))
     finally:
@@ -947,7 +948,7 @@ def test_a_workout_that_ends_shows_the_finish_page_with_its_time_per_kind_and_st
     wait_until(lambda: timer_property("State") == '"running"', 10, "the plan to run again")
     assert ctl("stop").returncode == 0
     window.wait("label", "Workout Stopped", timeout=10)
-    window.wait("label", re.compile(r"2x\(1s run, 2s walk\): 0:0\d of 0:06, stopped \(user\)\."))
+    window.wait("label", re.compile(r"2x\(1s run, 2s walk\): 0:0\d of 0:06, stopped by you\."))
     window.press("push button", "Done")
 
 
