@@ -66,6 +66,31 @@ public enum PlanReport {
         case repeats(title: String, subtitle: String, rows: [Row])
     }
 
+    /// A plan's items as a person reads them, on one line: "Brisk walk 5:00, 8 × (Jog 1:00, Walk 1:30), Walk 5:00";
+    /// labels in the user's language. Where a description belongs (a program's day, a reminder); plan language is
+    /// `PlanWriter.oneLineItems`.
+    public static func description(of plan: Plan) -> String {
+        plan.root.children.map(describe).joined(separator: ", ")
+    }
+
+    private static func describe(_ node: PlanNode) -> String {
+        switch node {
+        case .step(let step):
+            return "\(Localization.label(step.label)) \(TimeText.clock(microseconds: step.duration))"
+        case .group(let group):
+            let items = group.children.map(describe).joined(separator: ", ")
+            switch group.repetition {
+            case .once, .times(1): return items
+            case .times(let count): return "\(count) × (\(items))"
+            case .forDuration(let duration):
+                return tr(
+                    "{items} for {length}", ["items": "(\(items))", "length": TimeText.clock(microseconds: duration)])
+            case .forDistance(let metres):
+                return tr("{items} for {length}", ["items": "(\(items))", "length": distanceText(metres)])
+            }
+        }
+    }
+
     /// "5.00 km (3.11 mi)", with the user's decimal separator.
     public static func distanceText(_ metres: Double) -> String {
         "\(format2(metres / 1000)) km (\(format2(metres / Pace.metresPerMile)) mi)"

@@ -181,7 +181,7 @@ public final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable
                                     "program": program.name, "day": next.title,
                                     "duration": TimeText.clock(microseconds: plan.duration),
                                 ]),
-                            body: PlanWriter.oneLineItems(of: plan),
+                            body: PlanReport.description(of: plan),
                             buttons: [
                                 DesktopMessage.Button(
                                     key: PlanSearch.Result.program(name).identifier, label: tr("Start")),

@@ -234,7 +234,7 @@ final class ProgramPages {
             } else if progress.isDone(day.id) {
                 state += " · " + tr("done")
             }
-            adw_action_row_set_subtitle(cast(row), "\(state) · \(PlanWriter.oneLineItems(of: day.plan))")
+            adw_action_row_set_subtitle(cast(row), "\(state) · \(PlanReport.description(of: day.plan))")
             gtk_widget_set_visible(makeNext, day.id == nextDay ? 0 : 1)
         }
         if show {

@@ -37,3 +37,20 @@ struct PlanReportRowsTests {
         #expect(PlanReport.totals(estimate).prefix(2) == ["Total          6:00", "Run            3:00  50 %"])
     }
 }
+
+/// A program's days and reminders showed plan source (`5m walk "Brisk walk", 8x(1m run "Jog", …)`) where a person reads
+/// a description.
+@Suite struct PlanDescriptionTests {
+    @Test func itemsAreLabelsAndTimesAndRepeatsAreCounted() throws {
+        let day = try plan("5m walk \"Brisk walk\", 8x(1m run \"Jog\", 90s walk), 5m walk")
+        #expect(PlanReport.description(of: day) == "Brisk walk 5:00, 8 × (Jog 1:00, Walk 1:30), Walk 5:00")
+        let bounded = try plan("for 20m(4m run, 1m walk)")
+        #expect(PlanReport.description(of: bounded) == "(Run 4:00, Walk 1:00) for 20:00")
+    }
+
+    @Test func commonLabelsAreInTheUsersLanguage() throws {
+        let day = try plan("5m warmup, 2x(1m run, 1m walk)")
+        let german = Localization.using(LocalizationTests.german) { PlanReport.description(of: day) }
+        #expect(german == "Aufwärmen 5:00, 2 × (Laufen 1:00, Gehen 1:00)")
+    }
+}
