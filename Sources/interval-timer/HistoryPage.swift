@@ -93,7 +93,7 @@ final class HistoryPage {
             gtk_list_box_append(
                 cast(list),
                 actionRow(
-                    title: "\(record.plan) — \(record.resultText)",
+                    title: "\(record.displayName) — \(record.resultText)",
                     subtitle: "\(started) · " + kinds.joined(separator: ", ")))
         }
     }

@@ -108,7 +108,7 @@ final class WorkoutPage {
             tr(
                 "{plan}: {done} of {planned}, {result}.",
                 [
-                    "plan": record.plan, "done": TimeText.clockToTheSecond(microseconds: record.doneDuration),
+                    "plan": record.displayName, "done": TimeText.clockToTheSecond(microseconds: record.doneDuration),
                     "planned": TimeText.clockToTheSecond(microseconds: record.plannedDuration),
                     "result": record.resultText,
                 ]))

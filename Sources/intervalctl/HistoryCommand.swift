@@ -73,7 +73,7 @@ struct HistoryCommand: ParsableCommand {
                 ? " " + tr("({time} skipped)", ["time": Self.clock(record.skipped ?? 0)]) : ""
             Console.print(
                 "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 30)) "
-                    + record.plan.terminalEscaped + skipped)
+                    + record.displayName.terminalEscaped + skipped)
         }
         let kinds = totals.timePerKind.sorted { $0.value > $1.value }
             .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }

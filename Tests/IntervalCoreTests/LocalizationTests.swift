@@ -19,7 +19,8 @@ import Testing
         "Pause": "Anhalten", "Skip": "Überspringen", "Next: {next} {time}": "Danach: {next} {time}",
         "round {number} of {count}": "Runde {number} von {count}", "{current}, {time}": "{current}, {time}",
         "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
-        "next {next}": "danach {next}", "Next: {next}": "Danach: {next}", "Distance": "Strecke", "Total": "Gesamt",
+        "next {next}": "danach {next}", "Next: {next}": "Danach: {next}",
+        "Week {week}, Day {day}": "Woche {week}, Tag {day}", "Distance": "Strecke", "Total": "Gesamt",
     ]
     static let germanPlurals = [
         "{count} second": ("{count} Sekunde", "{count} Sekunden"),
@@ -52,6 +53,19 @@ import Testing
             Localization.using(Self.german) { WorkoutDisplay(status, age: 0, restKinds: ["walk"]) })
         #expect(shown.title == "Laufen")
         #expect(shown.next == "Danach: Gehen")
+    }
+
+    /// History said "Week 1, Day 1" in German: the record keeps the name the (English) daemon gave the day.
+    @Test func aProgramDayInTheHistoryIsNamedInTheReadersLanguage() {
+        let record = HistoryRecord(
+            id: "1", plan: "Couch to 5K · Week 1, Day 1", origin: "", start: "", end: "", startWall: 0,
+            plannedDuration: 1, doneDuration: 1, segmentsDone: 1, timePerKind: [:], result: .finished, reason: nil,
+            program: ProgramDayReference(
+                program: "c25k", title: "Couch to 5K", day: ProgramDay(week: 1, number: 1), following: nil))
+        #expect(Localization.using(Self.german) { record.displayName } == "Couch to 5K · Woche 1, Tag 1")
+        var plain = record
+        plain.program = nil
+        #expect(Localization.using(Self.german) { plain.displayName } == "Couch to 5K · Week 1, Day 1")
     }
 
     @Test func labelsTheUserWroteAreShownAsWritten() throws {
