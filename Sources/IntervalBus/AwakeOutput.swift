@@ -23,8 +23,7 @@ public final class AwakeOutput: WorkoutOutput {
             inhibitor?.release()
             sleep?.releaseDelay()
         case .segmentStarted, .countdown, .paused, .resumed:
-            let reason = tr("Interval Timer: {plan} is running", ["plan": moment.plan.name])
-            inhibitor?.hold(reason: reason)
+            inhibitor?.hold(reason: tr("Interval Timer: {plan} is running", ["plan": moment.plan.name]))
             switch onSleep {
             case .pause: sleep?.holdDelay(why: tr("A sleep pauses the workout first"))
             case .keepRunning: sleep?.releaseDelay()

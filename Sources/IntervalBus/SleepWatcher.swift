@@ -127,8 +127,8 @@ public final class SleepWatcher: @unchecked Sendable {
     }
 
     /// Takes logind's `sleep` delay inhibitor, if not held or asked for already; `why` is what
-    /// `systemd-inhibit --list` shows.
-    public func holdDelay(why: String) {
+    /// `systemd-inhibit --list` shows, worded only when it is asked for.
+    public func holdDelay(why: @autoclosure () -> String) {
         guard !wanted else { return }
         wanted = true
         attempt += 1
@@ -140,7 +140,7 @@ public final class SleepWatcher: @unchecked Sendable {
             try message.setAutoStart(false)
             try message.append("sleep")
             try message.append(tr("Interval Timer"))
-            try message.append(why)
+            try message.append(why())
             try message.append("delay")
             try bus.callAsync(message, timeout: .seconds(10)) { [weak self] result in
                 guard let self else { return }

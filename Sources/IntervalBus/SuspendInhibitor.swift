@@ -80,12 +80,13 @@ public final class SuspendInhibitor: @unchecked Sendable {
         self.onChange = onChange
     }
 
-    /// Takes the inhibitor, unless it is held or asked for already; `reason` is what the desktop shows.
-    public func hold(reason: String) {
+    /// Takes the inhibitor, unless it is held or asked for already; `reason` is what the desktop shows, worded only
+    /// when it is asked for (every event of a workout reaches here).
+    public func hold(reason: @autoclosure () -> String) {
         guard !wanted else { return }
         wanted = true
         attempt += 1
-        ask(Interface.allCases[...], reason: reason, attempt: attempt)
+        ask(Interface.allCases[...], reason: reason(), attempt: attempt)
         flush()
     }
 

@@ -477,11 +477,12 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     }
 
     /// logind's `PrepareForSleep(false)`: the sleep counts in the history; a workout that went on moves to the segment
-    /// due now; a paused one says why, again, and the sleep delay is taken again for the next sleep.
+    /// due now (its cue is the notification); a paused one's notification is shown again, saying why, and the sleep
+    /// delay is taken again for the next sleep.
     private func computerWoke(slept: Int64) {
         session.noteSleep(microseconds: slept)
         session.resynchronize()
-        if let notification { session.catchUp(notification) }
+        if session.status.state == .paused, let notification { session.catchUp(notification) }
         if let awake { session.catchUp(awake) }
     }
 
