@@ -86,6 +86,16 @@ public enum SoundCue: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The name of the cue's own sound in Preferences, untranslated.
+    public var soundTitle: String {
+        switch self {
+        case .work: trLater("Work tone")
+        case .rest: trLater("Rest tone")
+        case .countdown: trLater("Pip")
+        case .finish: trLater("Finish chime")
+        }
+    }
+
     /// intervald's own sounds, a sound theme of their own (`config/sounds/intervald`, CC0).
     public var defaultSound: String { "intervald-\(rawValue)" }
 

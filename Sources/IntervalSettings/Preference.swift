@@ -7,6 +7,8 @@ public struct Preference: Sendable {
     /// The groups of Preferences, in their order.
     public enum Group: String, Sendable, CaseIterable {
         case sound, voice, music, notifications, workout
+        /// The daemon's own knobs, which a runner does not need.
+        case advanced
 
         /// Untranslated; ``tr(_:_:)`` where shown.
         public var title: String {
@@ -16,6 +18,7 @@ public struct Preference: Sendable {
             case .music: trLater("Music")
             case .notifications: trLater("Notifications")
             case .workout: trLater("Workout")
+            case .advanced: trLater("Advanced")
             }
         }
     }
@@ -23,13 +26,15 @@ public struct Preference: Sendable {
     public enum Control: Sendable, Equatable {
         /// A switch.
         case toggle
-        /// A whole number in a range.
-        case number(ClosedRange<Int>)
+        /// A whole number in a range, which `range` says in words under the title (untranslated, ``tr(_:_:)`` where
+        /// shown): "1 to 100".
+        case number(ClosedRange<Int>, range: String)
         /// One of these string values; ``Preference/choiceTitle(_:)`` names each.
         case choice([String])
         /// Some of these string values, each a check box; `always` comes first in the list written.
         case flags([String], always: [String])
-        /// A cue's sound: a theme sound's name or a file, with a button that plays it.
+        /// A cue's sound: one of ``namedSounds`` by its title (or the file or theme sound the file names), with a button
+        /// that plays it.
         case sound(SoundCue)
         /// Free text; an empty text writes `empty` (nil: the setting is taken out of the file).
         case text(empty: SettingValue?)
@@ -63,6 +68,23 @@ public struct Preference: Sendable {
         case "skip": NotificationAction.skip.label
         default: value
         }
+    }
+
+    /// The sounds offered by name for a cue, id and untranslated title: intervald's own, then those of the
+    /// freedesktop sound theme that suit a cue.
+    public static let namedSounds: [(id: String, title: String)] =
+        SoundCue.allCases.map { ($0.defaultSound, $0.soundTitle) } + [
+            ("bell", trLater("Bell")), ("message", trLater("Message")), ("complete", trLater("Complete")),
+            ("audio-volume-change", trLater("Click")), ("alarm-clock-elapsed", trLater("Alarm clock")),
+            ("dialog-information", trLater("Information")), ("phone-incoming-call", trLater("Phone ringing")),
+            ("service-login", trLater("Log-in chime")), ("window-attention", trLater("Attention")),
+        ]
+
+    /// A sound's name in Preferences, translated: a named sound's title, a file's name, or the theme sound's id.
+    public static func soundTitle(_ sound: String) -> String {
+        if let named = namedSounds.first(where: { $0.id == sound }) { return tr(named.title) }
+        guard let slash = sound.lastIndex(of: "/") else { return sound }
+        return tr("File {name}", ["name": String(sound[sound.index(after: slash)...])])
     }
 
     /// A duration as the plan language writes it, as short as exact: "3s", "1500ms".

@@ -52,8 +52,8 @@ public struct Setting: Sendable {
                 settings.idleExit = seconds == 0 ? nil : Int64(seconds) * 1_000_000
                 return nil
             }.shown(
-                in: .workout, trLater("Seconds an idle timer service waits before it exits (0: never)"),
-                .number(0...86_400 * 365)
+                in: .advanced, trLater("Seconds an idle timer service waits before it exits"),
+                .number(0...86_400 * 365, range: trLater("0 (never) to 31536000 (a year)"))
             ) { .integer(Int(($0.idleExit ?? 0) / 1_000_000)) },
             Setting(
                 section: "notifications", key: "sound", type: "sound name, or false", defaultValue: "\"bell\"",
@@ -138,7 +138,9 @@ public struct Setting: Sendable {
                 }
                 settings.sound.volume = volume
                 return nil
-            }.shown(in: .sound, trLater("Volume in percent"), .number(1...100)) { .integer($0.sound.volume) },
+            }.shown(in: .sound, trLater("Volume in percent"), .number(1...100, range: trLater("1 to 100"))) {
+                .integer($0.sound.volume)
+            },
         ]
         + SoundCue.allCases.map { cue in
             Setting(
@@ -191,7 +193,9 @@ public struct Setting: Sendable {
                 }
                 settings.sound.voiceRate = rate
                 return nil
-            }.shown(in: .voice, trLater("Rate, from -100 (slowest) to 100"), .number(-100...100)) {
+            }.shown(
+                in: .voice, trLater("Rate"), .number(-100...100, range: trLater("-100 (slowest) to 100 (fastest)"))
+            ) {
                 .integer($0.sound.voiceRate)
             },
             flag(
@@ -210,7 +214,10 @@ public struct Setting: Sendable {
                 }
                 settings.sound.duck = duck
                 return nil
-            }.shown(in: .music, trLater("Music volume under a cue, in percent (100: left alone)"), .number(0...100)) {
+            }.shown(
+                in: .music, trLater("Music volume under a cue, in percent"),
+                .number(0...100, range: trLater("0 (silent) to 100 (left alone)"))
+            ) {
                 .integer($0.sound.duck)
             },
             flag("sound", "duck-voice-only", \.sound.duckVoiceOnly, "Only the spoken phrases lower the music.")

@@ -80,24 +80,26 @@ public final class CanberraPlayer: @unchecked Sendable {
         work.flush()
     }
 
-    /// Plays `sound` and waits until it has finished (for `intervalctl test-sound`); false if it could not play.
-    public func playToEnd(_ sound: String) -> Bool {
+    /// Plays `sound` and waits until it has finished (`intervalctl test-sound`, Preferences' play buttons): nil when
+    /// it played, else why it could not, in canberra's words ("Not found").
+    public func playToEnd(_ sound: String) -> String? {
         let finished = DispatchSemaphore(value: 0)
-        let started = queue.sync { playNow(sound) { finished.signal() } }
-        if started { finished.wait() }
-        return started
+        let result = queue.sync { playNow(sound) { finished.signal() } }
+        guard result == Int32(CA_SUCCESS) else { return Self.errorText(result) }
+        finished.wait()
+        return nil
     }
 
     // MARK: On `queue`
 
     /// Plays `sound`, holding the music down until it ends; `ended` runs (on canberra's thread) once it has ended or
-    /// was cut. False, and `ended` does not run, when it could not play.
+    /// was cut. canberra's result: anything but `CA_SUCCESS`, and `ended` does not run.
     @discardableResult
-    private func playNow(_ sound: String, ended: (@Sendable () -> Void)? = nil) -> Bool {
+    private func playNow(_ sound: String, ended: (@Sendable () -> Void)? = nil) -> Int32 {
         guard ducker != nil || ended != nil else {
             return play(sound) { context, properties in
                 ca_context_play_full(context, Self.cueID, properties, nil, nil)
-            } == Int32(CA_SUCCESS)
+            }
         }
         let hold = ducker.map { ducker in (ducker, ducker.hold()) }
         let box = Unmanaged.passRetained(
@@ -114,12 +116,11 @@ public final class CanberraPlayer: @unchecked Sendable {
                     Unmanaged<EndOfSound>.fromOpaque(box).takeRetainedValue().body()
                 }, box)
         }
-        guard result == Int32(CA_SUCCESS) else {
+        if result != Int32(CA_SUCCESS) {
             Unmanaged<EndOfSound>.fromOpaque(box).release()
             if let (ducker, token) = hold { ducker.release(token) }
-            return false
         }
-        return true
+        return result
     }
 
     /// Plays or caches `sound` with `request`: through an open context (re-opened once if the server went away), with

@@ -64,6 +64,8 @@ extension Signal where Handler == () -> Void {
     static let activate = Self(name: "activate")
     static let startup = Self(name: "startup")
     static let realize = Self(name: "realize")
+    /// GtkWidget's, as it is destroyed (a window closed).
+    static let destroy = Self(name: "destroy")
     /// GdkFrameClock's.
     static let afterPaint = Self(name: "after-paint")
     /// AdwEntryRow's (its Apply button, or Enter).
@@ -74,6 +76,8 @@ extension Signal where Handler == () -> Void {
     static let dismissed = Self(name: "dismissed")
     /// AdwToast's, when its button is pressed.
     static let buttonClicked = Self(name: "button-clicked")
+    /// GtkSpinButton's, when a value is committed (Enter, the focus leaving, an arrow).
+    static let valueChanged = Self(name: "value-changed")
 }
 
 extension Signal where Handler == (OpaquePointer?) -> Void {
@@ -323,6 +327,19 @@ func accessibleName(_ widget: Widget, _ name: String) {
 func accessibleName(dropDown: Widget, _ name: String) {
     accessibleName(dropDown, name)
     if let button = gtk_widget_get_first_child(dropDown) { accessibleName(button, name) }
+}
+
+/// The widgets below `widget`, depth first, that are of `type` (`gtk_button_get_type()`): to name those that
+/// libadwaita 1.2 leaves unnamed (the preferences window's search button reads "GtkImage").
+func descendants(of widget: Widget, ofType type: GType) -> [Widget] {
+    var found: [Widget] = []
+    var child = gtk_widget_get_first_child(widget)
+    while let current = child {
+        if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(current)), type) != 0 { found.append(current) }
+        found += descendants(of: current, ofType: type)
+        child = gtk_widget_get_next_sibling(current)
+    }
+    return found
 }
 
 func accessibleDescription(_ widget: Widget, _ description: String) {

@@ -24,6 +24,8 @@ final class PreferencesWindow {
     private var settings: Settings
     /// Hears the settings after each change written.
     private let changed: (Settings) -> Void
+    /// False once the window is destroyed: a sample that ends after that says nothing.
+    private var isOpen = true
 
     init(parent: Widget?, path: String, logger: Logger, changed: @escaping (Settings) -> Void) {
         self.path = path
@@ -36,6 +38,8 @@ final class PreferencesWindow {
         if let parent { gtk_window_set_transient_for(cast(window), cast(parent)) }
         gtk_window_set_modal(cast(window), 1)
         let page: Widget = adw_preferences_page_new()
+        // The title names the page's tab, which a screen reader reaches even when the one page shows no switcher.
+        adw_preferences_page_set_title(cast(page), tr("General"))
         if !reading.problems.isEmpty { adw_preferences_page_add(cast(page), cast(problemsGroup(reading.problems))) }
         for group in Preference.Group.allCases {
             let rows = Setting.all.compactMap { setting in setting.preference.map { (setting, $0) } }
@@ -49,6 +53,15 @@ final class PreferencesWindow {
             adw_preferences_page_add(cast(page), cast(box))
         }
         adw_preferences_window_add(cast(window), cast(page))
+        on(window, .destroy) { [self] in isOpen = false }
+        // libadwaita 1.2 leaves its search button and field unnamed.
+        for button in descendants(of: window, ofType: gtk_button_get_type())
+        where gtk_button_get_icon_name(cast(button)).map({ String(cString: $0) }) == "edit-find-symbolic" {
+            accessibleName(button, tr("Search"))
+        }
+        for entry in descendants(of: window, ofType: gtk_search_entry_get_type()) {
+            accessibleName(entry, tr("Search Preferences"))
+        }
     }
 
     func present() {
@@ -82,36 +95,35 @@ final class PreferencesWindow {
                 write(setting, .bool(gtk_switch_get_active(cast(toggle)) != 0))
             }
             return suffixed(title, toggle)
-        case .number(let range):
-            // An entry, not a spin button (GTK 4.8 lets assistive technologies type into an entry, but neither set a
-            // spin button's value nor its text), that writes each whole number in range as it is typed, as a spin
-            // button would; anything else marks the row and writes nothing.
-            let row: Widget = adw_entry_row_new()
-            adw_preferences_row_set_title(cast(row), title)
-            if case .integer(let number) = current { gtk_editable_set_text(cast(row), "\(number)") }
-            on(row, .changed) { [self] in
-                if let number = Int(String(cString: gtk_editable_get_text(cast(row)))), range.contains(number) {
-                    gtk_widget_remove_css_class(row, "error")
-                    write(setting, .integer(number))
-                } else {
-                    gtk_widget_add_css_class(row, "error")
-                }
+        case .number(let range, let words):
+            // Committed as GTK commits a spin button's text: Enter, the focus leaving, the arrows; never a keystroke.
+            let spin: Widget = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
+            gtk_spin_button_set_numeric(cast(spin), 1)
+            if case .integer(let number) = current { gtk_spin_button_set_value(cast(spin), Double(number)) }
+            accessibleDescription(spin, tr(words))
+            on(spin, .valueChanged) { [self] in
+                write(setting, .integer(Int(gtk_spin_button_get_value_as_int(cast(spin)))))
             }
+            let row = suffixed(title, spin)
+            adw_action_row_set_subtitle(cast(row), tr(words))
             return row
         case .choice(let values):
-            return choiceRow(setting, title, values, current)
+            return choiceRow(setting, title, values, current, named: Preference.choiceTitle)
         case .flags(let values, let always):
             return flagsRow(setting, title, values, always, current)
         case .sound(let cue):
-            let row = entryRow(setting, title, current) { .set(.string($0)) }
+            var sounds = Preference.namedSounds.map(\.id)
+            if case .string(let sound) = current, !sounds.contains(sound) { sounds.append(sound) }
+            let row = choiceRow(setting, title, sounds, current, named: Preference.soundTitle)
             let play: Widget = gtk_button_new_from_icon_name("media-playback-start-symbolic")
             gtk_widget_add_css_class(play, "flat")
             gtk_widget_set_valign(play, GTK_ALIGN_CENTER)
             accessibleName(play, tr("Play {sound}", ["sound": tr(cue.title)]))
             on(play, .clicked) { [self] in
-                playSample(String(cString: gtk_editable_get_text(cast(row))))
+                let index = Int(adw_combo_row_get_selected(cast(row)))
+                if sounds.indices.contains(index) { playSample(sounds[index]) }
             }
-            adw_entry_row_add_suffix(cast(row), play)
+            adw_action_row_add_suffix(cast(row), play)
             return row
         case .text:
             return entryRow(setting, title, current) { text in Edit(preference.value(ofText: text)) }
@@ -136,11 +148,15 @@ final class PreferencesWindow {
         return row
     }
 
-    private func choiceRow(_ setting: Setting, _ title: String, _ values: [String], _ current: SettingValue) -> Widget {
+    /// A combo row of `values`, each shown by its `name`, that writes the one chosen.
+    private func choiceRow(
+        _ setting: Setting, _ title: String, _ values: [String], _ current: SettingValue,
+        named name: (String) -> String
+    ) -> Widget {
         let row: Widget = adw_combo_row_new()
         adw_preferences_row_set_title(cast(row), title)
         let model = gtk_string_list_new(nil)
-        for value in values { gtk_string_list_append(model, Preference.choiceTitle(value)) }
+        for value in values { gtk_string_list_append(model, name(value)) }
         adw_combo_row_set_model(cast(row), model)
         g_object_unref(UnsafeMutableRawPointer(model))
         if case .string(let value) = current, let index = values.firstIndex(of: value) {
@@ -211,25 +227,47 @@ final class PreferencesWindow {
         return row
     }
 
+    /// A row whose button speaks a phrase as the next cue would.
     private func speakSampleRow() -> Widget {
-        actionRow(title: tr("Speak a sample"), subtitle: tr("With the language and rate above")) { [self] in
+        let speak: Widget = gtk_button_new_with_label(tr("Speak"))
+        gtk_widget_set_valign(speak, GTK_ALIGN_CENTER)
+        let row = suffixed(tr("Speak a sample"), speak)
+        adw_action_row_set_subtitle(cast(row), tr("With the language and rate above"))
+        on(speak, .clicked) { [self] in
             let sound = settings.sound
             let phrase = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
             let (text, english) = (phrase(), Localization.inEnglish(phrase))
             let logger = logger
+            let box = UncheckedBox(Unmanaged.passRetained(self))
             DispatchQueue.global().async {
                 let voice = SpeechVoice(language: sound.voiceLanguage, rate: sound.voiceRate, logger: logger)
-                _ = voice.sayToEnd(text, orInEnglish: english)
+                let spoken = voice.sayToEnd(text, orInEnglish: english)
+                onMainThread {
+                    let preferences = box.value.takeRetainedValue()
+                    if !spoken {
+                        preferences.toast(tr("The sample could not be spoken: is speech-dispatcher installed?"))
+                    }
+                }
             }
         }
+        return row
     }
 
-    /// Plays `sound` as the daemon would, at the volume set here, off the main thread.
+    /// Plays `sound` as the daemon would, at the volume set here, off the main thread; says so if it cannot.
     private func playSample(_ sound: String) {
         let volume = settings.sound.volume
         let logger = logger
+        let box = UncheckedBox(Unmanaged.passRetained(self))
         DispatchQueue.global().async {
-            _ = CanberraPlayer(volume: volume, preload: [], logger: logger).playToEnd(sound)
+            let failure = CanberraPlayer(volume: volume, preload: [], logger: logger).playToEnd(sound)
+            onMainThread {
+                let preferences = box.value.takeRetainedValue()
+                guard let failure else { return }
+                preferences.toast(
+                    tr(
+                        "{sound} could not be played: {reason}",
+                        ["sound": Preference.soundTitle(sound), "reason": failure]))
+            }
         }
     }
 
@@ -241,29 +279,35 @@ final class PreferencesWindow {
         do throws(FileError) {
             text = String(decoding: try FileBytes.read(path, limit: 1 << 20), as: UTF8.self)
         } catch {
-            guard error.errno == ENOENT else { return toast(error.description) }
+            guard error.errno == ENOENT else { return refused(error.description) }
             text = ""
         }
         let edited: String
         do throws(SettingsTextError) {
             edited = try SettingsText.setting(setting, to: value, in: text)
         } catch {
-            return toast(error.description)
+            return refused(error.description)
         }
         guard edited != text else { return }
         do throws(FileError) {
             if let slash = path.lastIndex(of: "/") { try FileBytes.makeDirectories(String(path[..<slash])) }
             try FileBytes.replace(path, with: Array(edited.utf8))
         } catch {
-            return toast(error.description)
+            return refused(error.description)
         }
         settings = SettingsFile.read(edited, path: path).settings
         logger.info("Wrote a setting.", metadata: ["setting": "\(setting.name)"])
         changed(settings)
     }
 
-    private func toast(_ text: String) {
+    /// A setting that could not be written: said in a toast.
+    private func refused(_ text: String) {
         logger.notice("Preferences: could not write a setting.", metadata: ["reason": "\(text)"])
+        toast(text)
+    }
+
+    private func toast(_ text: String) {
+        guard isOpen else { return }
         adw_preferences_window_add_toast(cast(window), adw_toast_new(text))
     }
 }

@@ -25,7 +25,12 @@ struct TestSoundCommand: ParsableCommand {
         for (cue, times) in [(SoundCue.work, 1), (.rest, 1), (.countdown, 3), (.finish, 1)] {
             let sound = settings.sound(for: cue)
             Console.print("\(cue.rawValue): \(sound)")
-            for _ in 0..<times where !player.playToEnd(sound) { failed = true }
+            for _ in 0..<times {
+                guard let failure = player.playToEnd(sound) else { continue }
+                Console.error("\(cue.rawValue): \(sound) could not be played: \(failure)")
+                failed = true
+                break
+            }
         }
         if voice {
             let speech = SpeechVoice(

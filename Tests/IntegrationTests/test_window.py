@@ -126,8 +126,8 @@ class Window:
     def find(self, role=None, name=None, root=None):
         return next(self.matches(role, name, root), None)
 
-    def wait(self, role, name, timeout=10):
-        return wait_until(lambda: self.find(role, name), timeout, f"a {role} named {name!r}")
+    def wait(self, role, name, timeout=10, root=None):
+        return wait_until(lambda: self.find(role, name, root), timeout, f"a {role} named {name!r}")
 
     def usable(self, role, name, timeout=10, state=Atspi.StateType.SENSITIVE, root=None):
         """The control, once GTK has laid it out and it is in `state` (sensitive, editable…).
@@ -175,6 +175,11 @@ class Window:
         entry = self.usable("text", name)
         wait_until(lambda: entry.get_state_set().contains(Atspi.StateType.EDITABLE), 10, f"{name} to be editable")
         assert entry.get_editable_text_iface().set_text_contents(text)
+
+    def set_number(self, name, value):
+        """Sets a spin button's value as assistive technology does, which commits it as Enter would."""
+        spin = self.usable("spin button", name)
+        assert spin.get_value_iface().set_current_value(value), f"{name} refused {value}"
 
     def open_menu(self, button=None):
         """Opens the primary menu, or the menu button named `button`."""
@@ -458,7 +463,7 @@ def test_preferences_speak_the_users_language(tmp_path, locale, preferences, vol
     window = Window(tmp_path, env=in_language(locale))
     try:
         window.menu(preferences)
-        window.usable("text", volume)
+        window.usable("spin button", volume)
     finally:
         window.close()
 
@@ -556,7 +561,7 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         shot("window-finish.png")
         window.press("push button", "Done")
         window.menu("Preferences")
-        window.usable("text", "Volume in percent")
+        window.usable("spin button", "Volume in percent")
         shot("window-preferences.png")
         window.press("push button", "Close", root=window.find("frame", "Preferences"))
         wait_until(lambda: window.app.get_child_count() == 1, 5, "Preferences to close")
@@ -615,9 +620,9 @@ def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_appl
     window.menu("Preferences")
     # The file's problem is shown, not overwritten unseen.
     window.wait("label", re.compile(r".*intervald\.toml:8: duck: expected a percentage from 0 to 100.*"))
-    volume = window.usable("text", "Volume in percent")
-    assert volume.get_text(0, volume.get_character_count()) == "100"
-    window.type("Volume in percent", "40")
+    volume = window.usable("spin button", "Volume in percent")
+    assert volume.get_value_iface().get_current_value() == 100
+    window.set_number("Volume in percent", 40)
     wait_until(lambda: "volume = 40\n" in daemon_config.read_text(), 10, "the volume to be written")
     assert daemon_config.read_text() == SETTINGS.replace("volume = 100", "volume = 40")
     log = tmp_path / "intervald.log"
@@ -628,6 +633,62 @@ def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_appl
     assert daemon_config.read_text() == SETTINGS.replace("volume = 100", "volume = 40") + "\n[tray]\nenabled = false\n"
     assert timer_property("State") == '"running"'
     assert name_owner_pid() == daemon
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed (scripts/setup-deps)")
+def test_preferences_numbers_are_spin_buttons_with_their_ranges_committed_whole(window, daemon_config):
+    """Volume: select all, type 150: the field turned red without saying the range, and the file said `volume = 15`."""
+    window.menu("Preferences")
+    preferences = window.wait("frame", "Preferences")
+    window.wait("label", "1 to 100", root=preferences)
+    window.wait("label", "-100 (slowest) to 100 (fastest)", root=preferences)
+    volume = window.usable("spin button", "Volume in percent")
+    assert volume.get_value_iface().get_maximum_value() == 100
+    click(volume, left=10)  # into its text, not onto its − and + buttons
+    wait_until(lambda: volume.get_state_set().contains(Atspi.StateType.FOCUSED), 5, "the volume to have the focus")
+    key("ctrl+a")
+    subprocess.run(["xdotool", "type", "--delay", "20", "40"], check=True, timeout=10)
+    wait_until(lambda: text_of(volume) == "40", 5, "40 typed")
+    assert "volume" not in daemon_config.read_text(), "nothing written while typing"
+    key("Tab")
+    wait_until(lambda: "volume = 40\n" in daemon_config.read_text(), 5, "the volume to be written as the focus left")
+    click(volume, left=10)
+    key("ctrl+a")
+    subprocess.run(["xdotool", "type", "--delay", "20", "150"], check=True, timeout=10)
+    wait_until(lambda: text_of(volume) == "150", 5, "150 typed")
+    assert "volume = 40\n" in daemon_config.read_text(), "nothing written while typing"
+    key("Return")
+    # Committed whole, and within its range.
+    wait_until(lambda: "volume = 100\n" in daemon_config.read_text(), 5, "the volume to be written")
+    wait_until(lambda: text_of(volume) == "100", 5, "the field to show what was written")
+    # The daemon's own knob is not among what a runner changes.
+    advanced = window.wait("list", "Advanced", root=preferences)
+    window.wait("spin button", "Seconds an idle timer service waits before it exits", root=advanced)
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed (scripts/setup-deps)")
+def test_preferences_choose_sounds_by_name_and_say_when_one_cannot_play(window, daemon_config):
+    """Sounds were raw IDs (`intervald-work`), and a sound that failed to play said nothing in the window."""
+    daemon_config.write_text('[notifications]\nsound = false\n\n[sound]\nrest = "/nowhere/cue.oga"\n')
+    window.menu("Preferences")
+    preferences = window.wait("frame", "Preferences")
+    work = window.usable("combo box", "Sound of a change to work", root=preferences)
+    window.wait("label", "Work tone", root=work)
+    rest = window.usable("combo box", "Sound of a change to rest", root=preferences)
+    window.wait("label", "File cue.oga", root=rest)
+    click(work)
+    # The list opens on the sound chosen, intervald's four first; the Bell is below them (the test screen is too
+    # short to show it, so the keyboard chooses it).
+    window.usable("label", "Finish chime")
+    for name in ("Down", "Down", "Down", "Down", "Return"):
+        key(name)
+    wait_until(lambda: 'work = "bell"' in daemon_config.read_text(), 5, "the bell to be written")
+    window.wait("label", "Bell", root=work)
+    # Speaking a sample is a button, not a row that leads elsewhere.
+    window.usable("push button", re.compile(r"Speak.*"), root=preferences)
+    assert controls_without_a_name(window, preferences) == []
+    window.press("push button", "Play Sound of a change to rest", root=preferences)
+    window.wait("label", re.compile(r"File cue\.oga could not be played: .+"), root=preferences)
 
 
 #: Silence recorded after a sound's last loud sample that shows it has ended (longer than any gap within it).
@@ -687,7 +748,7 @@ class TestPreferencesHeard:
             first = signals.wait_for("SegmentStarted")[0]["timestamp-realtime"] / 1e6
             first_level = self.cue_level(pulse, first)
             window.menu("Preferences")
-            window.type("Volume in percent", "25")
+            window.set_number("Volume in percent", 25)
             wait_until(lambda: "volume = 25\n" in daemon_config.read_text(), 10, "the volume to be written")
             assert daemon_config.read_text() == settings.replace("volume = 100", "volume = 25"), "only that line"
             wait_until(lambda: log.read_text().count("reason=the file changed") >= 1, 10, "the daemon to read it")
@@ -721,11 +782,11 @@ class TestPreferencesHeard:
             ctl("stop")
 
 
-def controls_without_a_name(window):
-    """Each control below the window that a person can act on (it has an action) but a screen reader cannot name: no
+def controls_without_a_name(window, frame=None):
+    """Each control below the window (or `frame`) that a person can act on (it has an action) but a screen reader cannot name: no
     accessible name, or only its GTK class's ("GtkToggleButton", "GtkImage")."""
     nameless = []
-    for node in window.matches(root=window.frame):
+    for node in window.matches(root=frame or window.frame):
         try:
             if not node.get_n_actions():
                 continue
@@ -805,11 +866,12 @@ def key(name):
     subprocess.run(["xdotool", "key", name], check=True, timeout=10)
 
 
-def click(control):
-    """A real pointer click in the middle of the control (which must be on the screen)."""
+def click(control, left=None):
+    """A real pointer click in the middle of the control (which must be on the screen), or `left` pixels into it."""
     extents = control.get_extents(Atspi.CoordType.SCREEN)
-    subprocess.run(["xdotool", "mousemove", str(extents.x + extents.width // 2), str(extents.y + extents.height // 2),
-                    "click", "1"], check=True, timeout=10)
+    x = extents.x + (extents.width // 2 if left is None else left)
+    subprocess.run(["xdotool", "mousemove", str(x), str(extents.y + extents.height // 2), "click", "1"], check=True,
+                   timeout=10)
 
 
 def text_of(entry):
