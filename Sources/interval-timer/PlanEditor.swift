@@ -43,6 +43,14 @@ final class PlanEditor {
     private var updating = false
     /// The rows shown, each with its item's path and the field that takes the focus.
     private var rows: [(path: [Int], row: Widget, field: Widget)] = []
+    /// The rows beside the text, or above it in a narrow window.
+    private let panes: Widget
+    /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and pace under its
+    /// duration and kind.
+    private var narrow = false
+    /// Below this width (a phone's 360 pixels, a tiled half of a small screen) the rows and the text do not fit side
+    /// by side.
+    private static let narrowWidth: Int32 = 720
 
     init(application: TimerApplication, parent: Widget, target: Target, text: String, draft: PlanDraft) {
         self.application = application
@@ -58,6 +66,7 @@ final class PlanEditor {
         (verdict, rowsHint, totals, timeline) = (
             layout.widget("verdict"), layout.widget("rows-hint"), layout.widget("totals"), layout.widget("timeline")
         )
+        panes = layout.widget("panes")
         buffer = gtk_text_view_get_buffer(cast(textView))
         gtk_window_set_transient_for(cast(window), cast(parent))
         let title: Widget = layout.widget("title")
@@ -75,6 +84,9 @@ final class PlanEditor {
         }
         showHeader()
         setBuffer(text)
+        // GTK 4 keeps a toplevel's default size as its size: it follows every resize.
+        on(window, .notify("default-width")) { [weak self] _ in self?.fitWidth() }
+        fitWidth(refill: false)
         fillRows()
         evaluate()
         gtk_window_present(cast(window))
@@ -277,6 +289,22 @@ final class PlanEditor {
         return tr("Step {number}", ["number": number])
     }
 
+    /// Lays the editor out for the window's width: side by side when wide; stacked when narrow, where the text keeps
+    /// its least height (a few lines, ui/plan-editor.ui) and the rows take the rest as the window grows.
+    private func fitWidth(refill: Bool = true) {
+        var (width, height): (Int32, Int32) = (0, 0)
+        // Both sizes: GTK 4.8 writes through both pointers.
+        gtk_window_get_default_size(cast(window), &width, &height)
+        let isNarrow = width > 0 && width < Self.narrowWidth
+        guard isNarrow != narrow || !refill else { return }
+        narrow = isNarrow
+        gtk_orientable_set_orientation(cast(panes), narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
+        gtk_paned_set_resize_end_child(cast(panes), narrow ? 0 : 1)
+        // Narrow: as far down as the text's least height lets it.
+        gtk_paned_set_position(cast(panes), narrow ? Int32.max : width * 5 / 8)
+        if refill { fillRows(focus: focusedPath()) }
+    }
+
     /// Every item as a row, a group's items under it and indented; the focus goes to the row at `focus`.
     private func fillRows(focus: [Int]? = nil) {
         removeChildren(items, from: true)
@@ -301,21 +329,29 @@ final class PlanEditor {
         let name = Self.rowName(draft, path)
         accessibleName(row, name)
         let box: Widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        gtk_widget_set_margin_start(box, Int32(12 + 28 * (path.count - 1)))
-        gtk_widget_set_margin_end(box, 6)
-        gtk_widget_set_margin_top(box, 6)
-        gtk_widget_set_margin_bottom(box, 6)
         let first: Widget
+        // Narrow, a step's label and pace are a second line under its duration and kind.
+        var child = box
         switch item.content {
         case .step(let step):
             first = field(step.duration, tr("Duration"), width: 5, placeholder: "30s", in: box) { [unowned self] in
                 updateStep(path) { $0.duration = $1 }($0)
             }
             kindField(step.kind, in: box, path: path)
-            field(step.label, tr("Label"), width: 0, placeholder: tr("Label (optional)"), in: box) {
+            var rest = box
+            if narrow {
+                let spacer: Widget = gtk_label_new(nil)
+                gtk_widget_set_hexpand(spacer, 1)
+                append(box, spacer)
+                rest = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+                child = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
+                append(child, box)
+                append(child, rest)
+            }
+            field(step.label, tr("Label"), width: 0, placeholder: tr("Label (optional)"), in: rest) {
                 [unowned self] in updateStep(path) { $0.label = $1 }($0)
             }
-            field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: box) { [unowned self] in
+            field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: rest) { [unowned self] in
                 updateStep(path) { $0.pace = $1 }($0)
             }
         case .group(let group):
@@ -336,7 +372,11 @@ final class PlanEditor {
             append(box, spacer)
         }
         append(box, rowMenu(for: path, named: name))
-        gtk_list_box_row_set_child(cast(row), box)
+        gtk_widget_set_margin_start(child, Int32(12 + 28 * (path.count - 1)))
+        gtk_widget_set_margin_end(child, 6)
+        gtk_widget_set_margin_top(child, 6)
+        gtk_widget_set_margin_bottom(child, 6)
+        gtk_list_box_row_set_child(cast(row), child)
         return (row, first)
     }
 

@@ -592,6 +592,9 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         window.wait("label", "36:00, 14 segments")
         subprocess.run(["xdotool", "mousemove", "800", "500"], check=True, timeout=10)  # no tooltip in the shot
         shot("window-editor.png", "1000x680")
+        narrow(window, window.find("frame", "Plan Editor"), "Plan Editor")
+        window.usable("text", "Label", root=window.find("list item", "Step 2.1"))
+        shot("window-editor-narrow.png", "360x640")
     finally:
         window.close()
 
@@ -937,6 +940,73 @@ def test_a_narrow_window_keeps_every_workout_control_inside_it(window):
 
     wait_until(inside, 10, "every workout control inside the 360-pixel window")
     ctl("stop")
+
+
+def narrow(window, frame, title):
+    """Resizes the X window titled `title` to 360 × 640 until its frame (`frame`, without the client-side shadow)
+    is at most 360 wide: GTK keeps a window as wide as its content needs, which narrows once it has fitted itself."""
+    def resized():
+        for x_window in subprocess.run(["xdotool", "search", "--pid", str(window.pid)], capture_output=True,
+                                       text=True).stdout.split():
+            name = subprocess.run(["xdotool", "getwindowname", x_window], capture_output=True, text=True).stdout
+            if name.strip() == title:
+                subprocess.run(["xdotool", "windowsize", x_window, "360", "640"], capture_output=True, timeout=10)
+        return frame.get_extents(Atspi.CoordType.SCREEN).width <= 360
+
+    wait_until(resized, 10, f"{title} to be 360 wide")
+
+
+def controls_outside(window, frame):
+    """Each control laid out in `frame` that reaches past its left or right edge (cut off, as "dd Step" was)."""
+    box = frame.get_extents(Atspi.CoordType.SCREEN)
+    outside = []
+    for node in window.matches(root=frame):
+        try:
+            if node.get_role_name() not in ("push button", "text", "combo box", "check box", "spin button",
+                                            "toggle button", "entry"):
+                continue
+            extents = node.get_extents(Atspi.CoordType.SCREEN)
+            if extents.width > 0 and (extents.x < box.x or extents.x + extents.width > box.x + box.width):
+                outside.append((node.get_role_name(), node.get_name(), extents.x, extents.width))
+        except gi.repository.GLib.Error:
+            continue
+    return outside
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed (scripts/setup-deps)")
+def test_the_plans_page_the_editor_preferences_and_a_question_fit_a_360_pixel_window(window):
+    """The plan editor did not fit 360 px: rows cut off on the left ("dd Step"), the text pane a third of the width."""
+    narrow(window, window.frame, "Interval Timer")
+    window.tab("Plans")
+    window.usable("text", "One-line plan")
+    wait_until(lambda: controls_outside(window, window.frame) == [], 5, "the Plans page inside 360 pixels")
+    window.press("push button", "New Plan")
+    editor = window.wait("frame", "Plan Editor")
+    narrow(window, editor, "Plan Editor")
+    text = window.usable("text", "Plan as text")
+    assert text.get_editable_text_iface().set_text_contents('10m walk "Warm-up", 6x(90s run "Uphill" @ 5:00/km, '
+                                                            '2m walk), 5m walk')
+    window.wait("label", "36:00, 14 segments")
+    window.usable("text", "Label", root=window.find("list item", "Step 2.1"))
+
+    def fits():
+        frame = editor.get_extents(Atspi.CoordType.SCREEN)
+        pane = text.get_extents(Atspi.CoordType.SCREEN)
+        return controls_outside(window, editor) == [] and pane.width >= frame.width * 0.8
+
+    wait_until(fits, 5, "every row's fields inside 360 pixels and the text as wide as the rows")
+    # A question over the narrow editor fits too.
+    window.press("push button", "Cancel", root=editor)
+    question = window.wait("dialog", re.compile(r".*"))
+    window.usable("push button", response("Discard"), root=question)
+    assert controls_outside(window, question) == []
+    window.press("push button", response("Discard"), root=question)
+    wait_until(lambda: window.app.get_child_count() == 1, 5, "the editor to close")
+    window.menu("Preferences")
+    preferences = window.wait("frame", "Preferences")
+    narrow(window, preferences, "Preferences")
+    window.usable("spin button", "Volume in percent")
+    wait_until(lambda: controls_outside(window, preferences) == [], 5, "Preferences inside 360 pixels")
 
 
 def test_when_the_daemon_dies_mid_workout_the_window_starts_it_again_and_shows_the_workout_resumed(window):
