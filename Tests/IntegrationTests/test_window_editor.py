@@ -6,14 +6,16 @@ The file runs after test_plasma.py on purpose (its name sorts after it): plasma.
 of the whole desktop, and that walk through the closed windows this file leaves behind crashed the test process
 (SIGSEGV in libatspi, under plasma.py's `_application`) in 2 of 3 runs of the whole step that had this file before
 test_plasma.py."""
+import os
 import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
 
-from conftest import ctl, has_locale, in_language, wait_until
+from conftest import BusMonitor, ctl, has_locale, in_language, wait_until
 from test_window import (Atspi, Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
                          key, response, text_of, timer_property, window, window_environment)
 
@@ -318,3 +320,119 @@ def test_saving_a_plan_another_program_changed_meanwhile_asks_which_to_keep(wind
     editor_closed(window)
     wait_until(lambda: "35m" in plan.read_text(), 5, "mine to be saved")
     assert plan.read_text() == 'name "Easy"\n\n35m walk  # from my phone\n'
+
+
+SHORTCUTS_UI = Path(__file__).resolve().parents[2] / "Sources" / "interval-timer" / "ui" / "shortcuts.ui"
+
+
+def shortcuts_listed():
+    """Each key the Keyboard Shortcuts window lists (ui/shortcuts.ui): its accelerator and its title."""
+    listed = {}
+    for shortcut in ElementTree.parse(SHORTCUTS_UI).iter("object"):
+        if shortcut.get("class") == "GtkShortcutsShortcut":
+            properties = {p.get("name"): p.text for p in shortcut.iter("property")}
+            listed[properties["accelerator"]] = properties["title"]
+    return listed
+
+
+@pytest.fixture
+def window_manager():
+    """openbox on the test screen: full screen is the window manager's to grant."""
+    if shutil.which("openbox") is None:
+        pytest.skip("openbox is not installed (scripts/setup-deps)")
+    manager = subprocess.Popen(["openbox", "--sm-disable"], env=os.environ, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    wait_until(lambda: "_NET_SUPPORTING_WM_CHECK(WINDOW)" in subprocess.run(
+        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True).stdout, 10, "openbox")
+    yield
+    manager.terminate()
+    manager.wait(timeout=10)
+
+
+@xdotool_required
+def test_every_key_the_shortcuts_window_lists_does_what_it_says(window_manager, window, tmp_path):
+    """Ctrl+? did nothing though the Keyboard Shortcuts window listed it: each key it lists is pressed here through
+    the X server, and a key listed but not pressed here fails the test."""
+    pressed = []
+
+    def press(accelerator, keys):
+        pressed.append(accelerator)
+        for name in keys.split():
+            key(name)
+
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1',member='SegmentStarted'")
+    try:
+        assert ctl("start", "-e", "3x(30s run, 30s walk)").returncode == 0
+        wait_until(window.countdown, 10, "the countdown")
+        focus_window_on_screen(window)
+        press("space", "space")
+        wait_until(lambda: timer_property("State") == '"paused"', 5, "Space to pause")
+        window.usable("push button", "Resume")
+        key("space")
+        wait_until(lambda: timer_property("State") == '"running"', 5, "Space to resume")
+        press("Right", "Right")
+        wait_until(lambda: timer_property("SegmentIndex") == "1", 5, "Right to skip")
+        signals.wait_for("SegmentStarted", count=2)
+        press("Left", "Left")
+        # The same segment starts again, with its cue.
+        again = signals.wait_for("SegmentStarted", count=3)[2]
+        assert again["payload"]["data"][0] == 1
+        ctl("stop")
+    finally:
+        signals.close()
+
+    def full_screen():
+        """Whether the window manager shows the window full screen (GTK's AT-SPI extents keep its shadow out)."""
+        windows = subprocess.run(["xdotool", "search", "--pid", str(window.pid), "--name", "^Interval Timer$"],
+                                 capture_output=True, text=True).stdout.split()
+        return any("_NET_WM_STATE_FULLSCREEN" in subprocess.run(["xprop", "-id", x_window, "_NET_WM_STATE"],
+                                                                capture_output=True, text=True).stdout
+                   for x_window in windows)
+
+    assert not full_screen()
+    press("F11", "F11")
+    wait_until(full_screen, 5, "full screen")
+    key("F11")
+    wait_until(lambda: not full_screen(), 5, "a window again")
+
+    press("<Control>comma", "ctrl+comma")
+    preferences = window.wait("frame", "Preferences")
+    window.press("push button", "Close", root=preferences)
+    wait_until(lambda: window.app.get_child_count() == 1, 5, "Preferences to close")
+    focus_window_on_screen(window)
+    press("<Control>question", "ctrl+question")
+    window.wait("label", "Skip to the next interval")
+    key("Escape")
+    wait_until(lambda: window.app.get_child_count() == 1, 5, "the shortcuts window to close")
+
+    focus_window_on_screen(window)
+    press("<Control>n", "ctrl+n")
+    name = window.usable("text", "Name")
+    focus_window_on_screen(window)
+    subprocess.run(["xdotool", "type", "--delay", "20", "Keys"], check=True, timeout=20)
+    wait_until(lambda: text_of(name) == "Keys", 5, "the name typed")
+    press("<Control>Return", "ctrl+Return")
+    wait_until(lambda: editor_text(window).endswith("\n30s run\n30s run\n"), 5, "a step added")
+    duration = window.usable("text", "Duration", root=row(window, "Step 2"))
+    wait_until(lambda: duration.get_state_set().contains(Atspi.StateType.FOCUSED), 5, "the new step's duration")
+    key("ctrl+a")
+    subprocess.run(["xdotool", "type", "--delay", "20", "45s"], check=True, timeout=20)
+    wait_until(lambda: editor_text(window).endswith("\n30s run\n45s run\n"), 5, "the duration typed")
+    press("<Alt>Up <Alt>Down", "alt+Up")
+    wait_until(lambda: editor_text(window).endswith("\n45s run\n30s run\n"), 5, "the step moved up")
+    key("alt+Down")
+    wait_until(lambda: editor_text(window).endswith("\n30s run\n45s run\n"), 5, "the step moved down")
+    press("<Control><Shift>d", "ctrl+shift+d")
+    wait_until(lambda: editor_text(window).endswith("\n30s run\n45s run\n45s run\n"), 5, "the step duplicated")
+    press("<Alt>Delete", "alt+Delete")
+    wait_until(lambda: editor_text(window).endswith("\n30s run\n45s run\n"), 5, "the step removed")
+    press("<Control><Shift>Return", "ctrl+shift+Return")
+    wait_until(lambda: re.search(r"\n\d+x? *[({]", editor_text(window)), 5, "a repeat added")
+    press("<Control>s", "ctrl+s")
+    editor_closed(window)
+    wait_until((own_plans(tmp_path) / "keys.plan").exists, 5, "the plan saved")
+
+    focus_window_on_screen(window)
+    press("<Control>q", "ctrl+q")
+    wait_until(lambda: window.process.poll() is not None, 10, "the window to close and the application to end")
+    assert sorted(pressed) == sorted(shortcuts_listed()), "every key listed is pressed here"
