@@ -115,10 +115,11 @@ public enum PlanReport {
         }
     }
 
-    /// "Uphill (run) @ 5:00/km": the step's label, its kind when the label is not the kind's own, its pace.
+    /// "Uphill (Run) @ 5:00/km": the step's label, its kind by name when the label is not the kind's own, its pace.
     static func title(of step: Step) -> String {
         var title = Localization.label(step.label)
-        if step.label != Step.defaultLabel(for: step.kind) { title += " (\(step.kind))" }
+        let kind = Localization.kindName(step.kind)
+        if title != kind { title += " (\(kind))" }
         if let pace = step.pace { title += " @ \(pace.perKilometreText)" }
         return title
     }
