@@ -21,6 +21,8 @@ final class BusDispatchDriver: @unchecked Sendable {
     private let logger: Logger
     private let onDisconnect: @Sendable (BusError) -> Void
 
+    /// The descriptor the sources watch while the driver serves the bus.
+    private var watched: WatchedDescriptor?
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var timer: DispatchSourceTimer?
@@ -41,10 +43,12 @@ final class BusDispatchDriver: @unchecked Sendable {
     /// Creates and activates the sources, then processes once on `queue`: messages may already be buffered
     /// (e.g. after a synchronous `sd_bus_request_name`), and the socket would not wake us for them.
     func start() throws(BusError) {
-        let fd = try bus.fileDescriptor()
+        let watched = try WatchedDescriptor(duplicating: bus.fileDescriptor())
+        self.watched = watched
 
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let read = DispatchSource.makeReadSource(fileDescriptor: watched.fd, queue: queue)
         read.setEventHandler { [weak self] in self?.processPending() }
+        read.setCancelHandler { watched.keep() }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
@@ -106,10 +110,11 @@ final class BusDispatchDriver: @unchecked Sendable {
         }
 
         if events & Int32(POLLOUT) != 0 {
-            if writeSource == nil, let fd = try? bus.fileDescriptor() {
+            if writeSource == nil, let watched {
                 logger.trace("Waiting for the bus socket to take more output.")
-                let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+                let write = DispatchSource.makeWriteSource(fileDescriptor: watched.fd, queue: queue)
                 write.setEventHandler { [weak self] in self?.processPending() }
+                write.setCancelHandler { watched.keep() }
                 writeSource = write
                 write.activate()
             }
@@ -153,11 +158,33 @@ final class BusDispatchDriver: @unchecked Sendable {
     }
 
     private func cancelSources() {
+        // The sources' cancel handlers hold it until libdispatch has let go of it.
+        watched = nil
         readSource?.cancel()
         readSource = nil
         writeSource?.cancel()
         writeSource = nil
         timer?.cancel()
         timer = nil
+    }
+}
+
+/// The bus's socket, duplicated for the dispatch sources and closed only once the last of them is gone. libdispatch
+/// takes a cancelled source's descriptor out of its poll set later, on its own thread, by number: a descriptor
+/// closed before that (sd-bus closes its own at once, and a closed connection at any moment) may by then number
+/// another file, a signal pipe or the next connection, whose registration that late removal would take instead.
+private final class WatchedDescriptor: Sendable {
+    let fd: Int32
+
+    init(duplicating original: Int32) throws(BusError) {
+        fd = fcntl(original, F_DUPFD_CLOEXEC, 3)
+        guard fd >= 0 else { throw BusError(errno: errno, function: "fcntl(F_DUPFD_CLOEXEC)") }
+    }
+
+    /// Called from a source's cancel handler, which holds the descriptor open until libdispatch releases it.
+    func keep() {}
+
+    deinit {
+        close(fd)
     }
 }
