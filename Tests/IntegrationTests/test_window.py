@@ -1060,7 +1060,8 @@ PLAN_SOURCE = re.compile(r'(?:\s*(?:\d+x\s*[({]|[)}]|,|\d+(?::\d\d)?(?:ms|s|m|h)
 
 class ShownWords:
     """What the window shows that a German reader should not meet: an English text of the catalog left untranslated,
-    a kind's ID where its name belongs, plan language where a description belongs."""
+    a kind's ID where its name belongs, plan language where a description belongs, a D-Bus error's name or a
+    compiler's diagnostic where a sentence belongs."""
 
     def __init__(self, window, plan_names):
         catalog = gettext.translation("intervald", LOCALE_DIR, ["de"])._catalog  # msgid → msgstr
@@ -1099,6 +1100,8 @@ class ShownWords:
                     self.found.add((where, "kind ID", role, text))
                 if role == "label" and re.search(r"\d+(?:ms|s|m|h)\s+[a-z]+", text) and PLAN_SOURCE.fullmatch(text):
                     self.found.add((where, "plan source", role, text))
+                if re.search(r"\borg\.[\w.]*Error\b|<inline>:\d+:\d+: error", text):
+                    self.found.add((where, "a D-Bus error name or a compiler's diagnostic", role, text))
 
 
 def end_windows_but_the_main_one(window):
