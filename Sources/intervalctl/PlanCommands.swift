@@ -117,26 +117,15 @@ struct PlansCommand: ParsableCommand {
                 }
             }
         }
-        // In English for --json, whose diagnostics are the same bytes in every locale (docs/reference.md §9).
-        let entries = json ? Localization.inEnglish(list) : list()
-        if json {
-            Console.print(try stableJSON(entries))
-            return
-        }
-        if entries.isEmpty {
-            Console.print(
-                tr(
-                    "No named plans in {directories}.",
-                    ["directories": locator.searchDirectories.joined(separator: ", ")]))
-            return
-        }
-        let width = entries.map(\.name.count).max() ?? 0
-        for entry in entries {
-            let detail =
+        try printCatalog(
+            json: json,
+            empty: tr(
+                "No named plans in {directories}.", ["directories": locator.searchDirectories.joined(separator: ", ")]),
+            name: \.name,
+            line: { entry in
                 entry.durationUs.map { "\(TimeText.clock(microseconds: $0).padding(to: 8))  \(entry.title ?? "")" }
-                ?? "invalid   \(entry.error ?? "")"
-            Console.print("\(entry.name.padding(to: width))  \(detail)")
-        }
+                    ?? "invalid   \(entry.error ?? "")"
+            }, entries: list)
     }
 
     struct NamedPlan: Encodable {

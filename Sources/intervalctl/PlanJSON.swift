@@ -112,3 +112,17 @@ func stableJSON(_ value: some Encodable) throws -> String {
     // JSONEncoder escapes only C0 controls; C1 controls and bidirectional overrides would reach the terminal.
     return String(decoding: try encoder.encode(value), as: UTF8.self).jsonTerminalEscaped
 }
+
+/// Prints a catalog (`intervalctl plans`, `intervalctl programs`): its entries as JSON, made in English (the same bytes
+/// in every locale, docs/reference.md §9); or a line an entry, its name padded to the longest, then `line`'s words;
+/// or `empty` when there is none.
+func printCatalog<Entry: Encodable>(
+    json: Bool, empty: @autoclosure () -> String, name: (Entry) -> String, line: (Entry) -> String,
+    entries: () -> [Entry]
+) throws {
+    guard !json else { return Console.print(try stableJSON(Localization.inEnglish(entries))) }
+    let listed = entries()
+    guard !listed.isEmpty else { return Console.print(empty()) }
+    let width = listed.map { name($0).count }.max() ?? 0
+    for entry in listed { Console.print("\(name(entry).padding(to: width))  \(line(entry))") }
+}

@@ -65,30 +65,22 @@ struct ProgramsCommand: ParsableCommand {
                 }
             }
         }
-        let entries = json ? Localization.inEnglish(list) : list()
-        if json {
-            Console.print(try stableJSON(entries))
-            return
-        }
-        if entries.isEmpty {
-            Console.print(
-                tr(
-                    "No programs in {directories}.",
-                    ["directories": ledger.catalog.searchDirectories.joined(separator: ", ")]))
-            return
-        }
-        let width = entries.map(\.name.count).max() ?? 0
-        for entry in entries {
-            guard let title = entry.title, let days = entry.days, let done = entry.done else {
-                Console.print("\(entry.name.padding(to: width))  invalid   \(entry.error ?? "")")
-                continue
-            }
-            let next = entry.next.flatMap(ProgramDay.init).map { tr("next {day}", ["day": $0.title]) } ?? tr("complete")
-            Console.print(
-                "\(entry.name.padding(to: width))  \(title) · "
+        try printCatalog(
+            json: json,
+            empty: tr(
+                "No programs in {directories}.",
+                ["directories": ledger.catalog.searchDirectories.joined(separator: ", ")]),
+            name: \.name,
+            line: { entry in
+                guard let title = entry.title, let days = entry.days, let done = entry.done else {
+                    return "invalid   \(entry.error ?? "")"
+                }
+                let next =
+                    entry.next.flatMap(ProgramDay.init).map { tr("next {day}", ["day": $0.title]) } ?? tr("complete")
+                return "\(title) · "
                     + trn("{count} day done of {days}", "{count} days done of {days}", done, ["days": "\(days)"])
-                    + " · \(next)")
-        }
+                    + " · \(next)"
+            }, entries: list)
     }
 
     struct Entry: Encodable {
