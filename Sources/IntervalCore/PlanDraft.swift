@@ -13,7 +13,9 @@ public struct PlanDraft: Sendable, Equatable {
     /// The comments after the last item.
     public var closingComments: [String]
 
-    /// `DURATION KIND ["LABEL"] [@ PACE]`; an empty label or pace is none.
+    /// `DURATION KIND ["LABEL"] [@ PACE]`, each field as written; an empty label or pace is none. The one description
+    /// of a step's line: the parser's outline reads it, the editor's rows hold it, and ``line`` writes it for the draft
+    /// and for ``PlanWriter`` alike.
     public struct Step: Sendable, Equatable {
         public var duration: String
         public var kind: String
@@ -22,6 +24,30 @@ public struct PlanDraft: Sendable, Equatable {
 
         public init(duration: String, kind: String, label: String = "", pace: String = "") {
             (self.duration, self.kind, self.label, self.pace) = (duration, kind, label, pace)
+        }
+
+        /// A plan's step as ``PlanWriter`` writes it: the shortest exact duration and pace, the label only when it is
+        /// not the kind's own.
+        public init(_ step: IntervalCore.Step) {
+            self.init(
+                duration: PlanWriter.duration(step.duration), kind: step.kind,
+                label: step.label != IntervalCore.Step.defaultLabel(for: step.kind) ? step.label : "",
+                pace: step.pace.map(PlanWriter.pace) ?? "")
+        }
+
+        /// `90s run "Uphill" @ 5:00/km`: the fields as they are, the label quoted.
+        public var line: String {
+            var text = "\(duration) \(kind)"
+            if !label.isEmpty { text += " \(PlanWriter.quoted(label))" }
+            if !pace.isEmpty { text += " @ \(pace)" }
+            return text
+        }
+
+        /// The fields without the spaces typed around them.
+        var trimmed: Step {
+            Step(
+                duration: duration.trimmingSpaces, kind: kind.trimmingSpaces, label: label.trimmingSpaces,
+                pace: pace.trimmingSpaces)
         }
     }
 
@@ -181,7 +207,7 @@ public struct PlanDraft: Sendable, Equatable {
             let trailing = item.trailingComment.map { "  " + $0 } ?? ""
             switch item.content {
             case .step(let step):
-                lines.append(indent + line(of: step) + trailing)
+                lines.append(indent + step.trimmed.line + trailing)
             case .group(let group):
                 lines.append("\(indent)\(repetitionHead(group.repetition)) {" + trailing)
                 write(
@@ -191,14 +217,6 @@ public struct PlanDraft: Sendable, Equatable {
             }
         }
         lines += closing.map { indent + $0 }
-    }
-
-    /// `90s run "Uphill" @ 5:00/km`, the fields as typed (trimmed).
-    public static func line(of step: Step) -> String {
-        var text = "\(step.duration.trimmingSpaces) \(step.kind.trimmingSpaces)"
-        if !step.label.trimmingSpaces.isEmpty { text += " \(PlanWriter.quoted(step.label.trimmingSpaces))" }
-        if !step.pace.trimmingSpaces.isEmpty { text += " @ \(step.pace.trimmingSpaces)" }
-        return text
     }
 
     /// A repeat's head from what was typed in its field: `6` or `6x` → `6x`; `45m`, `5km` or `for 45m` → `for 45m`.

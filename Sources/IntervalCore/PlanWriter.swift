@@ -51,10 +51,7 @@ public enum PlanWriter {
 
     /// `90s run "Uphill" @ 5:00/km`: the label only when it is not the kind's own.
     public static func step(_ step: Step) -> String {
-        var text = "\(duration(step.duration)) \(step.kind)"
-        if step.label != Step.defaultLabel(for: step.kind) { text += " \(quoted(step.label))" }
-        if let pace = step.pace { text += " @ \(Self.pace(pace))" }
-        return text
+        PlanDraft.Step(step).line
     }
 
     /// `6x`, `for 45m`, `for 5km`.
