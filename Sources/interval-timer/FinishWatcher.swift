@@ -7,7 +7,7 @@ import IntervalRuntime
 /// file's changes (a monitor) look for it. The history page is told of every change of the file too.
 final class FinishWatcher {
     private let store: StateStore
-    private var monitor: UnsafeMutablePointer<GFileMonitor>?
+    private var watch: FileWatch?
     /// How many records the history held when last looked at, and the plan whose record is awaited.
     private var recordsSeen = 0
     private var endingPlan: String?
@@ -21,20 +21,9 @@ final class FinishWatcher {
         self.recorded = recorded
         self.historyChanged = historyChanged
         recordsSeen = (try? store.history().records.count) ?? 0
-        guard let file = g_file_new_for_path(store.historyPath) else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
-        guard let monitor else { return }
-        onFileChanged(monitor) { [unowned self] in
+        watch = FileWatch(.file(store.historyPath)) { [unowned self] in
             lookForRecord()
             self.historyChanged()
-        }
-    }
-
-    deinit {
-        if let monitor {
-            g_file_monitor_cancel(monitor)
-            g_object_unref(UnsafeMutableRawPointer(monitor))
         }
     }
 

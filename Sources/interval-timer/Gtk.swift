@@ -184,24 +184,41 @@ func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @e
     connect(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// A folder watched for files saved, changed or deleted by any program: `changed` runs once a burst of changes is
-/// over (a save is often several events). The folder is made if it does not exist: one that does not cannot be
-/// watched.
-final class FolderWatch {
+/// A file, or a folder's files, watched for changes by any program (a GFileMonitor): `changed` runs once a change is
+/// done, or with `settle`, once a burst of them is over (a save is often several events). A folder is made if it does
+/// not exist: one that does not cannot be watched.
+final class FileWatch {
+    enum Target {
+        case file(String)
+        case folder(String)
+    }
+
     private var monitor: UnsafeMutablePointer<GFileMonitor>?
     private var pending = false
 
-    init(_ directory: String, _ changed: @escaping () -> Void) {
-        try? FileBytes.makeDirectories(directory)
-        guard let file = g_file_new_for_path(directory) else { return }
+    init(_ target: Target, settle milliseconds: UInt32? = nil, _ changed: @escaping () -> Void) {
+        let path: String
+        switch target {
+        case .file(let file): path = file
+        case .folder(let folder):
+            try? FileBytes.makeDirectories(folder)
+            path = folder
+        }
+        guard let file = g_file_new_for_path(path) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        monitor = g_file_monitor_directory(file, G_FILE_MONITOR_NONE, nil, nil)
+        monitor =
+            if case .folder = target {
+                g_file_monitor_directory(file, G_FILE_MONITOR_NONE, nil, nil)
+            } else {
+                g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
+            }
         guard let monitor else { return }
         onFileChanged(monitor) { [unowned self] in
+            guard let milliseconds else { return changed() }
             guard !pending else { return }
             pending = true
             // Weak: the watch may end within the wait (the window closed).
-            _ = after(milliseconds: 150) { [weak self] in
+            _ = after(milliseconds: milliseconds) { [weak self] in
                 guard let self else { return }
                 pending = false
                 changed()
@@ -385,18 +402,22 @@ struct Answer {
     var appearance = ADW_RESPONSE_DEFAULT
 }
 
-/// Asks a question over `parent` (a message dialog); `answered` gets the id of the answer chosen, `cancel`'s for
-/// Escape. The first answer is the default (Enter).
+/// Asks a question over `parent` (a message dialog, the one way the window asks); `answered` gets the id of the
+/// answer chosen, `cancel`'s for Escape. `preferred` (else the first answer) is the default, for Enter; `extra` (a
+/// field, a text to select) stands under the body.
 func ask(
     _ parent: Widget, _ heading: String, _ body: String?, answers: [Answer], cancel: String,
-    _ answered: @escaping (String) -> Void
+    preferred: String? = nil, extra: Widget? = nil, _ answered: @escaping (String) -> Void
 ) {
     let dialog: Widget = adw_message_dialog_new(cast(parent), heading, body)
+    if let extra { adw_message_dialog_set_extra_child(cast(dialog), extra) }
     for answer in answers {
         adw_message_dialog_add_response(cast(dialog), answer.id, answer.label)
         adw_message_dialog_set_response_appearance(cast(dialog), answer.id, answer.appearance)
     }
-    if let first = answers.first { adw_message_dialog_set_default_response(cast(dialog), first.id) }
+    if let preferred = preferred ?? answers.first?.id {
+        adw_message_dialog_set_default_response(cast(dialog), preferred)
+    }
     adw_message_dialog_set_close_response(cast(dialog), cancel)
     on(dialog, .response, answered)
     gtk_window_present(cast(dialog))

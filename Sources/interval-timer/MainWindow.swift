@@ -224,21 +224,19 @@ final class MainWindow {
 
     /// Asks for a name in a field (Enter confirms, Escape cancels), then runs `done` with it.
     private func askName(_ heading: String, initial: String, confirm: String, _ done: @escaping (String) -> Void) {
-        let dialog: Widget = adw_message_dialog_new(cast(window), heading, nil)
         let entry: Widget = gtk_entry_new()
         gtk_editable_set_text(cast(entry), initial)
         gtk_entry_set_activates_default(cast(entry), 1)
         accessibleName(entry, tr("Name"))
-        adw_message_dialog_set_extra_child(cast(dialog), entry)
-        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(cast(dialog), "confirm", confirm)
-        adw_message_dialog_set_response_appearance(cast(dialog), "confirm", ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(cast(dialog), "confirm")
-        adw_message_dialog_set_close_response(cast(dialog), "cancel")
-        on(dialog, .response) { response in
+        ask(
+            window, heading, nil,
+            answers: [
+                Answer(id: "cancel", label: tr("Cancel")),
+                Answer(id: "confirm", label: confirm, appearance: ADW_RESPONSE_SUGGESTED),
+            ], cancel: "cancel", preferred: "confirm", extra: entry
+        ) { response in
             if response == "confirm" { done(String(cString: gtk_editable_get_text(cast(entry)))) }
         }
-        gtk_window_present(cast(dialog))
     }
 
     /// Draws the workout as it is now and sets the timer for the next change of its digits.

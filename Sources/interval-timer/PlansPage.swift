@@ -41,7 +41,7 @@ final class PlansPage {
     /// A file chooser (Import, Export), while it is open.
     private var chooser: OpaquePointer?
     /// The own plans' folder, watched: a plan saved, changed or deleted by any program shows at once.
-    private var ownPlansWatch: FolderWatch?
+    private var ownPlansWatch: FileWatch?
     /// Bumped at each keystroke: only the newest text's verdict is shown.
     private var typed = 0
 
@@ -143,7 +143,7 @@ final class PlansPage {
 
     /// Lists the plans again when the own plans' folder changes.
     private func watchOwnPlans() {
-        ownPlansWatch = FolderWatch(application.library.directory) { [weak self] in self?.fill() }
+        ownPlansWatch = FileWatch(.folder(application.library.directory), settle: 150) { [weak self] in self?.fill() }
     }
 
     private func open(_ plan: Plan, text: String, origin: String) {
@@ -330,20 +330,19 @@ final class PlansPage {
     /// A message with an OK button: what went wrong, and why (a diagnostic in a monospace font).
     private func tell(_ heading: String, _ body: String, monospace: Bool = false) {
         guard let parent = gtk_widget_get_root(root) else { return }
-        let window: Widget = cast(parent)
-        guard monospace else {
-            ask(window, heading, body, answers: [Answer(id: "close", label: tr("OK"))], cancel: "close") { _ in }
-            return
+        var problem: Widget?
+        if monospace {
+            let label: Widget = gtk_label_new(body)
+            gtk_label_set_selectable(cast(label), 1)
+            gtk_label_set_xalign(cast(label), 0)
+            gtk_widget_add_css_class(label, "monospace")
+            accessibleName(label, tr("Problem"))
+            problem = label
         }
-        let label: Widget = gtk_label_new(body)
-        gtk_label_set_selectable(cast(label), 1)
-        gtk_label_set_xalign(cast(label), 0)
-        gtk_widget_add_css_class(label, "monospace")
-        accessibleName(label, tr("Problem"))
-        let dialog: Widget = adw_message_dialog_new(cast(window), heading, nil)
-        adw_message_dialog_set_extra_child(cast(dialog), label)
-        adw_message_dialog_add_response(cast(dialog), "close", tr("OK"))
-        gtk_window_present(cast(dialog))
+        ask(
+            cast(parent), heading, monospace ? nil : body, answers: [Answer(id: "close", label: tr("OK"))],
+            cancel: "close", extra: problem
+        ) { _ in }
     }
 
     /// Renames the shown own plan: its name, and its file after it.

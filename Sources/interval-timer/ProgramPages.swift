@@ -38,7 +38,7 @@ final class ProgramPages {
     private let weeks: Widget
     /// The program whose page is shown, by name.
     private var shown: String?
-    private var progressWatch: FolderWatch?
+    private var progressWatch: FileWatch?
     /// The programs the list has rows for (path and name), and each one's row and Continue button.
     private var listedPrograms: [String]?
     private var listRows: [String: (row: Widget, continueButton: Widget)] = [:]
@@ -329,7 +329,7 @@ final class ProgramPages {
 
     /// Lists the programs again when a progress file changes (a day finished, `intervalctl program` used).
     private func watchProgress() {
-        progressWatch = FolderWatch(ledger.store.directory) { [weak self] in self?.fill() }
+        progressWatch = FileWatch(.folder(ledger.store.directory), settle: 150) { [weak self] in self?.fill() }
     }
 
     static func visiblePage(_ leaflet: OpaquePointer) -> String? {
