@@ -144,9 +144,23 @@ func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Bool>, _ cal
     connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// `GApplication::command-line(command_line)`: the callback's value is the invocation's exit status.
-func onCommandLine(
-    _ application: UnsafeMutableRawPointer,
+extension Signal where Handler == (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32 {
+    /// GApplication's, with the invocation: the handler's value is its exit status.
+    static let commandLine = Self(name: "command-line")
+}
+
+extension Signal where Handler == (Int32, Int32) -> Void {
+    /// GtkDrawingArea's, with the new width and height.
+    static let resize = Self(name: "resize")
+}
+
+extension Signal where Handler == (GFileMonitorEvent) -> Void {
+    /// GFileMonitor's `changed(file, other_file, event_type)`, with the event.
+    static let fileChanged = Self(name: "changed")
+}
+
+func on(
+    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32>,
     _ callback: @escaping (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32
 ) {
     let thunk:
@@ -156,32 +170,31 @@ func onCommandLine(
             -> Int32 = { _, line, data in
                 Handler.from(data, as: ((UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32).self)?(line) ?? 1
             }
-    connect(application, "command-line", unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// `GtkDrawingArea::resize(width, height)`.
-func onResize(_ area: Widget, _ callback: @escaping (Int32, Int32) -> Void) {
+func on(
+    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32, Int32) -> Void>,
+    _ callback: @escaping (Int32, Int32) -> Void
+) {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
         _, width, height, data in
         Handler.from(data, as: ((Int32, Int32) -> Void).self)?(width, height)
     }
-    connect(UnsafeMutableRawPointer(area), "resize", unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-/// `GFileMonitor::changed(file, other_file, event_type)`: called once the changes are done (CHANGES_DONE_HINT,
-/// CREATED, DELETED), not for each write.
-func onFileChanged(_ monitor: UnsafeMutablePointer<GFileMonitor>, _ callback: @escaping () -> Void) {
+func on(
+    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(GFileMonitorEvent) -> Void>,
+    _ callback: @escaping (GFileMonitorEvent) -> Void
+) {
     let thunk:
         @convention(c) (
             UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
         ) -> Void = { _, _, _, event, data in
-            guard
-                event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT || event == G_FILE_MONITOR_EVENT_CREATED
-                    || event == G_FILE_MONITOR_EVENT_DELETED
-            else { return }
-            Handler.from(data, as: (() -> Void).self)?()
+            Handler.from(data, as: ((GFileMonitorEvent) -> Void).self)?(event)
         }
-    connect(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(thunk, to: GCallback.self), callback)
+    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
 /// A file, or a folder's files, watched for changes by any program (a GFileMonitor): `changed` runs once a change is
@@ -213,7 +226,12 @@ final class FileWatch {
                 g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
             }
         guard let monitor else { return }
-        onFileChanged(monitor) { [unowned self] in
+        on(UnsafeMutableRawPointer(monitor), .fileChanged) { [unowned self] event in
+            // Once a change is done, not at each write.
+            let done = [
+                G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT, G_FILE_MONITOR_EVENT_CREATED, G_FILE_MONITOR_EVENT_DELETED,
+            ]
+            guard done.contains(event) else { return }
             guard let milliseconds else { return changed() }
             guard !pending else { return }
             pending = true

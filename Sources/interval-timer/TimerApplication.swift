@@ -50,7 +50,7 @@ final class TimerApplication {
         session.answered = { [unowned self] in window?.clearProblem() }
         on(app, .startup) { [unowned self] in startup() }
         on(app, .activate) { [unowned self] in present() }
-        onCommandLine(app) { [unowned self] line in commandLine(line) }
+        on(app, .commandLine) { [unowned self] line in commandLine(line) }
     }
 
     func run(_ arguments: [String]) -> Int32 {

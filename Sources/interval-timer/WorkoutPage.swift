@@ -62,7 +62,7 @@ final class WorkoutPage {
         )
         startAgainLabel = String(cString: gtk_button_get_label(cast(startAgainButton)))
         let countdown = self.countdown
-        onResize(layout.widget("probe")) { width, height in
+        on(layout.widget("probe"), .resize) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
         }
         let pages = self.pages
