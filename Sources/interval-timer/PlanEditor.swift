@@ -80,7 +80,7 @@ final class PlanEditor {
         connectFields()
         setDrawing(timeline) { [weak self] cairo, width, height in
             guard let self, case .success(let plan)? = self.plan else { return }
-            PlansPage.drawTimeline(plan, restKinds: self.application.restKinds, cairo, width, height)
+            Timeline.draw(plan, restKinds: self.application.restKinds, cairo, width, height)
         }
         showHeader()
         setBuffer(text)

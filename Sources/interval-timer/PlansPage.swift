@@ -90,7 +90,7 @@ final class PlansPage {
         on(oneLine, .changed) { [unowned self] in check() }
         setDrawing(timeline) { [unowned self] cairo, width, height in
             if let plan = detailPlan?.plan {
-                Self.drawTimeline(plan, restKinds: application.restKinds, cairo, width, height)
+                Timeline.draw(plan, restKinds: application.restKinds, cairo, width, height)
             }
         }
         fill()
@@ -125,7 +125,7 @@ final class PlansPage {
                     open(plan, text: text, origin: item.path)
                 }
                 adw_action_row_add_prefix(
-                    cast(row), Self.smallTimeline(plan) { [unowned self] in application.restKinds })
+                    cast(row), Timeline.small(plan) { [unowned self] in application.restKinds })
                 gtk_list_box_append(cast(list), row)
                 if let detailPlan, detailPlan.origin == item.path {
                     shownStill = true
@@ -508,42 +508,5 @@ final class PlansPage {
     private func startTyped() {
         guard gtk_widget_get_sensitive(startOneLine) != 0 else { return }
         start(String(cString: gtk_editable_get_text(cast(oneLine))), "<inline>")
-    }
-
-    // MARK: Timeline
-
-    /// A list row's timeline: the plan at a glance (the row's subtitle says its length in words), in the colours of
-    /// `restKinds` as they are when it is drawn.
-    static func smallTimeline(_ plan: Plan, restKinds: @escaping () -> Set<String>) -> Widget {
-        let area: Widget = gtk_drawing_area_new()
-        gtk_drawing_area_set_content_width(cast(area), 72)
-        gtk_drawing_area_set_content_height(cast(area), 12)
-        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
-        setDrawing(area) { cairo, width, height in
-            drawTimeline(plan, restKinds: restKinds(), cairo, width, height)
-        }
-        return area
-    }
-
-    /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``).
-    /// Segments thinner than a pixel merge into their neighbours, so a plan of a million segments draws as fast as one
-    /// of ten.
-    static func drawTimeline(
-        _ plan: Plan, restKinds: Set<String>, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32
-    ) {
-        guard plan.duration > 0 else { return }
-        let scale = Double(width) / Double(plan.duration)
-        var drawnTo = 0.0
-        for segment in plan.segments {
-            let end = Double(segment.end) * scale
-            guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
-            let (red, green, blue) = ToneColours.components(
-                ToneColours.tone(ofKind: segment.kind, restKinds: restKinds))
-            cairo_set_source_rgb(cairo, red, green, blue)
-            cairo_rectangle(cairo, drawnTo, 0, end - drawnTo, Double(height))
-            cairo_fill(cairo)
-            drawnTo = end
-            if drawnTo >= Double(width) { break }
-        }
     }
 }

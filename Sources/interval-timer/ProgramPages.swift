@@ -247,7 +247,7 @@ final class ProgramPages {
     /// ``open(_:show:)``.
     private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
-        adw_action_row_add_prefix(cast(row), PlansPage.smallTimeline(day.plan, restKinds: restKinds))
+        adw_action_row_add_prefix(cast(row), Timeline.small(day.plan, restKinds: restKinds))
         let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
         gtk_widget_set_valign(makeNext, GTK_ALIGN_CENTER)
         accessibleDescription(makeNext, tr("{day} comes next", ["day": day.id.title]))

@@ -1,0 +1,140 @@
+import CGtk
+import CGtkShims
+
+/// A layout of `ui/` (GtkBuilder XML, embedded by Package.swift), built with its texts translated (each file names
+/// the `intervald` domain). It holds the objects it built: keep it as long as they are used, or until they have a
+/// parent. The files are part of the program and are tested: an object missing from one is a programming error.
+final class Builder {
+    private let builder: OpaquePointer
+
+    init(_ layout: [UInt8]) {
+        builder = gtk_builder_new()
+        var error: UnsafeMutablePointer<GError>?
+        let built = layout.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                gtk_builder_add_from_string(builder, $0.baseAddress, $0.count, &error)
+            }
+        }
+        if built == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+            preconditionFailure("A layout of ui/ does not build: \(message)")
+        }
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(builder)) }
+
+    func widget(_ id: String) -> Widget {
+        cast(object(id))
+    }
+
+    func object(_ id: String) -> OpaquePointer {
+        guard let object = gtk_builder_get_object(builder, id) else {
+            preconditionFailure("No object '\(id)' in a layout of ui/")
+        }
+        return OpaquePointer(object)
+    }
+}
+
+/// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
+func markupEscaped(_ text: String) -> String {
+    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+    defer { g_free(escaped) }
+    return String(cString: escaped)
+}
+
+func setText(_ label: Widget, _ text: String) {
+    gtk_label_set_text(cast(label), text)
+}
+
+/// Scrolls `scrolled` (a GtkScrolledWindow) back to its top: an inner page opened from a scrolled list starts at
+/// its title, whatever the page showed last.
+func scrollToTop(_ scrolled: Widget) {
+    gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(cast(scrolled)), 0)
+}
+
+func append(_ box: Widget, _ child: Widget) {
+    gtk_box_append(cast(box), child)
+}
+
+func accessibleName(_ widget: Widget, _ name: String) {
+    it_accessible_set_label(widget, name)
+}
+
+/// Names a GtkDropDown and its button, the control a screen reader reaches: GTK 4.8 names that button after its class
+/// ("GtkToggleButton"), whatever the drop-down is called.
+func accessibleName(dropDown: Widget, _ name: String) {
+    accessibleName(dropDown, name)
+    if let button = gtk_widget_get_first_child(dropDown) { accessibleName(button, name) }
+}
+
+/// The widgets below `widget`, depth first, that are of `type` (`gtk_button_get_type()`): to name those that
+/// libadwaita 1.2 leaves unnamed (the preferences window's search button reads "GtkImage").
+func descendants(of widget: Widget, ofType type: GType) -> [Widget] {
+    var found: [Widget] = []
+    var child = gtk_widget_get_first_child(widget)
+    while let current = child {
+        if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(current)), type) != 0 { found.append(current) }
+        found += descendants(of: current, ofType: type)
+        child = gtk_widget_get_next_sibling(current)
+    }
+    return found
+}
+
+func accessibleDescription(_ widget: Widget, _ description: String) {
+    it_accessible_set_description(widget, description)
+}
+
+/// Removes every child of a GtkBox or GtkListBox.
+func removeChildren(_ container: Widget, from list: Bool = false) {
+    while let child = gtk_widget_get_first_child(container) {
+        if list {
+            gtk_list_box_remove(cast(container), child)
+        } else {
+            gtk_box_remove(cast(container), child)
+        }
+    }
+}
+
+/// An AdwActionRow with a title and a subtitle. With `activated`, the row ends in an arrow button, which a click
+/// anywhere on the row presses too: assistive technologies press buttons, not rows, and the row names it by its title.
+func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) -> Widget {
+    let row: Widget = adw_action_row_new()
+    // Plan names and labels are the user's text, not markup ("Push & Pull").
+    adw_preferences_row_set_use_markup(cast(row), 0)
+    adw_preferences_row_set_title(cast(row), title)
+    adw_action_row_set_subtitle(cast(row), subtitle)
+    if let activated {
+        let open: Widget = gtk_button_new_from_icon_name("go-next-symbolic")
+        gtk_widget_add_css_class(open, "flat")
+        gtk_widget_set_valign(open, GTK_ALIGN_CENTER)
+        on(open, .clicked, activated)
+        adw_action_row_add_suffix(cast(row), open)
+        adw_action_row_set_activatable_widget(cast(row), open)
+    }
+    return row
+}
+
+/// Adds the action `name` to an action map (the application's `app.`, a window's `win.`), with a parameter of the
+/// GVariant type `parameter` if given; `activated` gets the parameter. The action, to enable and disable.
+@discardableResult
+func addAction(
+    to map: OpaquePointer, _ name: String, parameter: String? = nil, _ activated: @escaping (OpaquePointer?) -> Void
+) -> OpaquePointer {
+    let type = parameter.map { g_variant_type_new($0) }
+    defer { type.map { g_variant_type_free($0) } }
+    let action: OpaquePointer = g_simple_action_new(name, type ?? nil)
+    on(UnsafeMutableRawPointer(action), .actionActivated, activated)
+    g_action_map_add_action(map, action)
+    g_object_unref(UnsafeMutableRawPointer(action))
+    return action
+}
+
+/// Draws `area` with `draw(cairo, width, height)` whenever GTK asks.
+func setDrawing(_ area: Widget, _ draw: @escaping (OpaquePointer, Int32, Int32) -> Void) {
+    gtk_drawing_area_set_draw_func(
+        cast(area),
+        { _, cairo, width, height, data in
+            guard let cairo else { return }
+            ClosureBox.from(data, as: ((OpaquePointer, Int32, Int32) -> Void).self)?(cairo, width, height)
+        }, ClosureBox.retained(draw), ClosureBox.release)
+}
