@@ -98,25 +98,17 @@ final class PlanEditor {
     private func addActions() {
         let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
         let actions: OpaquePointer = cast(group)
-        let editorActions: [(String, String, () -> Void)] = [
-            ("add-step", "<Control>Return", { [unowned self] in addItem(PlanDraft.Item.step(Self.newStep)) }),
-            ("add-repeat", "<Control><Shift>Return", { [unowned self] in addItem(Self.newRepeat) }),
-            ("move-up", "<Alt>Up", { [unowned self] in focusedPath().map(moveUp) }),
-            ("move-down", "<Alt>Down", { [unowned self] in focusedPath().map(moveDown) }),
-            ("duplicate", "<Control><Shift>d", { [unowned self] in focusedPath().map(duplicate) }),
-            ("remove", "<Alt>Delete", { [unowned self] in focusedPath().map(remove) }),
-            ("save", "<Control>s", { [unowned self] in save() }),
-        ]
         guard let shortcuts = gtk_shortcut_controller_new() else { return }
         // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
-        for (name, accelerator, body) in editorActions {
-            let action = addAction(to: actions, name) { _ in body() }
-            if name == "save" { saveAction = action }
-            gtk_shortcut_controller_add_shortcut(
-                shortcuts,
-                gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new("editor.\(name)"))
-            )
+        for key in WindowKey.editor {
+            let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
+            if key.name == "save" { saveAction = action }
+            for accelerator in key.accelerators {
+                gtk_shortcut_controller_add_shortcut(
+                    shortcuts,
+                    gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(key.action)))
+            }
         }
         gtk_shortcut_controller_add_shortcut(
             shortcuts,
@@ -125,6 +117,25 @@ final class PlanEditor {
         g_object_unref(UnsafeMutableRawPointer(actions))
         gtk_widget_add_controller(window, shortcuts)
         on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
+    }
+
+    /// What the editor's key `name` (``WindowKey/editor``) does; a row's keys act on the row at `path`, else on the one
+    /// that has the focus.
+    private func perform(_ name: String, at path: [Int]? = nil) {
+        switch name {
+        case "add-step": addItem(PlanDraft.Item.step(Self.newStep))
+        case "add-repeat": addItem(Self.newRepeat)
+        case "save": save()
+        default:
+            guard let path = path ?? focusedPath() else { return }
+            switch name {
+            case "move-up": moveUp(path)
+            case "move-down": moveDown(path)
+            case "duplicate": duplicate(path)
+            case "remove": remove(path)
+            default: break
+            }
+        }
     }
 
     /// Closing keeps the window while there are changes, and asks whether to drop them.
@@ -438,25 +449,17 @@ final class PlanEditor {
     /// A row's menu: move, duplicate, remove; each also a key (shown in the menu) on the row that has the focus.
     private func rowMenu(for path: [Int], named name: String) -> Widget {
         let menu: OpaquePointer = g_menu_new()
-        let entries: [(String, String, String)] = [
-            (tr("Move Up"), "move-up", "<Alt>Up"), (tr("Move Down"), "move-down", "<Alt>Down"),
-            (tr("Duplicate"), "duplicate", "<Control><Shift>d"), (tr("Remove"), "remove", "<Alt>Delete"),
-        ]
         let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
         let actions: OpaquePointer = cast(group)
-        for (label, action, accelerator) in entries {
-            let item = g_menu_item_new(label, "row.\(action)")
-            g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator))
+        for key in WindowKey.editor {
+            guard let label = key.menuLabel else { continue }
+            let item = g_menu_item_new(tr(label), "row.\(key.name)")
+            if let accelerator = key.accelerators.first {
+                g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator))
+            }
             g_menu_append_item(menu, item)
             g_object_unref(UnsafeMutableRawPointer(item))
-            addAction(to: actions, action) { [unowned self] _ in
-                switch action {
-                case "move-up": moveUp(path)
-                case "move-down": moveDown(path)
-                case "duplicate": duplicate(path)
-                default: remove(path)
-                }
-            }
+            addAction(to: actions, key.name) { [unowned self] _ in perform(key.name, at: path) }
         }
         let button: Widget = gtk_menu_button_new()
         gtk_menu_button_set_icon_name(cast(button), "view-more-symbolic")

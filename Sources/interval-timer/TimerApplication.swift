@@ -78,13 +78,7 @@ final class TimerApplication {
         addAction(to: map, "about") { [unowned self] _ in showAbout() }
         addAction(to: map, "retry") { [unowned self] _ in session.refresh() }
         // The window's keys that no control uses (its workout keys are the workout page's: ui/workout-page.ui).
-        setAccelerators("app.preferences", ["<Control>comma"])
-        setAccelerators("win.fullscreen", ["F11"])
-        // GtkApplicationWindow's own action for the Keyboard Shortcuts window: GTK gives it Ctrl+? only for an overlay
-        // loaded from the application's resources, not for one set with gtk_application_window_set_help_overlay.
-        setAccelerators("win.show-help-overlay", ["<Control>question"])
-        setAccelerators("win.new-plan", ["<Control>n"])
-        setAccelerators("window.close", ["<Control>q", "<Control>w"])
+        for key in WindowKey.application { setAccelerators(key.action, key.accelerators) }
         session.refresh()
     }
 

@@ -176,3 +176,21 @@ import Testing
         try Self.check(page, "workout-fields.md")
     }
 }
+
+/// The Keyboard Shortcuts window (ui/shortcuts.ui) lists the window's keys as its key tables hold them.
+@Suite struct WindowKeysTests {
+    @Test func theKeyboardShortcutsWindowListsEveryKeyOfTheTablesAndNoOther() throws {
+        let ui = try String(
+            contentsOfFile: "\(ReferenceDocsTests.repository)/Sources/interval-timer/ui/shortcuts.ui", encoding: .utf8)
+        let pattern = try Regex(#"<property name="accelerator">([^<]*)</property>"#)
+        let listed = ui.matches(of: pattern).flatMap { match in
+            String(ui[match.range]).replacing(#"<property name="accelerator">"#, with: "")
+                .replacing("</property>", with: "").replacing("&lt;", with: "<").replacing("&gt;", with: ">")
+                .split(separator: " ").map(String.init)
+        }
+        // The workout page's controls take these themselves (ui/workout-page.ui), while one of them has the focus.
+        let workoutPage = ["space", "Right", "Left"]
+        let tables = (WindowKey.application + WindowKey.editor).compactMap(\.accelerators.first)
+        #expect(listed.sorted() == (workoutPage + tables).sorted())
+    }
+}
