@@ -58,14 +58,21 @@ final class MainWindow {
         workoutPage.continueLabel = { [unowned self] name in plansPage.programs.continueLabel(of: name) }
         workoutPage.continueProgram = { [unowned self] name in plansPage.programs.continueProgram(name) }
         plansPage.programs.progressChanged = { [unowned self] in workoutPage.refreshFinishOffer() }
-        addPage(workoutPage.root, "workout", tr("Workout"), "media-playback-start-symbolic")
-        addPage(plansPage.root, "plans", tr("Plans"), "view-list-symbolic")
-        addPage(historyPage.root, "history", tr("History"), "document-open-recent-symbolic")
-        addPage(calculatorPage.root, "calculator", tr("Calculator"), "accessories-calculator-symbolic")
+        for page in Page.allCases {
+            let root =
+                switch page {
+                case .workout: workoutPage.root
+                case .plans: plansPage.root
+                case .history: historyPage.root
+                case .calculator: calculatorPage.root
+                }
+            adw_view_stack_page_set_icon_name(
+                adw_view_stack_add_titled(viewStack, root, page.rawValue, tr(page.title)), page.icon)
+        }
         addActions()
         on(UnsafeMutableRawPointer(viewStack), .notify("visible-child-name")) { [unowned self] _ in
-            if visiblePage == "history" { historyPage.reload() }
-            if visiblePage == "workout", application.session.status.state != .idle { workoutPage.focusPause() }
+            if visiblePage == .history { historyPage.reload() }
+            if visiblePage == .workout, application.session.status.state != .idle { workoutPage.focusPause() }
             showBack()
         }
         plansPage.innerPageChanged = { [unowned self] in showBack() }
@@ -83,7 +90,7 @@ final class MainWindow {
         }
         render()
         if application.session.status.state != .idle {
-            show("workout")
+            show(.workout)
             workoutPage.focusPause()
         }
     }
@@ -105,11 +112,13 @@ final class MainWindow {
             addAction(to: map, "stop") { [unowned self] _ in askToStop() },
         ]
         addAction(to: map, "show-page", parameter: "s") { [unowned self] page in
-            if let page, let name = g_variant_get_string(page, nil) { show(String(cString: name)) }
+            if let page, let name = g_variant_get_string(page, nil), let shown = Page(rawValue: String(cString: name)) {
+                show(shown)
+            }
         }
         addAction(to: map, "back") { [unowned self] _ in plansPage.goBack() }
         addAction(to: map, "new-plan") { [unowned self] _ in
-            show("plans")
+            show(.plans)
             plansPage.newPlan()
         }
         addAction(to: map, "fullscreen") { [unowned self] _ in
@@ -121,27 +130,45 @@ final class MainWindow {
         }
     }
 
-    private func addPage(_ page: Widget, _ name: String, _ title: String, _ icon: String) {
-        let added = adw_view_stack_add_titled(viewStack, page, name, title)
-        adw_view_stack_page_set_icon_name(added, icon)
+    /// The window's pages, in the view switcher's order: each its name (`win.show-page`'s target), title and icon.
+    enum Page: String, CaseIterable {
+        case workout, plans, history, calculator
+
+        /// Untranslated; ``tr(_:_:)`` where shown.
+        var title: String {
+            switch self {
+            case .workout: trLater("Workout")
+            case .plans: trLater("Plans")
+            case .history: trLater("History")
+            case .calculator: trLater("Calculator")
+            }
+        }
+
+        var icon: String {
+            switch self {
+            case .workout: "media-playback-start-symbolic"
+            case .plans: "view-list-symbolic"
+            case .history: "document-open-recent-symbolic"
+            case .calculator: "accessories-calculator-symbolic"
+            }
+        }
     }
 
-    var visiblePage: String? {
-        guard let name = adw_view_stack_get_visible_child_name(viewStack) else { return nil }
-        return String(cString: name)
+    var visiblePage: Page? {
+        adw_view_stack_get_visible_child_name(viewStack).flatMap { Page(rawValue: String(cString: $0)) }
     }
 
-    func show(_ page: String) {
-        adw_view_stack_set_visible_child_name(viewStack, page)
+    func show(_ page: Page) {
+        adw_view_stack_set_visible_child_name(viewStack, page.rawValue)
     }
 
     /// The header bar's back button, while the Plans page shows a plan.
     private func showBack() {
-        gtk_widget_set_visible(back, visiblePage == "plans" && plansPage.showsPlan ? 1 : 0)
+        gtk_widget_set_visible(back, visiblePage == .plans && plansPage.showsPlan ? 1 : 0)
     }
 
     func historyChanged() {
-        if visiblePage == "history" { historyPage.reload() }
+        if visiblePage == .history { historyPage.reload() }
     }
 
     /// The settings' rest kinds changed (Preferences): the colours follow.
@@ -157,7 +184,7 @@ final class MainWindow {
     func statusChanged(from previous: TimerStatus) {
         render()
         if previous.state == .idle, application.session.status.state != .idle {
-            show("workout")
+            show(.workout)
             workoutPage.focusPause()
         }
     }
@@ -203,7 +230,7 @@ final class MainWindow {
             } else if case .failure(let error) = result {
                 problem(error)
             } else {
-                show("workout")
+                show(.workout)
             }
         }
     }
@@ -217,7 +244,7 @@ final class MainWindow {
             application.session.perform({ client throws(TimerClientError) in
                 try request.send(client, replace: true)
             }) { [unowned self] result in
-                if case .failure(let error) = result { problem(error) } else { show("workout") }
+                if case .failure(let error) = result { problem(error) } else { show(.workout) }
             }
         }
     }
@@ -294,7 +321,7 @@ final class MainWindow {
         workoutPage.showFinished(
             record, again: known.map { ($0.text, $0.origin) },
             distance: known.flatMap { PlanEstimate.distance(of: $0.plan, through: record.doneDuration) })
-        show("workout")
+        show(.workout)
     }
 
     // MARK: Problems
