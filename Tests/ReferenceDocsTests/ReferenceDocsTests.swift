@@ -194,3 +194,36 @@ import Testing
         #expect(listed.sorted() == (workoutPage + tables).sorted())
     }
 }
+
+/// Every object the window's code asks its layouts for (`Builder.widget("id")`, `object("id")`) is in the layout it
+/// builds: a missing one would stop the window at start.
+@Suite struct WindowLayoutTests {
+    @Test func everyIdTheCodeAsksForIsInItsLayout() throws {
+        let folder = "\(ReferenceDocsTests.repository)/Sources/interval-timer"
+        func ids(inLayout name: String) throws -> Set<String> {
+            let text = try String(contentsOfFile: "\(folder)/ui/\(name)", encoding: .utf8)
+            return Set(
+                text.matches(of: try Regex(#" id="([^"]+)""#)).map { String(text[$0.range].dropFirst(5).dropLast()) })
+        }
+        let layouts = try FileManager.default.contentsOfDirectory(atPath: "\(folder)/ui").filter { $0.hasSuffix(".ui") }
+        let everyId = try layouts.reduce(into: Set<String>()) { $0.formUnion(try ids(inLayout: $1)) }
+        let asked = try Regex(#"\.(?:widget|object)\("([^"]+)"\)"#)
+        let built = try Regex(#"Builder\(PackageResources\.(\w+)_ui\)"#)
+        var checked = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
+            let code = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+            // The layout the file builds; a file handed another's builder (ProgramPages) may ask any layout's.
+            let own = code.firstMatch(of: built).map { match in
+                String(code[match.range].dropFirst("Builder(PackageResources.".count).dropLast("_ui)".count))
+                    .replacing("_", with: "-") + ".ui"
+            }
+            let known = try own.map(ids(inLayout:)) ?? everyId
+            for match in code.matches(of: asked) {
+                let id = String(code[match.range].split(separator: "\"")[1])
+                #expect(known.contains(id), "\(file) asks for '\(id)', which \(own ?? "no layout") has")
+                checked += 1
+            }
+        }
+        #expect(checked > 30, "the window's code asks its layouts for objects")
+    }
+}
