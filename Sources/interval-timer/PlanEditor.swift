@@ -96,25 +96,24 @@ final class PlanEditor {
     // MARK: Actions and keys
 
     private func addActions() {
-        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
-        let actions: OpaquePointer = cast(group)
         guard let shortcuts = gtk_shortcut_controller_new() else { return }
         // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
-        for key in WindowKey.editor {
-            let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
-            if key.name == "save" { saveAction = action }
-            for accelerator in key.accelerators {
-                gtk_shortcut_controller_add_shortcut(
-                    shortcuts,
-                    gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(key.action)))
+        insertActions(into: window, "editor") { actions in
+            for key in WindowKey.editor {
+                let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
+                if key.name == "save" { saveAction = action }
+                for accelerator in key.accelerators {
+                    gtk_shortcut_controller_add_shortcut(
+                        shortcuts,
+                        gtk_shortcut_new(
+                            gtk_shortcut_trigger_parse_string(accelerator), gtk_named_action_new(key.action)))
+                }
             }
         }
         gtk_shortcut_controller_add_shortcut(
             shortcuts,
             gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
-        gtk_widget_insert_action_group(window, "editor", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
         gtk_widget_add_controller(window, shortcuts)
         on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
     }
@@ -448,20 +447,20 @@ final class PlanEditor {
 
     /// A row's menu: move, duplicate, remove; each also a key (shown in the menu) on the row that has the focus.
     private func rowMenu(for path: [Int], named name: String) -> Widget {
-        let menu: OpaquePointer = g_menu_new()
-        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
-        let actions: OpaquePointer = cast(group)
-        for key in WindowKey.editor {
-            guard let label = key.menuLabel else { continue }
-            let item = g_menu_item_new(tr(label), "row.\(key.name)")
-            if let accelerator = key.accelerators.first {
-                g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator))
-            }
-            g_menu_append_item(menu, item)
-            g_object_unref(UnsafeMutableRawPointer(item))
-            addAction(to: actions, key.name) { [unowned self] _ in perform(key.name, at: path) }
-        }
         let button: Widget = gtk_menu_button_new()
+        let menu: OpaquePointer = g_menu_new()
+        insertActions(into: button, "row") { actions in
+            for key in WindowKey.editor {
+                guard let label = key.menuLabel else { continue }
+                let item = g_menu_item_new(tr(label), "row.\(key.name)")
+                if let accelerator = key.accelerators.first {
+                    g_menu_item_set_attribute_value(item, "accel", g_variant_new_string(accelerator))
+                }
+                g_menu_append_item(menu, item)
+                g_object_unref(UnsafeMutableRawPointer(item))
+                addAction(to: actions, key.name) { [unowned self] _ in perform(key.name, at: path) }
+            }
+        }
         gtk_menu_button_set_icon_name(cast(button), "view-more-symbolic")
         gtk_menu_button_set_menu_model(cast(button), cast(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
@@ -469,8 +468,6 @@ final class PlanEditor {
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         accessibleName(button, tr("Actions for {item}", ["item": name]))
         gtk_widget_set_tooltip_text(button, tr("Move, duplicate or remove"))
-        gtk_widget_insert_action_group(button, "row", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
         return button
     }
 

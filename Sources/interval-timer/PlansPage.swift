@@ -71,19 +71,17 @@ final class PlansPage {
         on(startPlan, .clicked) { [unowned self] in
             if let detailPlan { start(detailPlan.text, detailPlan.origin) }
         }
-        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
-        let actions: OpaquePointer = cast(group)
-        addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
-        addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
-        addAction(to: actions, "export") { [unowned self] _ in exportShown() }
-        addAction(to: actions, "import") { [unowned self] _ in importPlan() }
-        ownPlanActions = [
-            addAction(to: actions, "edit") { [unowned self] _ in editShown() },
-            addAction(to: actions, "rename") { [unowned self] _ in renameShown() },
-            addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
-        ]
-        gtk_widget_insert_action_group(root, "plan", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
+        insertActions(into: root, "plan") { actions in
+            addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
+            addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
+            addAction(to: actions, "export") { [unowned self] _ in exportShown() }
+            addAction(to: actions, "import") { [unowned self] _ in importPlan() }
+            ownPlanActions = [
+                addAction(to: actions, "edit") { [unowned self] _ in editShown() },
+                addAction(to: actions, "rename") { [unowned self] _ in renameShown() },
+                addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
+            ]
+        }
         on(saveOneLine, .clicked) { [unowned self] in saveTyped() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }

@@ -78,19 +78,17 @@ final class ProgramPages {
         }
         on(setButton, .clicked, applyReminder)
         on(reminderRow, .entryActivated, applyReminder)
-        let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
-        let actions: OpaquePointer = cast(group)
-        addAction(to: actions, "mark-done") { [unowned self] _ in
-            change { program, progress throws(ProgramProgressError) in
-                try progress.markNextDone(in: program, wall: WallClock.microseconds())
+        insertActions(into: cast(leaflet), "program") { actions in
+            addAction(to: actions, "mark-done") { [unowned self] _ in
+                change { program, progress throws(ProgramProgressError) in
+                    try progress.markNextDone(in: program, wall: WallClock.microseconds())
+                }
             }
+            addAction(to: actions, "repeat") { [unowned self] _ in
+                change { program, progress throws(ProgramProgressError) in try progress.repeatLastDone(in: program) }
+            }
+            addAction(to: actions, "reset") { [unowned self] _ in askToStartOver() }
         }
-        addAction(to: actions, "repeat") { [unowned self] _ in
-            change { program, progress throws(ProgramProgressError) in try progress.repeatLastDone(in: program) }
-        }
-        addAction(to: actions, "reset") { [unowned self] _ in askToStartOver() }
-        gtk_widget_insert_action_group(cast(leaflet), "program", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
         fill()
         watchProgress()
     }

@@ -114,6 +114,16 @@ func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) 
     return row
 }
 
+/// Gives `widget` a group of actions under `prefix` (`plan.duplicate`, `row.remove`), which `add` fills; the widget
+/// holds the group.
+func insertActions(into widget: Widget, _ prefix: String, _ add: (OpaquePointer) -> Void) {
+    let group: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+    let actions: OpaquePointer = cast(group)
+    add(actions)
+    gtk_widget_insert_action_group(widget, prefix, actions)
+    g_object_unref(UnsafeMutableRawPointer(actions))
+}
+
 /// Adds the action `name` to an action map (the application's `app.`, a window's `win.`), with a parameter of the
 /// GVariant type `parameter` if given; `activated` gets the parameter. The action, to enable and disable.
 @discardableResult
