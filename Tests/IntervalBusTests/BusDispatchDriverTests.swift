@@ -34,13 +34,18 @@ struct BusDispatchDriverTests {
                 fileDescriptor: ends[0], queue: DispatchQueue(label: "test.pipe"))
             reader.setEventHandler { woke.signal() }
             reader.setRegistrationHandler { registered.signal() }
+            // Closed once libdispatch has let go of it, as the driver's own: closed at the cancel, its number could
+            // go to another test's file (the signal pipe of SignalDuringCallTests), whose registration the late
+            // removal would take.
+            let readEnd = ends[0]
+            reader.setCancelHandler { close(readEnd) }
             reader.activate()
             #expect(registered.wait(timeout: .now() + 10) == .success)
             return reader
         }
         defer {
             reader.cancel()
-            ends.forEach { close($0) }
+            close(ends[1])
         }
         queue.sync {}  // the driver's cancellation has been carried out
         var byte: UInt8 = 1
