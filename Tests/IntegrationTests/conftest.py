@@ -105,10 +105,10 @@ def name_owner_pid(name=SERVICE):
     return int(result.stdout.split()[1]) if result.returncode == 0 else None
 
 
-def owns_name(name, env):
-    """Whether `name` has an owner on the session bus of `env` (a bus of its own, as GNOME Shell's is): what proves a
-    daemon ready there, since `intervalctl status` answers "idle" before it owns its name and such a bus cannot
-    activate it."""
+def owns_name(name, env=None):
+    """Whether `name` has an owner on the session bus of `env` (the test desktop's by default, or a bus of its own, as
+    GNOME Shell's is): what proves a daemon ready there, since `intervalctl status` answers "idle" before it owns its
+    name and such a bus cannot activate it."""
     reply = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
                             "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", name],
                            capture_output=True, text=True, env=env, timeout=10).stdout

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, SERVICE, busctl, ctl, desktop_required, wait_until
+from conftest import BIN, busctl, ctl, desktop_required, owns_name, wait_until
 
 pytestmark = [desktop_required(), pytest.mark.skipif(shutil.which("playerctl") is None, reason="needs playerctl")]
 
@@ -25,12 +25,6 @@ def players():
     return subprocess.run(["playerctl", "-l"], capture_output=True, text=True, timeout=10).stdout.split()
 
 
-def owns(name):
-    result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                    "NameHasOwner", "s", name)
-    return result.stdout.strip() == "b true"
-
-
 def prop(name, interface=PLAYER_INTERFACE, service=PLAYER):
     """A property as busctl's JSON shows it: {"type": …, "data": …}."""
     return json.loads(busctl("--json=short", "get-property", service, MPRIS_PATH, interface, name).stdout)
@@ -41,7 +35,7 @@ def status():
 
 
 def test_playerctl_pauses_skips_restarts_and_stops_the_workout(activatable_daemon, monitor):
-    assert not owns(PLAYER)
+    assert not owns_name(PLAYER)
     assert ctl("start", "-e", "name \"Drill\"\n4x(30s run, 30s walk)").returncode == 0
     wait_until(lambda: "intervald" in players(), 10, "playerctl to list intervald")
     assert playerctl("status").stdout == "Playing\n"
@@ -82,17 +76,17 @@ def test_playerctl_pauses_skips_restarts_and_stops_the_workout(activatable_daemo
 
     assert playerctl("stop").returncode == 0
     wait_until(lambda: status()["state"] == "idle", 5, "the workout to stop")
-    wait_until(lambda: not owns(PLAYER), 5, "the player's name to be released")
+    wait_until(lambda: not owns_name(PLAYER), 5, "the player's name to be released")
     assert "intervald" not in players()
 
     assert ctl("start", "-e", "1m walk").returncode == 0
-    wait_until(lambda: owns(PLAYER), 5, "the player to come back with the next workout")
+    wait_until(lambda: owns_name(PLAYER), 5, "the player to come back with the next workout")
     assert ctl("stop").returncode == 0
 
 
 def test_every_property_is_typed_as_mpris_clients_insist(activatable_daemon):
     assert ctl("start", "-e", "name \"Tabata\"\n8x(20s work, 10s rest)").returncode == 0
-    wait_until(lambda: owns(PLAYER), 5, "the player")
+    wait_until(lambda: owns_name(PLAYER), 5, "the player")
     metadata = prop("Metadata")
     assert metadata["type"] == "a{sv}"
     fields = metadata["data"]
@@ -130,7 +124,7 @@ def test_every_property_is_typed_as_mpris_clients_insist(activatable_daemon):
 def test_play_while_running_and_pause_while_paused_do_nothing_and_never_fail(activatable_daemon):
     """KDE's play key calls Pause while playing and Play otherwise; headsets send them blindly."""
     assert ctl("start", "-e", "2x(30s run, 30s walk)").returncode == 0
-    wait_until(lambda: owns(PLAYER), 5, "the player")
+    wait_until(lambda: owns_name(PLAYER), 5, "the player")
     call = lambda method: busctl("call", PLAYER, MPRIS_PATH, PLAYER_INTERFACE, method)
     call("Play")
     assert status()["state"] == "running"

@@ -8,7 +8,8 @@ import re
 import pytest
 
 import tray_hosts
-from conftest import busctl, ctl, desktop_required, in_language, has_locale, name_owner_pid, wait_until
+from conftest import (busctl, ctl, desktop_required, has_locale, in_language, name_owner_pid, owns_name,
+                      wait_until)
 
 pytestmark = [desktop_required()]
 
@@ -21,12 +22,6 @@ MENU_INTERFACE = "com.canonical.dbusmenu"
 def item_service():
     """The tray item's name, as the daemon owns it while a workout exists."""
     return f"org.kde.StatusNotifierItem-{name_owner_pid()}-1"
-
-
-def owns(name):
-    result = busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                    "NameHasOwner", "s", name)
-    return result.stdout.strip() == "b true"
 
 
 def prop(name, service=None, path=ITEM_PATH, interface=ITEM_INTERFACE):
@@ -70,7 +65,7 @@ def test_the_item_shows_the_cue_and_the_time_left_each_second_and_is_gone_at_the
     # One monitor for both, so that their stamps are on one clock.
     cues = refreshes = monitor("type='signal'")
     assert ctl("start", "-e", 'name "Galloway"\n2x(4s run, 3s walk)').returncode == 0
-    service = wait_until(lambda: owns(item_service()) and item_service(), 5, "the tray item's name")
+    service = wait_until(lambda: owns_name(item_service()) and item_service(), 5, "the tray item's name")
     assert prop("Id") == "intervald"
     assert prop("Category") == "ApplicationStatus"
     assert prop("Status") == "Active"
@@ -88,7 +83,7 @@ def test_the_item_shows_the_cue_and_the_time_left_each_second_and_is_gone_at_the
     assert prop("XAyatanaLabelGuide") == "0:00"
 
     cues.wait_for("Finished", timeout=20)
-    wait_until(lambda: not owns(service), 5, "the tray item's name to be released")
+    wait_until(lambda: not owns_name(service), 5, "the tray item's name to be released")
 
     # Each second's refresh: NewTitle, NewToolTip and the label, never on a whole second of the segment (where the
     # cue and the countdown pips are); only a change's own update is right after its SegmentStarted.
@@ -124,7 +119,7 @@ def test_the_menu_pauses_resumes_skips_and_stops(activatable_daemon, monitor):
     cues = monitor(f"type='signal',path='/org/intervald/Timer1'")
     menu_signals = monitor(f"type='signal',path='{MENU_PATH}'")
     assert ctl("start", "-e", "3x(30s run, 30s walk)").returncode == 0
-    wait_until(lambda: owns(item_service()), 5, "the tray item")
+    wait_until(lambda: owns_name(item_service()), 5, "the tray item")
     revision, layout = menu("GetLayout", "iias", "0", "-1", "0")
     assert labels((revision, layout)) == ["Pause", "Skip", "Stop", "Open Interval Timer"]
     assert menu("AboutToShow", "i", "0") == [False]
@@ -151,12 +146,12 @@ def test_the_menu_pauses_resumes_skips_and_stops(activatable_daemon, monitor):
     menu("Event", "isvu", "3", "clicked", "s", "", "0")
     stopped = cues.wait_for("Stopped")[0]
     assert stopped["payload"]["data"][-1] == "user"
-    wait_until(lambda: not owns(item_service()), 5, "the item to go with the workout")
+    wait_until(lambda: not owns_name(item_service()), 5, "the item to go with the workout")
 
 
 def test_a_left_click_pauses_where_there_is_no_window_and_a_middle_click_resumes(activatable_daemon):
     assert ctl("start", "-e", "2m run").returncode == 0
-    wait_until(lambda: owns(item_service()), 5, "the tray item")
+    wait_until(lambda: owns_name(item_service()), 5, "the tray item")
     # The test bus cannot start the window (no org.intervald.IntervalTimer service file): Activate pauses instead.
     item_call("Activate", "ii", "10", "10")
     wait_until(lambda: status()["state"] == "paused", 5, "a left click to pause")
@@ -173,7 +168,7 @@ def test_the_tray_setting_turns_it_off(activatable_daemon, daemon_config):
     daemon_config.write_text("[notifications]\nsound = false\n[tray]\nenabled = false\n")
     assert ctl("start", "-e", "1m run").returncode == 0
     wait_until(lambda: status()["state"] == "running", 5, "the workout")
-    assert not owns(item_service())
+    assert not owns_name(item_service())
     assert ctl("stop").returncode == 0
 
 
@@ -186,7 +181,7 @@ class TestTheTrayInGerman:
 
     def test_the_menu_and_the_title_are_german(self, activatable_daemon):
         assert ctl("start", "-e", "2x(30s run, 1m walk)").returncode == 0
-        wait_until(lambda: owns(item_service()), 5, "the tray item")
+        wait_until(lambda: owns_name(item_service()), 5, "the tray item")
         assert labels(menu("GetLayout", "iias", "0", "-1", "0")) == \
             ["Anhalten", "Überspringen", "Beenden", "Intervall-Timer öffnen"]
         assert re.fullmatch(r"Laufen · 0:[23]\d — danach: Gehen 1:00", prop("Title")), prop("Title")

@@ -578,10 +578,7 @@ def test_screenshots_of_the_window(tmp_path, activatable_daemon):
         shot("window-calculator.png")
         assert ctl("start", "-e", "8x(1m run, 30s walk)").returncode == 0
         window.wait("label", "Run")
-        for x_window in subprocess.run(["xdotool", "search", "--pid", str(window.pid)], capture_output=True,
-                                       text=True).stdout.split():
-            subprocess.run(["xdotool", "windowsize", x_window, "360", "640"], capture_output=True, timeout=10)
-        wait_until(lambda: window.frame.get_extents(Atspi.CoordType.SCREEN).width <= 360, 10, "a narrow window")
+        narrow(window, window.frame, "Interval Timer")
         shot("window-narrow.png", "360x640")
         ctl("stop")
         window.tab("Plans")

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import PATH, SERVICE, busctl, ctl, name_owner_pid, wait_until
+from conftest import PATH, SERVICE, busctl, ctl, name_owner_pid, owns_name, wait_until
 from test_window import COUNTDOWN, Atspi, accessibility_bus, daemon_environment, gi, window  # noqa: F401
 
 pytestmark = pytest.mark.skipif(shutil.which("playerctl") is None, reason="needs playerctl (scripts/setup-deps)")
@@ -34,11 +34,6 @@ EXPECTED = {
 LABELS = {0: "Run", 1: "Walk", 2: "Run"}
 
 
-def owns(name):
-    return busctl("call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                  "s", name, check=False).stdout.strip() == "b true"
-
-
 def from_status():
     status = json.loads(ctl("status", "--json").stdout)
     return (status["state"], status["segment_label"] or None) if status["state"] != "idle" else ("idle", None)
@@ -59,7 +54,7 @@ def from_notification(notify_log):
 def from_tray():
     """The tray item's title: "Walk · 0:59 — next: Run 1:00", "Walk · 0:59 — paused"; no item when idle."""
     service = f"org.kde.StatusNotifierItem-{name_owner_pid()}-1"
-    if not owns(service):
+    if not owns_name(service):
         return ("idle", None)
     title = json.loads(busctl("--json=short", "get-property", service, "/StatusNotifierItem",
                               "org.kde.StatusNotifierItem", "Title").stdout)["data"]
@@ -67,7 +62,7 @@ def from_tray():
 
 
 def from_mpris():
-    if not owns("org.mpris.MediaPlayer2.intervald"):
+    if not owns_name("org.mpris.MediaPlayer2.intervald"):
         return ("idle", None)
     status = subprocess.run(["playerctl", "-p", "intervald", "status"], capture_output=True, text=True).stdout
     title = subprocess.run(["playerctl", "-p", "intervald", "metadata", "xesam:title"], capture_output=True,
