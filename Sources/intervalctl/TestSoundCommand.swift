@@ -10,7 +10,7 @@ struct TestSoundCommand: ParsableCommand {
         discussion: """
             Plays the sounds of a change to work and to rest, the countdown pips and the finish, through the desktop's \
             sound server (libcanberra), with the defaults of intervald.toml's [sound]. Exits 1 if a sound could not \
-            be played (no audio server, say).
+            be played (no audio server, say), saying which and why.
             """
     )
 
