@@ -87,64 +87,23 @@ public final class TimerBusClient {
         self.logger = logger
     }
 
-    /// `Start(plan, origin, replace)`. Starts the daemon by D-Bus activation if it is not running.
-    public func start(plan: String, origin: String, replace: Bool) throws(TimerClientError) {
-        try callTimer(BusNames.Method.start.rawValue) { message throws(BusError) in
-            try message.append(plan)
-            try message.append(origin)
-            try message.append(replace)
-        }
-    }
-
-    /// `StartProgram(program, day, replace)`: day `day` of program `program`, or its next day when `day` is empty.
-    public func startProgram(_ program: String, day: String, replace: Bool) throws(TimerClientError) {
-        try callTimer(BusNames.Method.startProgram.rawValue) { message throws(BusError) in
-            try message.append(program)
-            try message.append(day)
-            try message.append(replace)
-        }
-    }
-
-    /// `RemindProgram(program)`: the daemon shows the program's reminder now.
-    public func remindProgram(_ program: String) throws(TimerClientError) {
-        try callTimer(BusNames.Method.remindProgram.rawValue) { message throws(BusError) in try message.append(program)
-        }
-    }
-
-    /// `Stop()`. Activates the daemon if needed, so that a workout a restarted daemon recovered is stopped too.
-    public func stop() throws(TimerClientError) {
-        try callTimer(BusNames.Method.stop.rawValue)
-    }
-
-    /// `Pause()`.
-    public func pause() throws(TimerClientError) {
-        try callTimer(BusNames.Method.pause.rawValue)
-    }
-
-    /// `Resume()`.
-    public func resume() throws(TimerClientError) {
-        try callTimer(BusNames.Method.resume.rawValue)
-    }
-
-    /// `Skip()`.
-    public func skip() throws(TimerClientError) {
-        try callTimer(BusNames.Method.skip.rawValue)
-    }
-
-    /// `Restart()`: the current segment again from its start.
-    public func restart() throws(TimerClientError) {
-        try callTimer(BusNames.Method.restart.rawValue)
-    }
-
-    /// `ReloadSettings()`, without activating the daemon: the settings file's problems, or nil when no daemon runs
-    /// (the next one reads the file as it starts).
-    public func reloadSettings() throws(TimerClientError) -> [String]? {
+    /// Calls `call`'s method and answers its reply. Starts the daemon by D-Bus activation if it is not running: one
+    /// started so resumes the workout its state file holds, so that a `Stop` stops that one too.
+    @discardableResult
+    public func call<Method: TimerMethod>(_ call: Method) throws(TimerClientError) -> Method.Reply {
         do throws(BusError) {
-            let message = try bus.newMethodCall(
-                destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
-                member: BusNames.Method.reloadSettings.rawValue)
-            try message.setAutoStart(false)
-            return try bus.call(message, timeout: callTimeout).readStringArray()
+            return try send(call, activating: true)
+        } catch {
+            logger.debug("Call failed.", metadata: ["method": "\(Method.name)", "error": "\(error)"])
+            throw classify(error)
+        }
+    }
+
+    /// Like ``call(_:)``, without activating the daemon: nil when no daemon runs (`ReloadSettings`: the next one reads
+    /// the file as it starts).
+    public func callIfRunning<Method: TimerMethod>(_ call: Method) throws(TimerClientError) -> Method.Reply? {
+        do throws(BusError) {
+            return try send(call, activating: false)
         } catch {
             if let name = error.name, notRunningNames.contains(name) { return nil }
             throw classify(error)
@@ -259,19 +218,13 @@ public final class TimerBusClient {
 
     // MARK: Private
 
-    private func callTimer(
-        _ member: String, _ fill: (BusMessage) throws(BusError) -> Void = { _ throws(BusError) in }
-    ) throws(TimerClientError) {
-        do throws(BusError) {
-            let message = try bus.newMethodCall(
-                destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
-                member: member)
-            try fill(message)
-            _ = try bus.call(message, timeout: callTimeout)
-        } catch {
-            logger.debug("Call failed.", metadata: ["method": "\(member)", "error": "\(error)"])
-            throw classify(error)
-        }
+    private func send<Method: TimerMethod>(_ call: Method, activating: Bool) throws(BusError) -> Method.Reply {
+        let message = try bus.newMethodCall(
+            destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
+            member: Method.name)
+        for value in call.values { try message.append(value) }
+        try message.setAutoStart(activating)
+        return try bus.call(message, timeout: callTimeout).read(Method.Reply.self)
     }
 
     private func classify(_ error: BusError) -> TimerClientError {

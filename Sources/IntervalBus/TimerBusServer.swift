@@ -8,43 +8,6 @@ import Logging
     import Musl
 #endif
 
-/// What the exported `org.intervald.Timer1` object forwards to: the daemon's timer.
-///
-/// Every method is called on the ``TimerBusServer``'s queue, from within sd-bus's dispatch of a message.
-/// A method may emit signals and property changes through the server while it runs (sd-bus sends them
-/// before the method's reply). `status()` is also called while ``TimerBusServer/emitPropertiesChanged(_:)``
-/// runs, to read the changed values, so it must not assume it is never re-entered from another method.
-public protocol TimerBusDelegate: AnyObject {
-    /// `Start(s plan, s origin, b replace)`. The call is answered when `answer` is called, once, on the server's
-    /// queue: the delegate may parse the plan elsewhere meanwhile, leaving the queue free.
-    func start(
-        plan: String, origin: String, replace: Bool,
-        answer: @escaping (Result<Void, TimerCommandError>) -> Void)
-    /// A `Start` call's plan text was over ``WorkoutSession/maximumPlanTextBytes`` and was refused (`InvalidPlan`)
-    /// without being copied or handed to ``start(plan:origin:replace:answer:)``. Called while the call's message is
-    /// still held; it is freed once the current block on the server's queue ends.
-    func refusedOversizedPlan(bytes: Int)
-    /// `StartProgram(s program, s day, b replace)`: answered like ``start(plan:origin:replace:answer:)``.
-    func startProgram(
-        _ program: String, day: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
-    /// `RemindProgram(s program)`: answered like ``start(plan:origin:replace:answer:)``.
-    func remindProgram(_ program: String, answer: @escaping (Result<Void, TimerCommandError>) -> Void)
-    /// `Stop()`: idempotent.
-    func stop()
-    /// `Pause()`.
-    func pause() throws(TimerCommandError)
-    /// `Resume()`.
-    func resume() throws(TimerCommandError)
-    /// `Skip()`.
-    func skip() throws(TimerCommandError)
-    /// `Restart()`: the current segment again, from its start.
-    func restart() throws(TimerCommandError)
-    /// `ReloadSettings()`: reads the settings file again and applies it; answers its problems.
-    func reloadSettings() -> [String]
-    /// The property values now (`Elapsed` and `SegmentRemaining` are read-time snapshots).
-    func status() -> TimerStatus
-}
-
 /// Exports `org.intervald.Timer1` (docs/reference.md §3) at `/org/intervald/Timer1` on the session bus, owns the
 /// well-known name `org.intervald.Timer1`, and serves the connection on one serial `DispatchQueue`.
 ///
@@ -291,70 +254,42 @@ private final class TimerObjectHandler: BusObjectHandler {
 
     func handle(_ call: BusCall) throws(BusCallError) {
         guard let delegate else { throw .unavailable }
-        if call.member == BusNames.Method.start.rawValue { return try start(call, delegate) }
-        if call.member == BusNames.Method.startProgram.rawValue {
-            let (program, day, replace): (String, String, Bool)
-            do throws(BusError) {
-                (program, day, replace) = (
-                    try call.message.readString(), try call.message.readString(), try call.message.readBool()
-                )
-            } catch {
-                throw BusCallError(error)
-            }
-            logger.debug("StartProgram requested.", metadata: ["program": "\(program)", "day": "\(day)"])
-            return delegate.startProgram(program, day: day, replace: replace, answer: call.answer)
+        guard let method = Self.methods[call.member] else {
+            throw BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member).")
         }
-        if call.member == BusNames.Method.remindProgram.rawValue {
-            let program: String
-            do throws(BusError) {
-                program = try call.message.readString()
-            } catch {
-                throw BusCallError(error)
-            }
-            logger.debug("RemindProgram requested.", metadata: ["program": "\(program)"])
-            return delegate.remindProgram(program, answer: call.answer)
-        }
-        if call.member == BusNames.Method.reloadSettings.rawValue {
-            let problems = delegate.reloadSettings()
-            return call.reply { reply throws(BusError) in try reply.append(problems) }
-        }
-        do throws(TimerCommandError) {
-            switch call.member {
-            case BusNames.Method.stop.rawValue: delegate.stop()
-            case BusNames.Method.pause.rawValue: try delegate.pause()
-            case BusNames.Method.resume.rawValue: try delegate.resume()
-            case BusNames.Method.skip.rawValue: try delegate.skip()
-            case BusNames.Method.restart.rawValue: try delegate.restart()
-            default: return call.fail(BusCallError(BusErrorName.unknownMethod, "Unknown method \(call.member)."))
-            }
-        } catch {
-            throw BusCallError(error)
-        }
-        call.reply()
+        try serve(method, call, delegate)
     }
 
-    /// `Start(s plan, s origin, b replace)`: an oversized plan is refused before it is copied, and before it waits
-    /// behind other callers' plans to be parsed; the call is answered once the delegate has parsed and started it.
-    private func start(_ call: BusCall, _ delegate: any TimerBusDelegate) throws(BusCallError) {
-        let text: UnsafePointer<CChar>
-        let origin: String
-        let replace: Bool
-        do throws(BusError) {
-            text = try call.message.readBorrowedString()
-            origin = try call.message.readString()
-            replace = try call.message.readBool()
+    /// The methods by name: the dispatch table.
+    private static let methods = Dictionary(uniqueKeysWithValues: TimerMethods.all.map { ($0.name, $0) })
+
+    /// Decodes `call` as a `Method` and hands it to the delegate, which answers it. A string argument over its limit
+    /// (a plan text over 1 MiB) is refused before it is copied, and before it waits behind other callers' plans.
+    private func serve<Method: TimerMethod>(
+        _ method: Method.Type, _ call: BusCall, _ delegate: any TimerBusDelegate
+    ) throws(BusCallError) {
+        let decoded: Method
+        do throws(TimerCallReadError) {
+            decoded = try call.message.read(Method.self)
         } catch {
-            throw BusCallError(error)
+            switch error {
+            case .malformed(let failure): throw BusCallError(failure)
+            case .oversized(let refusal, let bytes):
+                delegate.refusedOversizedPlan(bytes: bytes)
+                throw BusCallError(refusal)
+            }
         }
-        logger.debug("Start requested.", metadata: ["origin": "\(origin)", "replace": "\(replace)"])
-        let bytes = strlen(text)
-        do throws(TimerCommandError) {
-            try WorkoutSession.checkSize(bytes: bytes, origin: origin)
-        } catch {
-            delegate.refusedOversizedPlan(bytes: bytes)
-            throw BusCallError(error)
+        logger.debug("\(Method.name) requested.", metadata: decoded.loggedArguments)
+        Method.perform(decoded, on: delegate) { outcome in
+            switch outcome {
+            case .success(let reply):
+                call.reply { message throws(BusError) in
+                    for value in reply.values { try message.append(value) }
+                }
+            case .failure(let refusal):
+                call.fail(BusCallError(refusal))
+            }
         }
-        delegate.start(plan: String(cString: text), origin: origin, replace: replace, answer: call.answer)
     }
 
     func appendProperty(_ property: String, of interface: String, to reply: BusMessage) throws(BusCallError) {

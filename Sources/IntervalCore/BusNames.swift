@@ -4,11 +4,6 @@ public enum BusNames {
     public static let objectPath = "/org/intervald/Timer1"
     public static let interface = "org.intervald.Timer1"
 
-    public enum Method: String, CaseIterable, Sendable {
-        case start = "Start", stop = "Stop", pause = "Pause", resume = "Resume", skip = "Skip", restart = "Restart"
-        case reloadSettings = "ReloadSettings", startProgram = "StartProgram", remindProgram = "RemindProgram"
-    }
-
     public enum Signal: String, CaseIterable, Sendable {
         case segmentStarted = "SegmentStarted", finished = "Finished", stopped = "Stopped"
     }
@@ -21,38 +16,7 @@ public enum BusNames {
             .property(
                 name: property.name, signature: String(property.signature.rawValue),
                 change: property.emitsChangedSignal ? .emitsChange : .readTime, doc: property.doc)
-        } + [
-            .method(
-                name: Method.start.rawValue,
-                arguments: [.init("plan", "s"), .init("origin", "s"), .init("replace", "b")], results: [],
-                doc: "Starts `plan` (plan-language text; `origin` names it in diagnostics). While a plan runs, fails "
-                    + "with `AlreadyRunning` unless `replace`, which stops it (reason `replaced`) first."),
-            .method(
-                name: Method.startProgram.rawValue,
-                arguments: [.init("program", "s"), .init("day", "s"), .init("replace", "b")], results: [],
-                doc: "Starts a day of training program `program` (a name, docs/programs.md): day `day` (`3.2`), or "
-                    + "the next one when `day` is empty. The workout's name says the day; when it finishes, the day is "
-                    + "done and the program moves on. `InvalidPlan` for a program or day that is not there, "
-                    + "`InvalidState` for a complete program; `replace` as for `Start`."),
-            .method(
-                name: Method.remindProgram.rawValue, arguments: [.init("program", "s")], results: [],
-                doc: "Shows program `program`'s reminder: a notification of its next day with Start and Later "
-                    + "(docs/programs.md). What a reminder's systemd timer runs, through `intervalctl program remind "
-                    + "--now NAME`. Shows nothing while a workout runs; `InvalidPlan` for a program that is not there."),
-            BusInterface.method(Method.stop.rawValue, "Stops the workout (reason `user`); succeeds when none runs."),
-            BusInterface.method(Method.pause.rawValue, "Pauses; `NotRunning` when idle, `InvalidState` when paused."),
-            BusInterface.method(
-                Method.resume.rawValue, "Resumes; `NotRunning` when idle, `InvalidState` when running."),
-            BusInterface.method(Method.skip.rawValue, "Ends the current segment now; `NotRunning` when idle."),
-            BusInterface.method(
-                Method.restart.rawValue,
-                "Starts the current segment again from its beginning, with its cue (the window's Restart, MPRIS "
-                    + "`Previous`); `NotRunning` when idle."),
-            .method(
-                name: Method.reloadSettings.rawValue, arguments: [], results: [.init("problems", "as")],
-                doc: "Reads `intervald.toml` again and applies it from the next cue, without interrupting a workout "
-                    + "(as SIGHUP and a change of the file do); answers the file's problems, each with its line. A "
-                    + "setting whose new value is invalid keeps the value it had."),
+        } + TimerMethods.all.map { $0.member } + [
             .signal(
                 name: Signal.segmentStarted.rawValue,
                 arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],

@@ -39,9 +39,12 @@ public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvert
             case .invalidPlan:
                 "`Start`: the plan does not parse (the message is the located diagnostic) or its text is over 1 MiB; "
                     + "a desktop request for a plan that is not there."
-            case .alreadyRunning: "`Start` without `replace` while a plan runs; the running plan is untouched."
+            case .alreadyRunning:
+                "`Start` or `StartProgram` without `replace` while a plan runs; the running plan is untouched."
             case .notRunning: "`Pause`, `Resume`, `Skip` or `Restart` with nothing running."
-            case .invalidState: "`Pause` while paused, `Resume` while running."
+            case .invalidState:
+                "`Pause` while paused, `Resume` while running; `StartProgram` of a complete program; "
+                    + "`RemindProgram` while the daemon starts."
             }
         }
     }

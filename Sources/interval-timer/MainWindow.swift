@@ -104,10 +104,11 @@ final class MainWindow {
         workoutActions = [
             addAction(to: map, "pause") { [unowned self] _ in togglePause() },
             addAction(to: map, "skip") { [unowned self] _ in
-                application.session.command { client throws(TimerClientError) in try client.skip() }
+                application.session.command { client throws(TimerClientError) in try client.call(TimerMethods.Skip()) }
             },
             addAction(to: map, "restart-interval") { [unowned self] _ in
-                application.session.command { client throws(TimerClientError) in try client.restart() }
+                application.session.command { client throws(TimerClientError) in try client.call(TimerMethods.Restart())
+                }
             },
             addAction(to: map, "stop") { [unowned self] _ in askToStop() },
         ]
@@ -192,7 +193,7 @@ final class MainWindow {
     private func togglePause() {
         let paused = application.session.status.state == .paused
         application.session.command { client throws(TimerClientError) in
-            paused ? try client.resume() : try client.pause()
+            if paused { try client.call(TimerMethods.Resume()) } else { try client.call(TimerMethods.Pause()) }
         }
     }
 
@@ -206,7 +207,7 @@ final class MainWindow {
             tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
             cancel: tr("Keep Going"), destructive: tr("Stop Workout")
         ) { [unowned self] in
-            application.session.command { client throws(TimerClientError) in try client.stop() }
+            application.session.command { client throws(TimerClientError) in try client.call(TimerMethods.Stop()) }
         }
     }
 
@@ -381,8 +382,10 @@ enum StartRequest: Sendable {
 
     func send(_ client: TimerBusClient, replace: Bool) throws(TimerClientError) {
         switch self {
-        case .plan(let text, let origin): try client.start(plan: text, origin: origin, replace: replace)
-        case .programDay(let program, let day): try client.startProgram(program, day: day, replace: replace)
+        case .plan(let text, let origin):
+            try client.call(TimerMethods.Start(plan: text, origin: origin, replace: replace))
+        case .programDay(let program, let day):
+            try client.call(TimerMethods.StartProgram(program: program, day: day, replace: replace))
         }
     }
 }

@@ -71,7 +71,7 @@ final class TimerApplication {
             addAction(to: map, name) { [unowned self] _ in startNamedPlan(name) }
         }
         addAction(to: map, "stop") { [unowned self] _ in
-            session.command { client throws(TimerClientError) in try client.stop() }
+            session.command { client throws(TimerClientError) in try client.call(TimerMethods.Stop()) }
         }
         // The primary menu's (docs/reference.md §14), and the unreachable toast's.
         addAction(to: map, "preferences") { [unowned self] _ in showPreferences() }

@@ -38,7 +38,7 @@ struct StartCommand: ParsableCommand {
         let origin =
             inline ? "" : PlanLocator.absolutePath(loaded.source.origin, from: FileManager.default.currentDirectoryPath)
         try DaemonConnection.call { client throws(TimerClientError) in
-            try client.start(plan: loaded.source.text, origin: origin, replace: replace)
+            try client.call(TimerMethods.Start(plan: loaded.source.text, origin: origin, replace: replace))
         }
         Console.print(
             tr("Started {plan} ({length})", ["plan": loaded.plan.name, "length": PlanReport.lengthText(loaded.plan)]))
@@ -62,7 +62,8 @@ struct StartCommand: ParsableCommand {
             throw error.code == .invalidPlan ? ExitStatus.invalidPlan : ExitCode.failure
         }
         try DaemonConnection.call { client throws(TimerClientError) in
-            try client.startProgram(name, day: chosen.reference.day.description, replace: replace)
+            try client.call(
+                TimerMethods.StartProgram(program: name, day: chosen.reference.day.description, replace: replace))
         }
         Console.print(
             tr("Started {plan} ({length})", ["plan": chosen.plan.name, "length": PlanReport.lengthText(chosen.plan)]))
@@ -70,49 +71,42 @@ struct StartCommand: ParsableCommand {
     }
 }
 
-/// The daemon's methods without arguments, each an `intervalctl` command of its name.
-enum DaemonControl: String, CaseIterable {
-    case stop, pause, resume, skip
-
-    var abstract: String {
-        switch self {
-        case .stop: "Stop the running plan; succeeds when nothing runs."
-        case .pause: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
-        case .resume: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
-        case .skip: "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
-        }
-    }
-
-    func send(_ client: TimerBusClient) throws(TimerClientError) {
-        switch self {
-        case .stop: try client.stop()
-        case .pause: try client.pause()
-        case .resume: try client.resume()
-        case .skip: try client.skip()
-        }
-    }
-}
-
-/// Names one ``DaemonControl`` as a type, for ``DaemonControlCommand``.
-protocol DaemonControlName {
-    static var control: DaemonControl { get }
+/// A method of the daemon without arguments as an `intervalctl` command of its name (`stop`, `pause`, …).
+protocol DaemonControl {
+    associatedtype Method: TimerMethod
+    static var abstract: String { get }
 }
 
 /// `intervalctl stop`, `pause`, `resume` and `skip`: one command, made for each control.
-struct DaemonControlCommand<Name: DaemonControlName>: ParsableCommand {
+struct DaemonControlCommand<Control: DaemonControl>: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Name.control.rawValue, abstract: Name.control.abstract)
+        CommandConfiguration(commandName: Control.Method.name.lowercased(), abstract: Control.abstract)
     }
 
     func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try Name.control.send(client) }
+        try DaemonConnection.call { client throws(TimerClientError) in try client.call(Control.Method()) }
     }
 }
 
-enum StopControl: DaemonControlName { static let control = DaemonControl.stop }
-enum PauseControl: DaemonControlName { static let control = DaemonControl.pause }
-enum ResumeControl: DaemonControlName { static let control = DaemonControl.resume }
-enum SkipControl: DaemonControlName { static let control = DaemonControl.skip }
+enum StopControl: DaemonControl {
+    typealias Method = TimerMethods.Stop
+    static let abstract = "Stop the running plan; succeeds when nothing runs."
+}
+
+enum PauseControl: DaemonControl {
+    typealias Method = TimerMethods.Pause
+    static let abstract = "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
+}
+
+enum ResumeControl: DaemonControl {
+    typealias Method = TimerMethods.Resume
+    static let abstract = "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
+}
+
+enum SkipControl: DaemonControl {
+    typealias Method = TimerMethods.Skip
+    static let abstract = "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
+}
 
 /// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
 enum DaemonConnection {
@@ -126,6 +120,7 @@ enum DaemonConnection {
     }
 
     /// Opens a client and runs `body` with it; a refusal or a failure is reported and becomes its exit code.
+    @discardableResult
     static func call<Result>(
         callTimeout: Duration = .seconds(10), _ body: (TimerBusClient) throws(TimerClientError) -> Result
     ) throws -> Result {

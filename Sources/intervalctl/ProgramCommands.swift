@@ -302,7 +302,9 @@ extension ProgramCommand {
         func run() throws {
             let reminders = ProgramReminders(paths: ProgramLookup.paths)
             if now {
-                try DaemonConnection.call { client throws(TimerClientError) in try client.remindProgram(name) }
+                try DaemonConnection.call { client throws(TimerClientError) in
+                    try client.call(TimerMethods.RemindProgram(program: name))
+                }
                 return
             }
             if off {

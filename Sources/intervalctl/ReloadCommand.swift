@@ -16,7 +16,9 @@ struct ReloadCommand: ParsableCommand {
     )
 
     func run() throws {
-        let answer = try DaemonConnection.call { client throws(TimerClientError) in try client.reloadSettings() }
+        let answer = try DaemonConnection.call { client throws(TimerClientError) in
+            try client.callIfRunning(TimerMethods.ReloadSettings())?.problems
+        }
         let problems: [String]
         if let answer {
             problems = answer

@@ -14,7 +14,7 @@ extension TimerBusTests {
                 // Sent while the server's queue is busy, as when the idle timer fires.
                 let start = try client.newMethodCall(
                     destination: BusNames.service, path: BusNames.objectPath, interface: BusNames.interface,
-                    member: BusNames.Method.start.rawValue)
+                    member: TimerMethods.Start.name)
                 try start.append("1s run")
                 try start.append("")
                 try start.append(false)

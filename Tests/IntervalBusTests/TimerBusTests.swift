@@ -106,9 +106,11 @@ struct TimerBusTests {
             let calls: [(String, () throws(TimerClientError) -> Void)] = [
                 (
                     "Start",
-                    { () throws(TimerClientError) in try client.start(plan: "1s run", origin: "", replace: false) }
+                    { () throws(TimerClientError) in
+                        try client.call(TimerMethods.Start(plan: "1s run", origin: "", replace: false))
+                    }
                 ),
-                ("Pause", { () throws(TimerClientError) in try client.pause() }),
+                ("Pause", { () throws(TimerClientError) in try client.call(TimerMethods.Pause()) }),
             ]
             for (name, call) in calls {
                 do throws(TimerClientError) {
@@ -132,13 +134,13 @@ struct TimerBusTests {
         ]
         try serve(stand) { _ in
             let client = try TimerBusClient(logger: logger)
-            #expect(try client.reloadSettings() == stand.settingsProblems)
+            #expect(try client.callIfRunning(TimerMethods.ReloadSettings())?.problems == stand.settingsProblems)
             stand.settingsProblems = []
-            #expect(try client.reloadSettings() == [])
+            #expect(try client.callIfRunning(TimerMethods.ReloadSettings())?.problems == [])
         }
         #expect(stand.reloads == 2)
         // With the server gone nothing answers, and nothing is activated: nil.
-        #expect(try TimerBusClient(logger: logger).reloadSettings() == nil)
+        #expect(try TimerBusClient(logger: logger).callIfRunning(TimerMethods.ReloadSettings()) == nil)
     }
 
     @Test func anOversizedPlanIsRefusedBeforeItReachesTheDelegate() throws {
@@ -147,7 +149,7 @@ struct TimerBusTests {
         try serve(stand) { _ in
             let client = try TimerBusClient(logger: logger)
             do throws(TimerClientError) {
-                try client.start(plan: oversized, origin: "big.plan", replace: false)
+                try client.call(TimerMethods.Start(plan: oversized, origin: "big.plan", replace: false))
                 Issue.record("an oversized plan must be refused")
             } catch {
                 guard case .command(let received) = error else {
@@ -157,7 +159,7 @@ struct TimerBusTests {
                 #expect(received.code == .invalidPlan)
                 #expect(received.message.hasPrefix("big.plan: error: the plan is \(oversized.utf8.count) bytes long"))
             }
-            try client.start(plan: "1s run", origin: "", replace: false)
+            try client.call(TimerMethods.Start(plan: "1s run", origin: "", replace: false))
         }
         #expect(stand.refusedBytes == [oversized.utf8.count])
         #expect(stand.startedPlans == ["1s run"])
