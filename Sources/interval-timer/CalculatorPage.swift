@@ -11,14 +11,14 @@ final class CalculatorPage {
     private var solving = RunCalculation.Quantity.time
     /// The solved value is being written into its field: its `changed` must not solve again.
     private var filling = false
-    private let time: Widget
-    private let distance: Widget
-    private let distanceUnit: Widget
-    private let pace: Widget
-    private let paceUnit: Widget
-    private let splitsUnit: Widget
-    private let answer: Widget
-    private let splits: Widget
+    private let time: UnsafeMutablePointer<GtkEntry>
+    private let distance: UnsafeMutablePointer<GtkEntry>
+    private let distanceUnit: UnsafeMutablePointer<DropDown>
+    private let pace: UnsafeMutablePointer<GtkEntry>
+    private let paceUnit: UnsafeMutablePointer<DropDown>
+    private let splitsUnit: UnsafeMutablePointer<DropDown>
+    private let answer: UnsafeMutablePointer<Label>
+    private let splits: UnsafeMutablePointer<ListBox>
 
     /// The distance units, as the plan language writes them, and their length.
     private static let distanceUnits: [(name: String, metres: Double)] = [("km", 1000), ("mi", Pace.metresPerMile)]
@@ -32,21 +32,25 @@ final class CalculatorPage {
 
     init() {
         layout = Builder(PackageResources.calculator_page_ui)
-        root = layout.widget("page")
-        (time, distance, pace) = (layout.widget("time"), layout.widget("distance"), layout.widget("pace"))
-        (distanceUnit, paceUnit, splitsUnit) = (
-            layout.widget("distance-unit"), layout.widget("pace-unit"), layout.widget("splits-unit")
+        root = layout.get("page", ScrolledWindow.self).widget
+        (time, distance, pace) = (
+            layout.get("time", GtkEntry.self), layout.get("distance", GtkEntry.self), layout.get("pace", GtkEntry.self)
         )
-        (answer, splits) = (layout.widget("answer"), layout.widget("splits"))
+        (distanceUnit, paceUnit, splitsUnit) = (
+            layout.get("distance-unit", DropDown.self), layout.get("pace-unit", DropDown.self),
+            layout.get("splits-unit", DropDown.self)
+        )
+        (answer, splits) = (layout.get("answer", Label.self), layout.get("splits", ListBox.self))
         for (unit, name) in [
             (distanceUnit, tr("Distance unit")), (paceUnit, tr("Pace unit")), (splitsUnit, tr("Splits")),
         ] {
-            accessibleName(dropDown: unit, name)
+            accessibleName(dropDown: unit.widget, name)
         }
-        Self.setItems(distanceUnit, Self.distanceUnits.map(\.name))
-        Self.setItems(paceUnit, Self.paceUnits.map(\.shown))
+        Self.setItems(distanceUnit.widget, Self.distanceUnits.map(\.name))
+        Self.setItems(paceUnit.widget, Self.paceUnits.map(\.shown))
         let (solveTime, solveDistance, solvePace) = (
-            layout.widget("solve-time"), layout.widget("solve-distance"), layout.widget("solve-pace")
+            layout.get("solve-time", GtkToggleButton.self), layout.get("solve-distance", GtkToggleButton.self),
+            layout.get("solve-pace", GtkToggleButton.self)
         )
 
         for (button, quantity) in [
@@ -70,15 +74,15 @@ final class CalculatorPage {
     /// locked field shows the solved value in its own unit.
     private func solve() {
         guard !filling else { return }
-        gtk_widget_set_sensitive(time, solving == .time ? 0 : 1)
-        gtk_widget_set_sensitive(distance, solving == .distance ? 0 : 1)
-        gtk_widget_set_sensitive(pace, solving == .pace ? 0 : 1)
+        gtk_widget_set_sensitive(time.widget, solving == .time ? 0 : 1)
+        gtk_widget_set_sensitive(distance.widget, solving == .distance ? 0 : 1)
+        gtk_widget_set_sensitive(pace.widget, solving == .pace ? 0 : 1)
         var terms: [String] = []
-        if solving != .time, let text = Self.text(time) { terms.append("in \(text)") }
-        if solving != .distance, let text = Self.text(distance) {
+        if solving != .time, let text = Self.text(time.widget) { terms.append("in \(text)") }
+        if solving != .distance, let text = Self.text(distance.widget) {
             terms.append(text + selectedDistanceUnit.name)
         }
-        if solving != .pace, let text = Self.text(pace) {
+        if solving != .pace, let text = Self.text(pace.widget) {
             terms.append("@ " + text + selectedPaceUnit.written)
         }
         guard terms.count == 2 else {
@@ -101,7 +105,7 @@ final class CalculatorPage {
         }
         fillSolved(calculation)
         var perUnit = calculation
-        perUnit.miles = Self.selected(splitsUnit, of: 2) == 1  // "Splits per mile"
+        perUnit.miles = Self.selected(splitsUnit.widget, of: 2) == 1  // "Splits per mile"
         show(calculation.answer, splits: perUnit.splitRows)
     }
 
@@ -113,13 +117,13 @@ final class CalculatorPage {
         var text = ""
         switch solving {
         case .time:
-            field = time
+            field = time.widget
             if let calculation { text = TimeText.clock(microseconds: calculation.time) }
         case .distance:
-            field = distance
+            field = distance.widget
             if let calculation { text = PlanReport.format2(calculation.metres / selectedDistanceUnit.metres) }
         case .pace:
-            field = pace
+            field = pace.widget
             if let pace = calculation?.pace { text = selectedPaceUnit.reading(pace) }
         }
         gtk_editable_set_text(cast(field), text)
@@ -128,15 +132,15 @@ final class CalculatorPage {
     /// The answer, and a row per split (the distance, the time at it); a list of thousands (an ultramarathon in
     /// kilometres) shows its first ones and the finish.
     private func show(_ text: String, splits rows: [(distance: String, time: String)]) {
-        setText(answer, text)
-        removeChildren(splits, from: true)
+        setText(answer.widget, text)
+        removeChildren(splits.widget, from: true)
         let shown =
             rows.count > Self.splitRowsShown
             ? Array(rows.prefix(Self.splitRowsShown - 1)) + [rows[rows.count - 1]] : rows
         for (distance, time) in shown {
-            gtk_list_box_append(cast(splits), actionRow(title: distance, subtitle: time))
+            gtk_list_box_append(splits.c, actionRow(title: distance, subtitle: time))
         }
-        gtk_widget_set_visible(splits, rows.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(splits.widget, rows.isEmpty ? 0 : 1)
     }
 
     private static let splitRowsShown = 200
@@ -148,11 +152,11 @@ final class CalculatorPage {
     }
 
     private var selectedDistanceUnit: (name: String, metres: Double) {
-        Self.distanceUnits[Self.selected(distanceUnit, of: Self.distanceUnits.count)]
+        Self.distanceUnits[Self.selected(distanceUnit.widget, of: Self.distanceUnits.count)]
     }
 
     private var selectedPaceUnit: (shown: String, written: String, reading: @Sendable (Pace) -> String) {
-        Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)]
+        Self.paceUnits[Self.selected(paceUnit.widget, of: Self.paceUnits.count)]
     }
 
     private static func selected(_ dropDown: Widget, of count: Int) -> Int {

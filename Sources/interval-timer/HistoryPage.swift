@@ -13,12 +13,12 @@ final class HistoryPage {
     let root: Widget
     private unowned let application: TimerApplication
     private let layout: Builder
-    private let pages: OpaquePointer
-    private let unreadablePage: Widget
-    private let chartArea: Widget
-    private let legend: Widget
-    private let list: Widget
-    private let summary: Widget
+    private let pages: UnsafeMutablePointer<Stack>
+    private let unreadablePage: UnsafeMutablePointer<StatusPage>
+    private let chartArea: UnsafeMutablePointer<GtkDrawingArea>
+    private let legend: UnsafeMutablePointer<Label>
+    private let list: UnsafeMutablePointer<ListBox>
+    private let summary: UnsafeMutablePointer<Label>
     private var chart: HistoryChart?
 
     private static let weeks = 8
@@ -26,13 +26,14 @@ final class HistoryPage {
     init(application: TimerApplication) {
         self.application = application
         layout = Builder(PackageResources.history_page_ui)
-        pages = layout.object("pages")
+        pages = layout.get("pages", Stack.self)
         root = cast(pages)
         (chartArea, legend, summary, list) = (
-            layout.widget("chart"), layout.widget("legend"), layout.widget("summary"), layout.widget("list")
+            layout.get("chart", GtkDrawingArea.self), layout.get("legend", Label.self),
+            layout.get("summary", Label.self), layout.get("list", ListBox.self)
         )
-        unreadablePage = layout.widget("unreadable")
-        setDrawing(chartArea) { [unowned self] cairo, width, height in
+        unreadablePage = layout.get("unreadable", StatusPage.self)
+        setDrawing(chartArea.widget) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }
         reload()
@@ -45,32 +46,32 @@ final class HistoryPage {
         do throws(FileError) {
             (read, unreadable) = try application.store.history()
         } catch {
-            adw_status_page_set_description(cast(unreadablePage), error.description)
-            gtk_stack_set_visible_child_name(pages, "unreadable")
+            adw_status_page_set_description(unreadablePage.c, error.description)
+            gtk_stack_set_visible_child_name(pages.c, "unreadable")
             return
         }
         guard !read.isEmpty else {
-            gtk_stack_set_visible_child_name(pages, "empty")
+            gtk_stack_set_visible_child_name(pages.c, "empty")
             return
         }
-        gtk_stack_set_visible_child_name(pages, "records")
+        gtk_stack_set_visible_child_name(pages.c, "records")
         let chart = HistoryChart(
             read, now: WallClock.microseconds(), utcOffset: LocalTime.utcOffset, restKinds: application.restKinds,
             count: Self.weeks)
         self.chart = chart
         if chart.tones.isEmpty {
-            setText(legend, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
+            setText(legend.widget, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
         } else {
             let entries = chart.tones.map { tone in
                 let kinds = (chart.kinds[tone] ?? []).map { Localization.kindName($0) }.joined(separator: ", ")
                 return "<span foreground=\"\(ToneColours.hex(tone))\">■</span> " + markupEscaped(kinds)
             }
-            gtk_label_set_markup(cast(legend), entries.joined(separator: "   "))
+            gtk_label_set_markup(legend.c, entries.joined(separator: "   "))
         }
-        gtk_widget_queue_draw(chartArea)
+        gtk_widget_queue_draw(chartArea.widget)
         // The chart's figures in words, for a screen reader.
         let thisWeek = Int((chart.weeks.last?.total ?? 0).rounded())
-        accessibleDescription(chartArea, tr("{minutes} minutes this week", ["minutes": "\(thisWeek)"]))
+        accessibleDescription(chartArea.widget, tr("{minutes} minutes this week", ["minutes": "\(thisWeek)"]))
 
         let totals = HistoryTotals(read)
         var summaryText =
@@ -83,15 +84,15 @@ final class HistoryPage {
                     "{count} line of the history cannot be read.", "{count} lines of the history cannot be read.",
                     unreadable)
         }
-        setText(summary, summaryText)
-        removeChildren(list, from: true)
+        setText(summary.widget, summaryText)
+        removeChildren(list.widget, from: true)
         let when = LocaleDateFormats.hoursAndMinutes(from: LocalTime.format(T_FMT))
         for record in read.reversed().prefix(200) {
             let kinds = record.timePerKind.sorted { $0.value > $1.value }
                 .map { "\(Localization.kindName($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
             let started = LocalTime.text(record.startWall, "%x " + when)
             gtk_list_box_append(
-                cast(list),
+                list.c,
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
                     subtitle: "\(started) · " + kinds.joined(separator: ", ")))
@@ -102,7 +103,7 @@ final class HistoryPage {
     /// reads in light and dark.
     private func draw(_ chart: HistoryChart, _ cairo: OpaquePointer, _ width: Double, _ height: Double) {
         var text = GdkRGBA()
-        gtk_style_context_get_color(gtk_widget_get_style_context(chartArea), &text)
+        gtk_style_context_get_color(gtk_widget_get_style_context(chartArea.widget), &text)
         let labelHeight = 18.0
         let plotHeight = height - labelHeight
         let top = max(chart.weeks.map(\.total).max() ?? 0, 1)

@@ -8,12 +8,12 @@ import IntervalRuntime
 /// `win.show-page`, `win.back`, `win.fullscreen`), which its buttons, keys and menus name. It draws the workout as
 /// the ``TimerSession`` last read it, carried forward with the local clock to each second's boundary.
 final class MainWindow {
-    let window: Widget
+    let window: UnsafeMutablePointer<AdwApplicationWindow>
     unowned let application: TimerApplication
     private let layout: Builder
-    private let viewStack: OpaquePointer
-    private let toasts: OpaquePointer
-    private let back: Widget
+    private let viewStack: UnsafeMutablePointer<ViewStack>
+    private let toasts: UnsafeMutablePointer<ToastOverlay>
+    private let back: UnsafeMutablePointer<GtkButton>
     /// The toast saying that the daemon cannot be reached, while it shows: updated rather than stacked, and dismissed
     /// once the daemon answers.
     private var unreachableToast: OpaquePointer?
@@ -31,13 +31,13 @@ final class MainWindow {
     init(application: TimerApplication, trace: FrameTrace?) {
         self.application = application
         layout = Builder(PackageResources.window_ui)
-        window = layout.widget("window")
+        window = layout.get("window", AdwApplicationWindow.self)
         gtk_window_set_application(cast(window), cast(application.app))
-        viewStack = layout.object("stack")
-        toasts = layout.object("toasts")
-        back = layout.widget("back")
+        viewStack = layout.get("stack", ViewStack.self)
+        toasts = layout.get("toasts", ToastOverlay.self)
+        back = layout.get("back", GtkButton.self)
         gtk_application_window_set_help_overlay(cast(window), cast(ShortcutsWindow.make()))
-        trace?.attach(to: window)
+        trace?.attach(to: window.widget)
 
         workoutPage = WorkoutPage(trace: trace)
         plansPage = PlansPage(application: application)
@@ -67,7 +67,7 @@ final class MainWindow {
                 case .calculator: calculatorPage.root
                 }
             adw_view_stack_page_set_icon_name(
-                adw_view_stack_add_titled(viewStack, root, page.rawValue, tr(page.title)), page.icon)
+                adw_view_stack_add_titled(viewStack.c, root, page.rawValue, tr(page.title)), page.icon)
         }
         addActions()
         on(UnsafeMutableRawPointer(viewStack), .notify("visible-child-name")) { [unowned self] _ in
@@ -156,16 +156,16 @@ final class MainWindow {
     }
 
     var visiblePage: Page? {
-        adw_view_stack_get_visible_child_name(viewStack).flatMap { Page(rawValue: String(cString: $0)) }
+        adw_view_stack_get_visible_child_name(viewStack.c).flatMap { Page(rawValue: String(cString: $0)) }
     }
 
     func show(_ page: Page) {
-        adw_view_stack_set_visible_child_name(viewStack, page.rawValue)
+        adw_view_stack_set_visible_child_name(viewStack.c, page.rawValue)
     }
 
     /// The header bar's back button, while the Plans page shows a plan.
     private func showBack() {
-        gtk_widget_set_visible(back, visiblePage == .plans && plansPage.showsPlan ? 1 : 0)
+        gtk_widget_set_visible(back.widget, visiblePage == .plans && plansPage.showsPlan ? 1 : 0)
     }
 
     func historyChanged() {
@@ -203,7 +203,7 @@ final class MainWindow {
         let status = application.session.status
         guard status.state != .idle else { return }
         confirm(
-            window, tr("Stop the workout?"),
+            window.widget, tr("Stop the workout?"),
             tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
             cancel: tr("Keep Going"), destructive: tr("Stop Workout")
         ) { [unowned self] in
@@ -238,7 +238,7 @@ final class MainWindow {
 
     private func askToReplace(_ request: StartRequest) {
         confirm(
-            window, tr("Replace the running workout?"),
+            window.widget, tr("Replace the running workout?"),
             tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
             cancel: tr("Cancel"), destructive: tr("Replace")
         ) { [unowned self] in
@@ -257,7 +257,7 @@ final class MainWindow {
         gtk_entry_set_activates_default(cast(entry), 1)
         accessibleName(entry, tr("Name"))
         ask(
-            window, heading, nil,
+            window.widget, heading, nil,
             answers: [
                 Answer(id: "cancel", label: tr("Cancel")),
                 Answer(id: "confirm", label: confirm, appearance: ADW_RESPONSE_SUGGESTED),
@@ -355,7 +355,7 @@ final class MainWindow {
         adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
         unreachableToast = toast
         on(UnsafeMutableRawPointer(toast), .dismissed) { [unowned self] in unreachableToast = nil }
-        adw_toast_overlay_add_toast(toasts, toast)
+        adw_toast_overlay_add_toast(toasts.c, toast)
     }
 
     /// What was just done, as a toast; with `undo`, its Undo button.
@@ -367,7 +367,7 @@ final class MainWindow {
             // Shown at once, never queued behind another toast that a pointer resting on it keeps up.
             adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
         }
-        adw_toast_overlay_add_toast(toasts, toast)
+        adw_toast_overlay_add_toast(toasts.c, toast)
     }
 
     func clearProblem() {

@@ -14,7 +14,7 @@ final class PlanEditor {
         case file(path: String, bytes: [UInt8])
     }
 
-    let window: Widget
+    let window: UnsafeMutablePointer<AdwWindow>
     /// The plan was saved at this path; the editor has closed.
     var saved: (_ path: String, _ name: String) -> Void = { _, _ in }
     /// The editor has closed, saved or not.
@@ -22,15 +22,15 @@ final class PlanEditor {
     private unowned let application: TimerApplication
     private let layout: Builder
     private let target: Target
-    private let items: Widget
-    private let nameField: Widget
-    private let countdownField: Widget
-    private let textView: Widget
+    private let items: UnsafeMutablePointer<ListBox>
+    private let nameField: UnsafeMutablePointer<AdwEntryRow>
+    private let countdownField: UnsafeMutablePointer<AdwEntryRow>
+    private let textView: UnsafeMutablePointer<GtkTextView>
     private let buffer: UnsafeMutablePointer<GtkTextBuffer>
-    private let verdict: Widget
-    private let rowsHint: Widget
-    private let totals: Widget
-    private let timeline: Widget
+    private let verdict: UnsafeMutablePointer<Label>
+    private let rowsHint: UnsafeMutablePointer<Label>
+    private let totals: UnsafeMutablePointer<GtkBox>
+    private let timeline: UnsafeMutablePointer<GtkDrawingArea>
     private var saveAction: OpaquePointer?
     private var draft: PlanDraft
     private var text: String
@@ -44,7 +44,7 @@ final class PlanEditor {
     /// The rows shown, each with its item's path and the field that takes the focus.
     private var rows: [(path: [Int], row: Widget, field: Widget)] = []
     /// The rows beside the text, or above it in a narrow window.
-    private let panes: Widget
+    private let panes: UnsafeMutablePointer<Paned>
     /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and pace under its
     /// duration and kind.
     private var narrow = false
@@ -59,17 +59,19 @@ final class PlanEditor {
         self.draft = draft
         savedText = text
         layout = Builder(PackageResources.plan_editor_ui)
-        window = layout.widget("window")
+        window = layout.get("window", AdwWindow.self)
         (items, nameField, countdownField, textView) = (
-            layout.widget("items"), layout.widget("name"), layout.widget("countdown"), layout.widget("text")
+            layout.get("items", ListBox.self), layout.get("name", AdwEntryRow.self),
+            layout.get("countdown", AdwEntryRow.self), layout.get("text", GtkTextView.self)
         )
         (verdict, rowsHint, totals, timeline) = (
-            layout.widget("verdict"), layout.widget("rows-hint"), layout.widget("totals"), layout.widget("timeline")
+            layout.get("verdict", Label.self), layout.get("rows-hint", Label.self), layout.get("totals", GtkBox.self),
+            layout.get("timeline", GtkDrawingArea.self)
         )
-        panes = layout.widget("panes")
-        buffer = gtk_text_view_get_buffer(cast(textView))
+        panes = layout.get("panes", Paned.self)
+        buffer = gtk_text_view_get_buffer(textView)
         gtk_window_set_transient_for(cast(window), cast(parent))
-        let title: Widget = layout.widget("title")
+        let title: Widget = layout.get("title", WindowTitle.self).widget
         if case .new = target {
             adw_window_title_set_title(cast(title), tr("New Plan"))
         } else {
@@ -78,7 +80,7 @@ final class PlanEditor {
         gtk_window_set_title(cast(window), tr("Plan Editor"))
         addActions()
         connectFields()
-        setDrawing(timeline) { [weak self] cairo, width, height in
+        setDrawing(timeline.widget) { [weak self] cairo, width, height in
             guard let self, case .success(let plan)? = self.plan else { return }
             Timeline.draw(plan, restKinds: self.application.restKinds, cairo, width, height)
         }
@@ -90,7 +92,7 @@ final class PlanEditor {
         fillRows()
         evaluate()
         gtk_window_present(cast(window))
-        gtk_widget_grab_focus(nameField)
+        gtk_widget_grab_focus(nameField.widget)
     }
 
     // MARK: Actions and keys
@@ -99,7 +101,7 @@ final class PlanEditor {
         guard let shortcuts = gtk_shortcut_controller_new() else { return }
         // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
-        insertActions(into: window, "editor") { actions in
+        insertActions(into: window.widget, "editor") { actions in
             for key in WindowKey.editor {
                 let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
                 if key.name == "save" { saveAction = action }
@@ -114,7 +116,7 @@ final class PlanEditor {
         gtk_shortcut_controller_add_shortcut(
             shortcuts,
             gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
-        gtk_widget_add_controller(window, shortcuts)
+        gtk_widget_add_controller(window.widget, shortcuts)
         on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
     }
 
@@ -141,7 +143,7 @@ final class PlanEditor {
     private func closeRequested() -> Bool {
         guard text == savedText else {
             confirm(
-                window, tr("Discard the changes?"), tr("The plan has changes that are not saved."),
+                window.widget, tr("Discard the changes?"), tr("The plan has changes that are not saved."),
                 cancel: tr("Keep Editing"), destructive: tr("Discard")
             ) { [weak self] in
                 guard let self else { return }
@@ -247,22 +249,22 @@ final class PlanEditor {
             gtk_widget_remove_css_class(row, "error")
             gtk_widget_set_tooltip_text(row, nil)
         }
-        gtk_widget_set_sensitive(items, rowsFollowText ? 1 : 0)
-        removeChildren(totals)
+        gtk_widget_set_sensitive(items.widget, rowsFollowText ? 1 : 0)
+        removeChildren(totals.widget)
         switch plan {
         case .success(let plan):
-            gtk_widget_remove_css_class(verdict, "error")
-            setText(verdict, PlanReport.lengthText(plan))
+            gtk_widget_remove_css_class(verdict.widget, "error")
+            setText(verdict.widget, PlanReport.lengthText(plan))
             showHint(nil)
             let group: Widget = adw_preferences_group_new()
             adw_preferences_group_set_title(cast(group), tr("Totals"))
             for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
                 adw_preferences_group_add(cast(group), actionRow(title: name, subtitle: value))
             }
-            append(totals, group)
+            append(totals.widget, group)
         case .failure(let diagnostic):
-            gtk_widget_add_css_class(verdict, "error")
-            setText(verdict, diagnostic.description)
+            gtk_widget_add_css_class(verdict.widget, "error")
+            setText(verdict.widget, diagnostic.description)
             if !rowsFollowText {
                 showHint(tr("The text has a problem: the rows show the plan as it was before it."))
             } else if let path = draft.path(forLine: diagnostic.line),
@@ -275,13 +277,13 @@ final class PlanEditor {
                 showHint(diagnostic.message)
             }
         }
-        gtk_widget_queue_draw(timeline)
+        gtk_widget_queue_draw(timeline.widget)
         if let saveAction { g_simple_action_set_enabled(saveAction, (try? plan.get()) != nil ? 1 : 0) }
     }
 
     private func showHint(_ text: String?) {
-        setText(rowsHint, text ?? "")
-        gtk_widget_set_visible(rowsHint, text == nil ? 0 : 1)
+        setText(rowsHint.widget, text ?? "")
+        gtk_widget_set_visible(rowsHint.widget, text == nil ? 0 : 1)
     }
 
     // MARK: Rows
@@ -309,15 +311,15 @@ final class PlanEditor {
         guard isNarrow != narrow || !refill else { return }
         narrow = isNarrow
         gtk_orientable_set_orientation(cast(panes), narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
-        gtk_paned_set_resize_end_child(cast(panes), narrow ? 0 : 1)
+        gtk_paned_set_resize_end_child(panes.c, narrow ? 0 : 1)
         // Narrow: as far down as the text's least height lets it.
-        gtk_paned_set_position(cast(panes), narrow ? Int32.max : width * 5 / 8)
+        gtk_paned_set_position(panes.c, narrow ? Int32.max : width * 5 / 8)
         if refill { fillRows(focus: focusedPath()) }
     }
 
     /// Every item as a row, a group's items under it and indented; the focus goes to the row at `focus`.
     private func fillRows(focus: [Int]? = nil) {
-        removeChildren(items, from: true)
+        removeChildren(items.widget, from: true)
         rows = []
         addRows(draft.items, under: [])
         if let focus, let shown = rows.first(where: { $0.path == focus }) { gtk_widget_grab_focus(shown.field) }
@@ -327,7 +329,7 @@ final class PlanEditor {
         for (index, item) in children.enumerated() {
             let path = parent + [index]
             let (row, field) = makeRow(item, path)
-            gtk_list_box_append(cast(items), row)
+            gtk_list_box_append(items.c, row)
             rows.append((path, row, field))
             if case .group(let group) = item.content { addRows(group.items, under: path) }
         }
@@ -521,13 +523,13 @@ final class PlanEditor {
         let name = plan.name.trimmingSpaces
         guard !name.isEmpty else {
             showHint(tr("A plan needs a name."))
-            gtk_widget_grab_focus(nameField)
+            gtk_widget_grab_focus(nameField.widget)
             return
         }
         let ownPath: String? = if case .file(let path, _) = target { path } else { nil }
         guard !application.catalog.hasPlan(named: name, except: ownPath) else {
             showHint(tr("A plan named “{name}” exists already: choose another name.", ["name": name]))
-            gtk_widget_grab_focus(nameField)
+            gtk_widget_grab_focus(nameField.widget)
             return
         }
         switch target {
@@ -537,7 +539,7 @@ final class PlanEditor {
             let onDisk = try? FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
             guard onDisk == nil || onDisk == bytes else {
                 ask(
-                    window, tr("The plan was changed by another program"),
+                    window.widget, tr("The plan was changed by another program"),
                     tr("Its file changed after it was opened here. Which version should be kept?"),
                     answers: [
                         Answer(id: "cancel", label: tr("Cancel")),

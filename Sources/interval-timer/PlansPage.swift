@@ -22,18 +22,18 @@ final class PlansPage {
         { _, _, _, _ in }
     private unowned let application: TimerApplication
     private let layout: Builder
-    private let leaflet: OpaquePointer
-    private let list: Widget
-    private let detailTitle: Widget
-    private let timeline: Widget
+    private let leaflet: UnsafeMutablePointer<Leaflet>
+    private let list: UnsafeMutablePointer<ListBox>
+    private let detailTitle: UnsafeMutablePointer<Label>
+    private let timeline: UnsafeMutablePointer<GtkDrawingArea>
     /// The plan's items and its totals: rows, replaced for each plan shown.
-    private let detailGroups: Widget
-    private let detailScroll: Widget
+    private let detailGroups: UnsafeMutablePointer<GtkBox>
+    private let detailScroll: UnsafeMutablePointer<ScrolledWindow>
     private var detailPlan: (plan: Plan, text: String, origin: String)?
-    private let oneLine: Widget
-    private let verdict: Widget
-    private let startOneLine: Widget
-    private let saveOneLine: Widget
+    private let oneLine: UnsafeMutablePointer<GtkEntry>
+    private let verdict: UnsafeMutablePointer<Label>
+    private let startOneLine: UnsafeMutablePointer<GtkButton>
+    private let saveOneLine: UnsafeMutablePointer<GtkButton>
     /// Edit, Rename and Delete: enabled on the user's own plans' pages only.
     private var ownPlanActions: [OpaquePointer] = []
     /// The plan editor, while it is open.
@@ -52,20 +52,22 @@ final class PlansPage {
     init(application: TimerApplication) {
         self.application = application
         layout = Builder(PackageResources.plans_page_ui)
-        leaflet = layout.object("leaflet")
+        leaflet = layout.get("leaflet", Leaflet.self)
         root = cast(leaflet)
         programs = ProgramPages(
-            layout: layout, leaflet: leaflet, ledger: application.programs, reminders: application.reminders,
+            layout: layout, leaflet: leaflet.c, ledger: application.programs, reminders: application.reminders,
             restKinds: { [unowned application] in application.restKinds })
         (list, oneLine, verdict, startOneLine) = (
-            layout.widget("list"), layout.widget("one-line"), layout.widget("verdict"), layout.widget("start-one-line")
+            layout.get("list", ListBox.self), layout.get("one-line", GtkEntry.self), layout.get("verdict", Label.self),
+            layout.get("start-one-line", GtkButton.self)
         )
         (detailTitle, timeline, detailGroups) = (
-            layout.widget("detail-title"), layout.widget("timeline"), layout.widget("detail-groups")
+            layout.get("detail-title", Label.self), layout.get("timeline", GtkDrawingArea.self),
+            layout.get("detail-groups", GtkBox.self)
         )
-        detailScroll = layout.widget("detail-scroll")
-        let startPlan = layout.widget("start-plan")
-        saveOneLine = layout.widget("save-one-line")
+        detailScroll = layout.get("detail-scroll", ScrolledWindow.self)
+        let startPlan = layout.get("start-plan", GtkButton.self)
+        saveOneLine = layout.get("save-one-line", GtkButton.self)
 
         on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
@@ -86,7 +88,7 @@ final class PlansPage {
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }
         on(oneLine, .changed) { [unowned self] in check() }
-        setDrawing(timeline) { [unowned self] cairo, width, height in
+        setDrawing(timeline.widget) { [unowned self] cairo, width, height in
             if let plan = detailPlan?.plan {
                 Timeline.draw(plan, restKinds: application.restKinds, cairo, width, height)
             }
@@ -97,23 +99,23 @@ final class PlansPage {
 
     /// Whether a plan's or a program's page is shown.
     var showsPlan: Bool {
-        ProgramPages.visiblePage(leaflet) != "list"
+        ProgramPages.visiblePage(leaflet.c) != "list"
     }
 
     /// Back to the list of plans.
     func goBack() {
-        adw_leaflet_set_visible_child_name(leaflet, "list")
+        adw_leaflet_set_visible_child_name(leaflet.c, "list")
     }
 
     /// The timeline again, in the settings' colours.
     func redraw() {
-        gtk_widget_queue_draw(timeline)
+        gtk_widget_queue_draw(timeline.widget)
     }
 
     /// Lists the catalog's plans; an unreadable or invalid one says why. The plan's page shown follows its file: it
     /// shows the file's new text, or goes back to the list when the file is gone.
     private func fill() {
-        removeChildren(list, from: true)
+        removeChildren(list.widget, from: true)
         var shownStill = false
         for item in application.catalog.items() {
             switch item.plan {
@@ -124,13 +126,13 @@ final class PlansPage {
                 }
                 adw_action_row_add_prefix(
                     cast(row), Timeline.small(plan) { [unowned self] in application.restKinds })
-                gtk_list_box_append(cast(list), row)
+                gtk_list_box_append(list.c, row)
                 if let detailPlan, detailPlan.origin == item.path {
                     shownStill = true
                     if detailPlan.text != text, showsPlan { open(plan, text: text, origin: item.path) }
                 }
             case .failure(let failure):
-                gtk_list_box_append(cast(list), actionRow(title: item.name, subtitle: failure.description))
+                gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description))
             }
         }
         if !shownStill, detailPlan?.origin.hasSuffix(".plan") == true {
@@ -146,9 +148,9 @@ final class PlansPage {
 
     private func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
-        setText(detailTitle, plan.name)
+        setText(detailTitle.widget, plan.name)
         for action in ownPlanActions { g_simple_action_set_enabled(action, application.library.owns(origin) ? 1 : 0) }
-        removeChildren(detailGroups)
+        removeChildren(detailGroups.widget)
         let items: Widget = adw_preferences_group_new()
         adw_preferences_group_set_title(cast(items), tr("Steps"))
         if let countdown = plan.countdown {
@@ -162,11 +164,11 @@ final class PlansPage {
         for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
             adw_preferences_group_add(cast(totals), actionRow(title: name, subtitle: value))
         }
-        append(detailGroups, items)
-        append(detailGroups, totals)
-        gtk_widget_queue_draw(timeline)
-        scrollToTop(detailScroll)
-        adw_leaflet_set_visible_child_name(leaflet, "detail")
+        append(detailGroups.widget, items)
+        append(detailGroups.widget, totals)
+        gtk_widget_queue_draw(timeline.widget)
+        scrollToTop(detailScroll.widget)
+        adw_leaflet_set_visible_child_name(leaflet.c, "detail")
     }
 
     /// The shown plan's copy, "NAME (copy)", becomes an own plan, and its page is shown.
@@ -451,8 +453,8 @@ final class PlansPage {
             return
         }
         // Until this text's verdict is in.
-        gtk_widget_set_sensitive(startOneLine, 0)
-        gtk_widget_set_sensitive(saveOneLine, 0)
+        gtk_widget_set_sensitive(startOneLine.widget, 0)
+        gtk_widget_set_sensitive(saveOneLine.widget, 0)
         let box = UncheckedBox(Unmanaged.passRetained(self))
         Self.parseQueue.async {
             let verdict = Self.verdict(for: text)
@@ -474,37 +476,37 @@ final class PlansPage {
         guard attempt == typed else { return }
         switch verdict {
         case nil:
-            setText(self.verdict, tr("Type a plan such as 8x(30s run, 30s walk)."))
+            setText(self.verdict.widget, tr("Type a plan such as 8x(30s run, 30s walk)."))
         case .success(let estimate):
-            setText(self.verdict, estimate)
+            setText(self.verdict.widget, estimate)
         case .failure(let diagnostic):
-            setText(self.verdict, diagnostic.sentence)
+            setText(self.verdict.widget, diagnostic.sentence)
         }
         markProblem(verdict.flatMap { if case .failure(let diagnostic) = $0 { diagnostic } else { nil } })
         let valid: gboolean = verdict.map { (try? $0.get()) != nil } == true ? 1 : 0
-        gtk_widget_set_sensitive(startOneLine, valid)
-        gtk_widget_set_sensitive(saveOneLine, valid)
+        gtk_widget_set_sensitive(startOneLine.widget, valid)
+        gtk_widget_set_sensitive(saveOneLine.widget, valid)
     }
 
     /// Marks the field (its style, a screen reader's invalid state) and underlines the place `diagnostic` points at;
     /// nil clears the marks.
     private func markProblem(_ diagnostic: PlanDiagnostic?) {
         if let diagnostic {
-            gtk_widget_add_css_class(oneLine, "error")
+            gtk_widget_add_css_class(oneLine.widget, "error")
             let text = String(cString: gtk_editable_get_text(cast(oneLine)))
             let marked = diagnostic.markedBytes(in: text)
             it_entry_mark_error(cast(oneLine), guint(marked.lowerBound), guint(marked.upperBound))
         } else {
-            gtk_widget_remove_css_class(oneLine, "error")
+            gtk_widget_remove_css_class(oneLine.widget, "error")
             it_entry_mark_error(cast(oneLine), 0, 0)
         }
-        it_accessible_set_invalid(oneLine, diagnostic == nil ? 0 : 1)
+        it_accessible_set_invalid(oneLine.widget, diagnostic == nil ? 0 : 1)
     }
 
     /// Start, or Enter in the field: only while Start is enabled, that is while the text as typed has parsed (its
     /// verdict is shown), so that it is not parsed again here.
     private func startTyped() {
-        guard gtk_widget_get_sensitive(startOneLine) != 0 else { return }
+        guard gtk_widget_get_sensitive(startOneLine.widget) != 0 else { return }
         start(String(cString: gtk_editable_get_text(cast(oneLine))), "<inline>")
     }
 }

@@ -25,17 +25,17 @@ final class ProgramPages {
     private let ledger: ProgramLedger
     private let restKinds: () -> Set<String>
     private let leaflet: OpaquePointer
-    private let heading: Widget
-    private let list: Widget
+    private let heading: UnsafeMutablePointer<Label>
+    private let list: UnsafeMutablePointer<ListBox>
     /// The program's page, named for the program (a screen reader says where it is).
-    private let page: Widget
-    private let title: Widget
-    private let programScroll: Widget
-    private let next: Widget
-    private let continueButton: Widget
-    private let reminderRow: Widget
+    private let page: UnsafeMutablePointer<GtkBox>
+    private let title: UnsafeMutablePointer<Label>
+    private let programScroll: UnsafeMutablePointer<ScrolledWindow>
+    private let next: UnsafeMutablePointer<Label>
+    private let continueButton: UnsafeMutablePointer<GtkButton>
+    private let reminderRow: UnsafeMutablePointer<AdwEntryRow>
     private let reminders: ProgramReminders
-    private let weeks: Widget
+    private let weeks: UnsafeMutablePointer<GtkBox>
     /// The program whose page is shown, by name.
     private var shown: String?
     private var progressWatch: FileWatch?
@@ -57,14 +57,16 @@ final class ProgramPages {
         self.restKinds = restKinds
         self.leaflet = leaflet
         (heading, list, page) = (
-            layout.widget("programs-heading"), layout.widget("programs"), layout.widget("program-page")
+            layout.get("programs-heading", Label.self), layout.get("programs", ListBox.self),
+            layout.get("program-page", GtkBox.self)
         )
         (title, next, continueButton, weeks) = (
-            layout.widget("program-title"), layout.widget("program-next"), layout.widget("continue-program"),
-            layout.widget("program-weeks")
+            layout.get("program-title", Label.self), layout.get("program-next", Label.self),
+            layout.get("continue-program", GtkButton.self),
+            layout.get("program-weeks", GtkBox.self)
         )
-        reminderRow = layout.widget("program-reminder")
-        programScroll = layout.widget("program-scroll")
+        reminderRow = layout.get("program-reminder", AdwEntryRow.self)
+        programScroll = layout.get("program-scroll", ScrolledWindow.self)
         on(continueButton, .clicked) { [unowned self] in
             if let shown { continueProgram(shown) }
         }
@@ -72,7 +74,7 @@ final class ProgramPages {
         let setButton: Widget = gtk_button_new_with_label(tr("Set"))
         gtk_widget_set_valign(setButton, GTK_ALIGN_CENTER)
         accessibleDescription(setButton, tr("Set the reminder, or remove it when the field is empty"))
-        adw_entry_row_add_suffix(cast(reminderRow), setButton)
+        adw_entry_row_add_suffix(reminderRow, setButton)
         let applyReminder = { [unowned self] in
             if let shown { setReminder(shown, String(cString: gtk_editable_get_text(cast(reminderRow)))) }
         }
@@ -106,10 +108,10 @@ final class ProgramPages {
         let programs = items.map { item in "\(item.path) \((try? item.program.get())?.name ?? "")" }
         if programs != listedPrograms {
             listedPrograms = programs
-            removeChildren(list, from: true)
+            removeChildren(list.widget, from: true)
             listRows = [:]
-            gtk_widget_set_visible(heading, items.isEmpty ? 0 : 1)
-            gtk_widget_set_visible(list, items.isEmpty ? 0 : 1)
+            gtk_widget_set_visible(heading.widget, items.isEmpty ? 0 : 1)
+            gtk_widget_set_visible(list.widget, items.isEmpty ? 0 : 1)
             for item in items {
                 switch item.program {
                 case .success(let program):
@@ -119,10 +121,10 @@ final class ProgramPages {
                     accessibleDescription(button, tr("Start the next day of {program}", ["program": program.name]))
                     on(button, .clicked) { [unowned self] in continueProgram(item.name) }
                     adw_action_row_add_suffix(cast(row), button)
-                    gtk_list_box_append(cast(list), row)
+                    gtk_list_box_append(list.c, row)
                     listRows[item.name] = (row, button)
                 case .failure(let failure):
-                    gtk_list_box_append(cast(list), actionRow(title: item.name, subtitle: failure.description))
+                    gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description))
                 }
             }
         }
@@ -203,7 +205,7 @@ final class ProgramPages {
             if shown != name { showReminder(name) }
             shown = name
             shownLayout = layout
-            removeChildren(weeks)
+            removeChildren(weeks.widget)
             dayRows = [:]
             for week in 1...max(program.weekCount, 1) {
                 let days = program.days(ofWeek: week)
@@ -215,15 +217,15 @@ final class ProgramPages {
                     dayRows[day.id] = made
                     adw_preferences_group_add(cast(group), made.row)
                 }
-                append(weeks, group)
+                append(weeks.widget, group)
             }
         }
         let progress = ledger.store.load(name, of: program).progress
         let nextDay = progress.nextDay(in: program)
-        setText(title, program.name)
-        accessibleName(page, program.name)
-        setText(next, Self.summary(program, progress))
-        gtk_widget_set_sensitive(continueButton, nextDay == nil ? 0 : 1)
+        setText(title.widget, program.name)
+        accessibleName(page.widget, program.name)
+        setText(next.widget, Self.summary(program, progress))
+        gtk_widget_set_sensitive(continueButton.widget, nextDay == nil ? 0 : 1)
         for day in program.days {
             guard let (row, makeNext) = dayRows[day.id] else { continue }
             var state = TimeText.clock(microseconds: day.plan.duration)
@@ -236,7 +238,7 @@ final class ProgramPages {
             gtk_widget_set_visible(makeNext, day.id == nextDay ? 0 : 1)
         }
         if show {
-            scrollToTop(programScroll)
+            scrollToTop(programScroll.widget)
             adw_leaflet_set_visible_child_name(leaflet, "program")
         }
     }

@@ -5,6 +5,6 @@ import CGtk
 enum ShortcutsWindow {
     static func make() -> Widget {
         // A toplevel outlives its builder: GTK holds every window until it is destroyed.
-        Builder(PackageResources.shortcuts_ui).widget("shortcuts")
+        Builder(PackageResources.shortcuts_ui).get("shortcuts", Shortcuts.self).widget
     }
 }

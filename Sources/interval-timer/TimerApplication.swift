@@ -143,7 +143,8 @@ final class TimerApplication {
 
     private func showPreferences() {
         let window = present()
-        PreferencesWindow(parent: window.window, path: paths.settingsFile, logger: logger) { [unowned self] settings in
+        PreferencesWindow(parent: window.window.widget, path: paths.settingsFile, logger: logger) {
+            [unowned self] settings in
             guard settings.sound.restKinds != restKinds else { return }
             restKinds = settings.sound.restKinds
             self.window?.restKindsChanged()

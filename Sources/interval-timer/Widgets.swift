@@ -23,17 +23,67 @@ final class Builder {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(builder)) }
 
-    func widget(_ id: String) -> Widget {
-        cast(object(id))
-    }
-
-    func object(_ id: String) -> OpaquePointer {
+    /// The object `id`, as a pointer to its class: `layout.get("save", GtkButton.self)`. A class whose struct GTK
+    /// publishes is that struct, which its functions take as it is; an opaque one (``OpaqueLayoutClass``) hands its
+    /// functions ``UnsafeMutablePointer/c``. An id the layout lacks, or holds as another class, stops the window: the
+    /// layouts are part of the program, and `WindowLayoutTests` checks every id and class the code asks for.
+    func get<Class: LayoutClass>(_ id: String, _ type: Class.Type) -> UnsafeMutablePointer<Class> {
         guard let object = gtk_builder_get_object(builder, id) else {
             preconditionFailure("No object '\(id)' in a layout of ui/")
         }
-        return OpaquePointer(object)
+        let expected = g_type_from_name(Class.typeName)
+        guard expected != 0, g_type_check_instance_is_a(cast(object), expected) != 0 else {
+            preconditionFailure("The object '\(id)' of a layout of ui/ is not a \(Class.typeName)")
+        }
+        return cast(object)
     }
 }
+
+/// A GTK or libadwaita class that a layout's object is asked for as (``Builder/get(_:_:)``): its name as ui/ files
+/// write it.
+protocol LayoutClass {
+    static var typeName: String { get }
+}
+
+/// A class whose instance struct GTK keeps private: its functions take an `OpaquePointer`.
+protocol OpaqueLayoutClass: LayoutClass {}
+
+extension UnsafeMutablePointer where Pointee: LayoutClass {
+    /// The object as a widget, for GtkWidget's functions.
+    var widget: Widget { cast(self) }
+}
+
+extension UnsafeMutablePointer where Pointee: OpaqueLayoutClass {
+    /// The object as its class's functions take it.
+    var c: OpaquePointer { OpaquePointer(self) }
+}
+
+// The classes the window asks its layouts for. Those GTK publishes are its structs:
+extension GtkButton: LayoutClass { static let typeName = "GtkButton" }
+extension GtkToggleButton: LayoutClass { static let typeName = "GtkToggleButton" }
+extension GtkBox: LayoutClass { static let typeName = "GtkBox" }
+extension GtkEntry: LayoutClass { static let typeName = "GtkEntry" }
+extension GtkDrawingArea: LayoutClass { static let typeName = "GtkDrawingArea" }
+extension GtkTextView: LayoutClass { static let typeName = "GtkTextView" }
+extension AdwApplicationWindow: LayoutClass { static let typeName = "AdwApplicationWindow" }
+extension AdwWindow: LayoutClass { static let typeName = "AdwWindow" }
+extension AdwEntryRow: LayoutClass { static let typeName = "AdwEntryRow" }
+// and those it keeps opaque are names of their own:
+enum Label: OpaqueLayoutClass { static let typeName = "GtkLabel" }
+enum Image: OpaqueLayoutClass { static let typeName = "GtkImage" }
+enum ListBox: OpaqueLayoutClass { static let typeName = "GtkListBox" }
+enum Overlay: OpaqueLayoutClass { static let typeName = "GtkOverlay" }
+enum Paned: OpaqueLayoutClass { static let typeName = "GtkPaned" }
+enum ProgressBar: OpaqueLayoutClass { static let typeName = "GtkProgressBar" }
+enum ScrolledWindow: OpaqueLayoutClass { static let typeName = "GtkScrolledWindow" }
+enum Shortcuts: OpaqueLayoutClass { static let typeName = "GtkShortcutsWindow" }
+enum Stack: OpaqueLayoutClass { static let typeName = "GtkStack" }
+enum DropDown: OpaqueLayoutClass { static let typeName = "GtkDropDown" }
+enum Leaflet: OpaqueLayoutClass { static let typeName = "AdwLeaflet" }
+enum StatusPage: OpaqueLayoutClass { static let typeName = "AdwStatusPage" }
+enum ToastOverlay: OpaqueLayoutClass { static let typeName = "AdwToastOverlay" }
+enum ViewStack: OpaqueLayoutClass { static let typeName = "AdwViewStack" }
+enum WindowTitle: OpaqueLayoutClass { static let typeName = "AdwWindowTitle" }
 
 /// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
 func markupEscaped(_ text: String) -> String {

@@ -14,27 +14,27 @@ final class WorkoutPage {
     /// and starting that day.
     var continueLabel: (_ name: String) -> String? = { _ in nil }
     var continueProgram: (_ name: String) -> Void = { _ in }
-    private let continueTrainingButton: Widget
-    private let choosePlanButton: Widget
+    private let continueTrainingButton: UnsafeMutablePointer<GtkButton>
+    private let choosePlanButton: UnsafeMutablePointer<GtkButton>
     private let layout: Builder
-    private let pages: OpaquePointer
-    private let title: Widget
-    private let countdown: Widget
-    private let next: Widget
-    private let position: Widget
-    private let segmentBar: Widget
-    private let planBar: Widget
-    private let times: Widget
-    private let pauseButton: Widget
+    private let pages: UnsafeMutablePointer<Stack>
+    private let title: UnsafeMutablePointer<Label>
+    private let countdown: UnsafeMutablePointer<Label>
+    private let next: UnsafeMutablePointer<Label>
+    private let position: UnsafeMutablePointer<Label>
+    private let segmentBar: UnsafeMutablePointer<ProgressBar>
+    private let planBar: UnsafeMutablePointer<ProgressBar>
+    private let times: UnsafeMutablePointer<Label>
+    private let pauseButton: UnsafeMutablePointer<GtkButton>
     /// What the kind's colour is the background of.
-    private let coloured: Widget
+    private let coloured: UnsafeMutablePointer<Overlay>
     private var shownTone: WorkoutDisplay.Tone?
     private var shownPaused = false
     /// The finish page's parts: its status page (title, what was done), the time per kind, and Start Again.
-    private let finished: Widget
-    private let finishedKinds: Widget
+    private let finished: UnsafeMutablePointer<StatusPage>
+    private let finishedKinds: UnsafeMutablePointer<ListBox>
     /// Start Again, or after a program's day, Continue with the program's next day.
-    private let startAgainButton: Widget
+    private let startAgainButton: UnsafeMutablePointer<GtkButton>
     private let startAgainLabel: String
     private enum FinishOffer {
         case again(text: String, origin: String)
@@ -47,26 +47,30 @@ final class WorkoutPage {
     init(trace: FrameTrace?) {
         self.trace = trace
         layout = Builder(PackageResources.workout_page_ui)
-        pages = layout.object("pages")
+        pages = layout.get("pages", Stack.self)
         root = cast(pages)
         (title, countdown, next, position, times) = (
-            layout.widget("title"), layout.widget("countdown"), layout.widget("next"), layout.widget("position"),
-            layout.widget("times")
+            layout.get("title", Label.self), layout.get("countdown", Label.self), layout.get("next", Label.self),
+            layout.get("position", Label.self),
+            layout.get("times", Label.self)
         )
-        (segmentBar, planBar) = (layout.widget("segment-bar"), layout.widget("plan-bar"))
-        (continueTrainingButton, choosePlanButton) = (layout.widget("continue-training"), layout.widget("choose-plan"))
-        pauseButton = layout.widget("pause")
-        coloured = layout.widget("coloured")
+        (segmentBar, planBar) = (layout.get("segment-bar", ProgressBar.self), layout.get("plan-bar", ProgressBar.self))
+        (continueTrainingButton, choosePlanButton) = (
+            layout.get("continue-training", GtkButton.self), layout.get("choose-plan", GtkButton.self)
+        )
+        pauseButton = layout.get("pause", GtkButton.self)
+        coloured = layout.get("coloured", Overlay.self)
         (finished, finishedKinds, startAgainButton) = (
-            layout.widget("finished"), layout.widget("finished-kinds"), layout.widget("start-again")
+            layout.get("finished", StatusPage.self), layout.get("finished-kinds", ListBox.self),
+            layout.get("start-again", GtkButton.self)
         )
-        startAgainLabel = String(cString: gtk_button_get_label(cast(startAgainButton)))
+        startAgainLabel = String(cString: gtk_button_get_label(startAgainButton))
         let countdown = self.countdown
-        on(layout.widget("probe"), .resize) { width, height in
+        on(layout.get("probe", GtkDrawingArea.self), .resize) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
         }
         let pages = self.pages
-        on(layout.widget("done"), .clicked) { gtk_stack_set_visible_child_name(pages, "idle") }
+        on(layout.get("done", GtkButton.self), .clicked) { gtk_stack_set_visible_child_name(pages.c, "idle") }
         on(continueTrainingButton, .clicked) { [unowned self] in continueTraining() }
         on(startAgainButton, .clicked) { [unowned self] in
             switch finishOffer {
@@ -80,12 +84,12 @@ final class WorkoutPage {
     /// Offers the next day of the training program in progress on the idle page ("Continue Couch to 5K: Week 1, Day
     /// 2"), as the suggested button; nil offers none, and Choose a Plan is the suggestion again.
     func offerContinue(_ label: String?) {
-        if let label { gtk_button_set_label(cast(continueTrainingButton), label) }
-        gtk_widget_set_visible(continueTrainingButton, label == nil ? 0 : 1)
+        if let label { gtk_button_set_label(continueTrainingButton, label) }
+        gtk_widget_set_visible(continueTrainingButton.widget, label == nil ? 0 : 1)
         if label == nil {
-            gtk_widget_add_css_class(choosePlanButton, "suggested-action")
+            gtk_widget_add_css_class(choosePlanButton.widget, "suggested-action")
         } else {
-            gtk_widget_remove_css_class(choosePlanButton, "suggested-action")
+            gtk_widget_remove_css_class(choosePlanButton.widget, "suggested-action")
         }
     }
 
@@ -100,11 +104,11 @@ final class WorkoutPage {
             case .stopped: tr("Workout Stopped")
             case .interrupted: tr("Workout Interrupted")
             }
-        adw_status_page_set_title(cast(finished), title)
+        adw_status_page_set_title(finished.c, title)
         adw_status_page_set_icon_name(
-            cast(finished), record.result == .finished ? "emblem-ok-symbolic" : "media-playback-stop-symbolic")
+            finished.c, record.result == .finished ? "emblem-ok-symbolic" : "media-playback-stop-symbolic")
         adw_status_page_set_description(
-            cast(finished),
+            finished.c,
             tr(
                 "{plan}: {done} of {planned}, {result}.",
                 [
@@ -112,64 +116,64 @@ final class WorkoutPage {
                     "planned": TimeText.clockToTheSecond(microseconds: record.plannedDuration),
                     "result": record.resultText,
                 ]))
-        removeChildren(finishedKinds, from: true)
+        removeChildren(finishedKinds.widget, from: true)
         for (kind, duration) in record.timePerKind.sorted(by: { $0.value > $1.value }) {
             gtk_list_box_append(
-                cast(finishedKinds),
+                finishedKinds.c,
                 actionRow(
                     title: Localization.kindName(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
         }
         if let distance {
             gtk_list_box_append(
-                cast(finishedKinds), actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)))
+                finishedKinds.c, actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)))
         }
         finishOffer =
             record.program.map { .continueProgram($0) } ?? again.map { .again(text: $0.text, origin: $0.origin) }
         refreshFinishOffer()
-        gtk_stack_set_visible_child_name(pages, "finished")
+        gtk_stack_set_visible_child_name(pages.c, "finished")
     }
 
     /// Shows the finish page's offer as it stands: Start Again, or the program's next day.
     func refreshFinishOffer() {
         switch finishOffer {
         case .again:
-            gtk_button_set_label(cast(startAgainButton), startAgainLabel)
-            gtk_widget_set_visible(startAgainButton, 1)
+            gtk_button_set_label(startAgainButton, startAgainLabel)
+            gtk_widget_set_visible(startAgainButton.widget, 1)
         case .continueProgram(let name):
             let label = continueLabel(name)
-            if let label { gtk_button_set_label(cast(startAgainButton), label) }
-            gtk_widget_set_visible(startAgainButton, label == nil ? 0 : 1)
+            if let label { gtk_button_set_label(startAgainButton, label) }
+            gtk_widget_set_visible(startAgainButton.widget, label == nil ? 0 : 1)
         case nil:
-            gtk_widget_set_visible(startAgainButton, 0)
+            gtk_widget_set_visible(startAgainButton.widget, 0)
         }
     }
 
     /// Shows `display`, or when it is nil the idle page (or the finish page, while it is shown).
     func show(_ display: WorkoutDisplay?, planName: String) {
         guard let display else {
-            if String(cString: gtk_stack_get_visible_child_name(pages)) != "finished" {
-                gtk_stack_set_visible_child_name(pages, "idle")
+            if String(cString: gtk_stack_get_visible_child_name(pages.c)) != "finished" {
+                gtk_stack_set_visible_child_name(pages.c, "idle")
             }
             return
         }
-        gtk_stack_set_visible_child_name(pages, "running")
-        setText(title, display.title)
-        if let trace, String(cString: gtk_label_get_text(cast(countdown))) != display.countdown {
+        gtk_stack_set_visible_child_name(pages.c, "running")
+        setText(title.widget, display.title)
+        if let trace, String(cString: gtk_label_get_text(countdown.c)) != display.countdown {
             trace.digitsChanged(to: display.countdown)
         }
-        setText(countdown, display.countdown)
-        setText(next, display.next)
-        setText(position, "\(planName) · \(display.position)")
-        gtk_progress_bar_set_fraction(cast(segmentBar), display.segmentProgress)
-        gtk_progress_bar_set_fraction(cast(planBar), display.planProgress)
-        setText(times, display.times)
+        setText(countdown.widget, display.countdown)
+        setText(next.widget, display.next)
+        setText(position.widget, "\(planName) · \(display.position)")
+        gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)
+        gtk_progress_bar_set_fraction(planBar.c, display.planProgress)
+        setText(times.widget, display.times)
         if display.paused != shownPaused {
             relabelPause(paused: display.paused)
             shownPaused = display.paused
         }
         if display.tone != shownTone {
-            for tone in WorkoutDisplay.Tone.allCases { gtk_widget_remove_css_class(coloured, tone.rawValue) }
-            gtk_widget_add_css_class(coloured, display.tone.rawValue)
+            for tone in WorkoutDisplay.Tone.allCases { gtk_widget_remove_css_class(coloured.widget, tone.rawValue) }
+            gtk_widget_add_css_class(coloured.widget, display.tone.rawValue)
             shownTone = display.tone
         }
     }
@@ -177,25 +181,25 @@ final class WorkoutPage {
     /// Gives the keyboard focus to Pause, as a media player's to its play button: Space presses it, and the arrows
     /// (kept by no control of this page) skip and restart.
     func focusPause() {
-        gtk_widget_grab_focus(pauseButton)
+        gtk_widget_grab_focus(pauseButton.widget)
     }
 
     /// Pause becomes Resume, and back: its icon, word and name.
     private func relabelPause(paused: Bool) {
         gtk_image_set_from_icon_name(
-            cast(layout.widget("pause-icon")),
+            cast(layout.get("pause-icon", Image.self)),
             paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic")
         let word = paused ? tr("Resume") : tr("Pause")
-        setText(layout.widget("pause-word"), word)
-        accessibleName(pauseButton, word)
+        setText(layout.get("pause-word", Label.self).widget, word)
+        accessibleName(pauseButton.widget, word)
     }
 
     /// Digits 42 % of the page's height (less when the page is too narrow for "00:00" at that size).
-    private static func sizeDigits(_ countdown: Widget, width: Int32, height: Int32) {
+    private static func sizeDigits(_ countdown: UnsafeMutablePointer<Label>, width: Int32, height: Int32) {
         let points = max(12, min(Double(height) * 0.42, Double(width) / 3.4))
         let attributes = pango_attr_list_new()
         pango_attr_list_insert(attributes, pango_attr_size_new_absolute(Int32(points * Double(PANGO_SCALE))))
-        gtk_label_set_attributes(cast(countdown), attributes)
+        gtk_label_set_attributes(countdown.c, attributes)
         pango_attr_list_unref(attributes)
     }
 }

@@ -198,16 +198,28 @@ import Testing
 /// Every object the window's code asks its layouts for (`Builder.widget("id")`, `object("id")`) is in the layout it
 /// builds: a missing one would stop the window at start.
 @Suite struct WindowLayoutTests {
-    @Test func everyIdTheCodeAsksForIsInItsLayout() throws {
+    /// Every `get("id", Class.self)` of the window's code names an object its layout has, of that very class: a
+    /// typed pointer cannot point at an object of another class.
+    @Test func everyIdTheCodeAsksForIsInItsLayoutAsTheClassItAsksFor() throws {
         let folder = "\(ReferenceDocsTests.repository)/Sources/interval-timer"
-        func ids(inLayout name: String) throws -> Set<String> {
+        /// The class of each object of a layout, by id.
+        func classes(inLayout name: String) throws -> [String: String] {
             let text = try String(contentsOfFile: "\(folder)/ui/\(name)", encoding: .utf8)
-            return Set(
-                text.matches(of: try Regex(#" id="([^"]+)""#)).map { String(text[$0.range].dropFirst(5).dropLast()) })
+            let object = try Regex<(Substring, Substring, Substring)>(#"<object class="(\w+)" id="([^"]+)""#)
+            return Dictionary(text.matches(of: object).map { (String($0.output.2), String($0.output.1)) }) { $1 }
         }
         let layouts = try FileManager.default.contentsOfDirectory(atPath: "\(folder)/ui").filter { $0.hasSuffix(".ui") }
-        let everyId = try layouts.reduce(into: Set<String>()) { $0.formUnion(try ids(inLayout: $1)) }
-        let asked = try Regex(#"\.(?:widget|object)\("([^"]+)"\)"#)
+        let everyObject = try layouts.reduce(into: [String: String]()) { $0.merge(try classes(inLayout: $1)) { $1 } }
+        // The Swift names of the classes, as Widgets.swift declares them.
+        let widgets = try String(contentsOfFile: "\(folder)/Widgets.swift", encoding: .utf8)
+        let declared = try Regex<(Substring, Substring, Substring)>(
+            #"(?:extension|enum) (\w+): (?:Opaque)?LayoutClass \{ static let typeName = "(\w+)" \}"#)
+        let typeNames = Dictionary(
+            uniqueKeysWithValues: widgets.matches(of: declared).map {
+                (String($0.output.1), String($0.output.2))
+            })
+        #expect(typeNames.count > 20, "Widgets.swift declares the layouts' classes")
+        let asked = try Regex<(Substring, Substring, Substring)>(#"\.get\("([^"]+)", (\w+)\.self\)"#)
         let built = try Regex(#"Builder\(PackageResources\.(\w+)_ui\)"#)
         var checked = 0
         for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
@@ -217,10 +229,13 @@ import Testing
                 String(code[match.range].dropFirst("Builder(PackageResources.".count).dropLast("_ui)".count))
                     .replacing("_", with: "-") + ".ui"
             }
-            let known = try own.map(ids(inLayout:)) ?? everyId
+            let known = try own.map(classes(inLayout:)) ?? everyObject
             for match in code.matches(of: asked) {
-                let id = String(code[match.range].split(separator: "\"")[1])
-                #expect(known.contains(id), "\(file) asks for '\(id)', which \(own ?? "no layout") has")
+                let (id, type) = (String(match.output.1), String(match.output.2))
+                #expect(known[id] != nil, "\(file) asks for '\(id)', which \(own ?? "no layout") has")
+                if let found = known[id] {
+                    #expect(typeNames[type] == found, "\(file) asks for '\(id)' as \(type); the layout has a \(found)")
+                }
                 checked += 1
             }
         }
