@@ -1,0 +1,240 @@
+import CGtk
+import CGtkShims
+import Dispatch
+import IntervalCore
+import IntervalRuntime
+
+/// The plans page's files: the editor for a new or an own plan, Import…, Export…, Rename, Delete and Save of a
+/// typed plan, with the questions and answers they show.
+extension PlansPage {
+    /// The editor for a new plan.
+    func newPlan() {
+        let draft = PlanDraft(name: "")
+        openEditor(.new, text: draft.text, draft: draft)
+    }
+
+    /// The editor for the shown own plan, from its file as it is now.
+    func editShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        let bytes: [UInt8]
+        let draft: PlanDraft
+        do throws(FileError) {
+            bytes = try FileBytes.read(shown.origin, limit: WorkoutSession.maximumPlanTextBytes)
+        } catch {
+            toast(error.description, nil)
+            return
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        do throws(PlanDiagnostic) {
+            draft = try PlanDraft(parsing: text)
+        } catch {
+            toast(error.headline, nil)
+            return
+        }
+        openEditor(.file(path: shown.origin, bytes: bytes), text: text, draft: draft)
+    }
+
+    func openEditor(_ target: PlanEditor.Target, text: String, draft: PlanDraft) {
+        guard editor == nil, let parent = gtk_widget_get_root(root) else { return }
+        let editor = PlanEditor(
+            application: application, parent: cast(parent), target: target, text: text,
+            draft: draft)
+        editor.saved = { [unowned self] path, name in
+            showSaved(text: text, at: path)
+            toast(tr("Saved “{name}”", ["name": name]), nil)
+        }
+        editor.closed = { [unowned self] in self.editor = nil }
+        self.editor = editor
+    }
+
+    /// Adds a `.plan` file chosen in a file chooser as an own plan, once it is checked: a plan that does not parse is
+    /// shown with its diagnostic and nothing is added.
+    func importPlan() {
+        choose(tr("Import a Plan"), action: GTK_FILE_CHOOSER_ACTION_OPEN, accept: tr("Import"), name: nil) {
+            [unowned self] path in
+            let origin = String(path.split(separator: "/").last ?? "")
+            let bytes: [UInt8]
+            let plan: Plan
+            do throws(FileError) {
+                bytes = try FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
+            } catch {
+                tell(tr("The file was not imported"), error.description)
+                return
+            }
+            do throws(PlanDiagnostic) {
+                plan = try PlanParser.parse(
+                    bytes: bytes, origin: origin, defaultName: PlanLocator.planName(forPath: path))
+            } catch {
+                tell(tr("“{file}” is not a valid plan", ["file": origin]), error.description, monospace: true)
+                return
+            }
+            guard !application.catalog.hasPlan(named: plan.name) else {
+                tell(
+                    tr("“{name}” was not imported", ["name": plan.name]),
+                    tr("A plan of that name exists already. Rename one of them first."))
+                return
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            do throws(FileError) {
+                let added = try application.library.add(text, named: plan.name)
+                showSaved(text: text, at: added)
+                toast(tr("Imported “{name}”", ["name": plan.name]), nil)
+            } catch {
+                tell(tr("The file was not imported"), error.description)
+            }
+        }
+    }
+
+    /// Writes the shown plan's text, as its file has it, to a file chosen in a file chooser.
+    func exportShown() {
+        guard let shown = detailPlan else { return }
+        let stem =
+            shown.origin.hasSuffix(".plan")
+            ? PlanLocator.planName(forPath: shown.origin) : PlanLibrary.fileStem(for: shown.plan.name)
+        let text = shown.origin.hasSuffix(".plan") ? shown.text : PlanWriter.text(for: shown.plan)
+        choose(tr("Export the Plan"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: stem + ".plan")
+        {
+            [unowned self] path in
+            do throws(FileError) {
+                try FileBytes.replace(path, with: Array(text.utf8))
+                toast(tr("Exported “{name}”", ["name": shown.plan.name]), nil)
+            } catch {
+                tell(tr("The plan was not exported"), error.description)
+            }
+        }
+    }
+
+    /// A file chooser (the portal's when the app is sandboxed) for `.plan` files; `chosen` gets the path picked.
+    func choose(
+        _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
+        _ chosen: @escaping (String) -> Void
+    ) {
+        guard chooser == nil, let parent = gtk_widget_get_root(root) else { return }
+        let dialog = gtk_file_chooser_native_new(
+            title, cast(parent), action, accept, tr("Cancel"))
+        guard let dialog else { return }
+        let filter = gtk_file_filter_new()
+        gtk_file_filter_set_name(filter, tr("Plans"))
+        gtk_file_filter_add_pattern(filter, "*.plan")
+        gtk_file_chooser_add_filter(dialog, filter)
+        let all = gtk_file_filter_new()
+        gtk_file_filter_set_name(all, tr("All files"))
+        gtk_file_filter_add_pattern(all, "*")
+        gtk_file_chooser_add_filter(dialog, all)
+        g_object_unref(UnsafeMutableRawPointer(filter))
+        g_object_unref(UnsafeMutableRawPointer(all))
+        if let name { gtk_file_chooser_set_current_name(dialog, name) }
+        gtk_native_dialog_set_modal(cast(dialog), 1)
+        chooser = dialog
+        on(UnsafeMutableRawPointer(dialog), .nativeResponse) { [unowned self] response in
+            defer {
+                chooser = nil
+                g_object_unref(UnsafeMutableRawPointer(dialog))
+            }
+            guard response == GTK_RESPONSE_ACCEPT.rawValue,
+                let file = gtk_file_chooser_get_file(dialog)
+            else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            guard let path = g_file_get_path(file) else { return }
+            defer { g_free(path) }
+            chosen(String(cString: path))
+        }
+        gtk_native_dialog_show(cast(dialog))
+    }
+
+    /// A message with an OK button: what went wrong, and why (a diagnostic in a monospace font).
+    func tell(_ heading: String, _ body: String, monospace: Bool = false) {
+        guard let parent = gtk_widget_get_root(root) else { return }
+        var problem: Widget?
+        if monospace {
+            let label: Widget = gtk_label_new(body)
+            gtk_label_set_selectable(cast(label), 1)
+            gtk_label_set_xalign(cast(label), 0)
+            gtk_widget_add_css_class(label, "monospace")
+            accessibleName(label, tr("Problem"))
+            problem = label
+        }
+        ask(
+            cast(parent), heading, monospace ? nil : body, answers: [Answer(id: "close", label: tr("OK"))],
+            cancel: "close", extra: problem
+        ) { _ in }
+    }
+
+    /// Renames the shown own plan: its name, and its file after it.
+    func renameShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        askName(tr("Rename the Plan"), shown.plan.name, tr("Rename")) { [unowned self] name in
+            guard let text = named(shown.text, name, except: shown.origin) else { return }
+            do throws(FileError) {
+                let path = try application.library.rename(shown.origin, text: shown.text, to: name)
+                showSaved(text: text, at: path)
+            } catch {
+                toast(error.description, nil)
+            }
+        }
+    }
+
+    /// Saves the one-line plan, as typed, as an own plan under a name asked for.
+    func saveTyped() {
+        let typed = String(cString: gtk_editable_get_text(cast(oneLine)))
+        askName(tr("Save as Plan"), "", tr("Save")) { [unowned self] name in
+            guard let text = named(typed, name) else { return }
+            do throws(FileError) {
+                showSaved(text: text, at: try application.library.add(text, named: name))
+                toast(tr("Saved as “{name}”", ["name": name]), nil)
+            } catch {
+                toast(error.description, nil)
+            }
+        }
+    }
+
+    /// `text` with the plan's name `name`, when that is a plan: a name that is empty, that another plan than the file
+    /// at `path` has, or that the plan language refuses (a control character), is said and nothing is written.
+    func named(_ text: String, _ name: String, except path: String? = nil) -> String? {
+        guard !name.allSatisfy(\.isWhitespace) else {
+            toast(tr("A plan needs a name."), nil)
+            return nil
+        }
+        guard !application.catalog.hasPlan(named: name, except: path) else {
+            toast(tr("A plan named “{name}” exists already: choose another name.", ["name": name]), nil)
+            return nil
+        }
+        let renamed = PlanLibrary.renamed(text, to: name)
+        do throws(PlanDiagnostic) {
+            _ = try PlanParser.parse(renamed, origin: name, defaultName: name)
+            return renamed
+        } catch {
+            toast(error.headline, nil)
+            return nil
+        }
+    }
+
+    /// The list again, and the page of the plan just written.
+    func showSaved(text: String, at path: String) {
+        fill()
+        let item = PlanCatalog.load(name: PlanLocator.planName(forPath: path), path: path)
+        if case .success(let plan) = item.plan { open(plan, text: item.text ?? text, origin: path) }
+    }
+
+    /// Deletes the shown own plan's file, with Undo: the file put back byte for byte.
+    func deleteShown() {
+        guard let shown = detailPlan, application.library.owns(shown.origin) else { return }
+        let library = application.library
+        do throws(FileError) {
+            let bytes = try library.delete(shown.origin)
+            detailPlan = nil
+            goBack()
+            fill()
+            toast(tr("“{name}” deleted", ["name": shown.plan.name])) { [unowned self] in
+                do throws(FileError) {
+                    try library.restore(bytes, at: shown.origin)
+                    fill()
+                } catch {
+                    toast(error.description, nil)
+                }
+            }
+        } catch {
+            toast(error.description, nil)
+        }
+    }
+}
