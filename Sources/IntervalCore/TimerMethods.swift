@@ -145,6 +145,22 @@ extension TimerMethod {
     public var values: [TimerCallValue] { Self.arguments.map { $0.value(of: self) } }
 }
 
+/// A method without arguments that answers success or a refusal: a control of the workout.
+public protocol TimerControl: TimerMethod where Reply == NoReply {
+    /// What the timer does for it.
+    static func run(on timer: any TimerBusDelegate) throws(TimerCommandError)
+}
+
+extension TimerControl {
+    public static var arguments: [TimerCallField<Self>] { [] }
+
+    public static func perform(
+        _ call: Self, on timer: any TimerBusDelegate, answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
+    ) {
+        answer(Result(running: { () throws(TimerCommandError) in try run(on: timer) }))
+    }
+}
+
 extension TimerMethodReply {
     /// The reply's values, in order.
     public var values: [TimerCallValue] { Self.results.map { $0.value(of: self) } }
@@ -244,89 +260,46 @@ public enum TimerMethods {
     }
 
     /// `Stop()`.
-    public struct Stop: TimerMethod {
-        public typealias Reply = NoReply
-        public init() {}
-        public static let name = "Stop"
-        public static let arguments: [TimerCallField<Stop>] = []
+    public struct Stop: TimerControl {
+        public static let name = "Stop", doc = "Stops the workout (reason `user`); succeeds when none runs."
         public static let refusals: [TimerCommandError.Code] = []
-        public static let doc = "Stops the workout (reason `user`); succeeds when none runs."
-
-        public static func perform(
-            _ call: Stop, on timer: any TimerBusDelegate, answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
-        ) {
-            timer.stop()
-            answer(.success(NoReply()))
-        }
+        public init() {}
+        public static func run(on timer: any TimerBusDelegate) { timer.stop() }
     }
 
     /// `Pause()`.
-    public struct Pause: TimerMethod {
-        public typealias Reply = NoReply
-        public init() {}
-        public static let name = "Pause"
-        public static let arguments: [TimerCallField<Pause>] = []
+    public struct Pause: TimerControl {
+        public static let name = "Pause", doc = "Pauses; `NotRunning` when idle, `InvalidState` when paused."
         public static let refusals: [TimerCommandError.Code] = [.notRunning, .invalidState]
-        public static let doc = "Pauses; `NotRunning` when idle, `InvalidState` when paused."
-
-        public static func perform(
-            _ call: Pause, on timer: any TimerBusDelegate,
-            answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
-        ) {
-            answer(Result(running: timer.pause))
-        }
+        public init() {}
+        public static func run(on timer: any TimerBusDelegate) throws(TimerCommandError) { try timer.pause() }
     }
 
     /// `Resume()`.
-    public struct Resume: TimerMethod {
-        public typealias Reply = NoReply
-        public init() {}
-        public static let name = "Resume"
-        public static let arguments: [TimerCallField<Resume>] = []
+    public struct Resume: TimerControl {
+        public static let name = "Resume", doc = "Resumes; `NotRunning` when idle, `InvalidState` when running."
         public static let refusals: [TimerCommandError.Code] = [.notRunning, .invalidState]
-        public static let doc = "Resumes; `NotRunning` when idle, `InvalidState` when running."
-
-        public static func perform(
-            _ call: Resume, on timer: any TimerBusDelegate,
-            answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
-        ) {
-            answer(Result(running: timer.resume))
-        }
+        public init() {}
+        public static func run(on timer: any TimerBusDelegate) throws(TimerCommandError) { try timer.resume() }
     }
 
     /// `Skip()`.
-    public struct Skip: TimerMethod {
-        public typealias Reply = NoReply
-        public init() {}
-        public static let name = "Skip"
-        public static let arguments: [TimerCallField<Skip>] = []
+    public struct Skip: TimerControl {
+        public static let name = "Skip", doc = "Ends the current segment now; `NotRunning` when idle."
         public static let refusals: [TimerCommandError.Code] = [.notRunning]
-        public static let doc = "Ends the current segment now; `NotRunning` when idle."
-
-        public static func perform(
-            _ call: Skip, on timer: any TimerBusDelegate, answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
-        ) {
-            answer(Result(running: timer.skip))
-        }
+        public init() {}
+        public static func run(on timer: any TimerBusDelegate) throws(TimerCommandError) { try timer.skip() }
     }
 
     /// `Restart()`.
-    public struct Restart: TimerMethod {
-        public typealias Reply = NoReply
-        public init() {}
+    public struct Restart: TimerControl {
         public static let name = "Restart"
-        public static let arguments: [TimerCallField<Restart>] = []
-        public static let refusals: [TimerCommandError.Code] = [.notRunning]
         public static let doc =
             "Starts the current segment again from its beginning, with its cue (the window's Restart, MPRIS "
             + "`Previous`); `NotRunning` when idle."
-
-        public static func perform(
-            _ call: Restart, on timer: any TimerBusDelegate,
-            answer: @escaping (Result<NoReply, TimerCommandError>) -> Void
-        ) {
-            answer(Result(running: timer.restart))
-        }
+        public static let refusals: [TimerCommandError.Code] = [.notRunning]
+        public init() {}
+        public static func run(on timer: any TimerBusDelegate) throws(TimerCommandError) { try timer.restart() }
     }
 
     /// `ReloadSettings() → as problems`.

@@ -71,42 +71,24 @@ struct StartCommand: ParsableCommand {
     }
 }
 
-/// A method of the daemon without arguments as an `intervalctl` command of its name (`stop`, `pause`, …).
-protocol DaemonControl {
-    associatedtype Method: TimerMethod
-    static var abstract: String { get }
-}
-
-/// `intervalctl stop`, `pause`, `resume` and `skip`: one command, made for each control.
-struct DaemonControlCommand<Control: DaemonControl>: ParsableCommand {
+/// `intervalctl stop`, `pause`, `resume` and `skip`: a method of the daemon without arguments, as a command of its name.
+struct DaemonControlCommand<Method: TimerMethod>: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Control.Method.name.lowercased(), abstract: Control.abstract)
+        CommandConfiguration(commandName: Method.name.lowercased(), abstract: controlAbstracts[Method.name] ?? "")
     }
 
     func run() throws {
-        try DaemonConnection.call { client throws(TimerClientError) in try client.call(Control.Method()) }
+        try DaemonConnection.call { client throws(TimerClientError) in try client.call(Method()) }
     }
 }
 
-enum StopControl: DaemonControl {
-    typealias Method = TimerMethods.Stop
-    static let abstract = "Stop the running plan; succeeds when nothing runs."
-}
-
-enum PauseControl: DaemonControl {
-    typealias Method = TimerMethods.Pause
-    static let abstract = "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
-}
-
-enum ResumeControl: DaemonControl {
-    typealias Method = TimerMethods.Resume
-    static let abstract = "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
-}
-
-enum SkipControl: DaemonControl {
-    typealias Method = TimerMethods.Skip
-    static let abstract = "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
-}
+/// What each control command does, for its help.
+private let controlAbstracts = [
+    TimerMethods.Stop.name: "Stop the running plan; succeeds when nothing runs.",
+    TimerMethods.Pause.name: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused.",
+    TimerMethods.Resume.name: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused.",
+    TimerMethods.Skip.name: "End the current segment now and go on with the next; fails (exit 1) when nothing runs.",
+]
 
 /// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
 enum DaemonConnection {

@@ -16,8 +16,9 @@ struct IntervalCtl: ParsableCommand {
             """,
         version: DesktopIdentity.version,
         subcommands: [
-            StartCommand.self, DaemonControlCommand<StopControl>.self, DaemonControlCommand<PauseControl>.self,
-            DaemonControlCommand<ResumeControl>.self, DaemonControlCommand<SkipControl>.self,
+            StartCommand.self, DaemonControlCommand<TimerMethods.Stop>.self,
+            DaemonControlCommand<TimerMethods.Pause>.self, DaemonControlCommand<TimerMethods.Resume>.self,
+            DaemonControlCommand<TimerMethods.Skip>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
             PlansCommand.self, ProgramsCommand.self, ProgramCommand.self, CalcCommand.self, ReloadCommand.self,
         ]
