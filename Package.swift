@@ -142,5 +142,6 @@ if Context.environment["INTERVALD_FUZZ"] != nil {
         .executableTarget(
             name: "SettingsFuzzer", dependencies: ["FuzzDriver", "IntervalCore", "IntervalSettings"],
             path: "Fuzz/SettingsFuzzer"),
+        .executableTarget(name: "FITFuzzer", dependencies: ["FuzzDriver", "IntervalCore"], path: "Fuzz/FITFuzzer"),
     ]
 }

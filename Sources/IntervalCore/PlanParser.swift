@@ -17,6 +17,16 @@ public enum PlanParser {
 
     /// Parses `text` and records what the editor keeps of it (``PlanDraft``): each item's own words and where it
     /// lies, and every comment.
+    /// Whether `word` is a kind: a lowercase letter, then lowercase letters, digits, `_` and `-`.
+    static func isKind(_ word: String) -> Bool {
+        guard let first = word.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+        return word.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
     static func outline(_ text: String) throws(PlanDiagnostic) -> PlanOutline {
         var parser = PlanTextParser(text: Array(text.utf8), origin: "<editor>")
         parser.outlining = true
@@ -592,13 +602,7 @@ struct PlanTextParser {
             || byte == UInt8(ascii: "\r")
     }
 
-    func isValidKind(_ word: String) -> Bool {
-        guard let first = word.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
-        return word.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
-    }
+    func isValidKind(_ word: String) -> Bool { PlanParser.isKind(word) }
 
     /// The character at `offset` if it could steer a terminal (a C0 or C1 control, DEL, a line or paragraph separator,
     /// a bidirectional override): ASCII controls by their byte, the others by their UTF-8 lead byte (0xC2 or 0xE2).

@@ -92,9 +92,9 @@ public enum FileBytes {
         guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: path, errno: errno) }
     }
 
-    /// Creates `path` and its missing parents, each with mode 0700.
+    /// Creates `path` and its missing parents, each with mode 0700; a relative path is from the current directory.
     public static func makeDirectories(_ path: String) throws(FileError) {
-        var prefix = ""
+        var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {

@@ -33,7 +33,11 @@ enum Console {
 
     /// Writes all of `text`, through interrupted and partial writes and a full non-blocking pipe.
     static func write(_ text: String, to descriptor: Int32) throws(WriteFailure) {
-        let bytes = Array(text.utf8)
+        try write(Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes all of `bytes`, as ``write(_:to:)-(String,_)`` writes a text.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) throws(WriteFailure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in

@@ -6,12 +6,13 @@ import IntervalRuntime
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List finished, stopped and interrupted workouts, with totals.",
+        abstract: "List finished, stopped and interrupted workouts, with totals; export them for a training log.",
         discussion: """
             Reads $XDG_STATE_HOME/intervald/history.jsonl, one JSON object per workout, which the daemon appends \
             when a workout ends. DATE is YYYY-MM-DD (local midnight), today, yesterday, or a number of days or \
             weeks back such as 7d or 2w.
-            """
+            """,
+        subcommands: [Export.self]
     )
 
     @Flag(help: "Print a JSON object: the workouts (as recorded) and the totals.")
@@ -104,4 +105,86 @@ struct HistoryCommand: ParsableCommand {
         }
         return WallClock.localMidnight(ofDate: text)
     }
+}
+
+extension HistoryCommand {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the workouts for a training log: FIT activities (one file each) or one CSV file.",
+            discussion: """
+                FIT (docs/fit.md): one activity file per workout in the folder -o names (made if missing), named by \
+                its start and its plan, its segments as laps; Garmin Connect, Strava, Runalyze and intervals.icu \
+                take them as uploads. CSV: one row per workout, the history's fields as columns (docs/reference.md \
+                §5), numbers and times in a form no locale changes; '-o -' writes to standard output.
+                """
+        )
+
+        @Option(help: "fit (activities) or csv.")
+        var format: HistoryFormat
+
+        @Option(help: ArgumentHelp("Only workouts started on or after DATE (as for history).", valueName: "DATE"))
+        var since: String?
+
+        @Option(name: .shortAndLong, help: "The folder (fit) or file (csv) to write.")
+        var output: String
+
+        func validate() throws {
+            if let since, HistoryCommand.instant(of: since, now: WallClock.microseconds()) == nil {
+                throw ValidationError(
+                    tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
+            }
+        }
+
+        func run() throws {
+            let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
+            let read: (records: [HistoryRecord], unreadable: Int)
+            do {
+                read = try StateStore(directory: paths.stateDirectory).history()
+            } catch {
+                printError("\(error)")
+                throw ExitCode.failure
+            }
+            let start = since.flatMap { HistoryCommand.instant(of: $0, now: WallClock.microseconds()) }
+            let records = selectHistory(read.records, since: start, limit: nil)
+            switch format {
+            case .csv:
+                try FITExport.write(Array(HistoryExport.csv(records).utf8), to: output)
+            case .fit:
+                try FITExport.makeFolder(output)
+                for record in records {
+                    let bytes = HistoryExport.fitActivity(record, plan: Self.plan(of: record, paths: paths))
+                    try FITExport.write(bytes, to: "\(output)/\(HistoryExport.fileName(of: record))")
+                }
+            }
+            if output != "-" {
+                Console.error(
+                    trn(
+                        "Wrote {count} workout to {path}", "Wrote {count} workouts to {path}", records.count,
+                        ["path": output])
+                        + "\n")
+            }
+        }
+
+        /// The plan a workout ran, when it can still be read: its text (a one-line plan), its program's day, or its
+        /// file.
+        static func plan(of record: HistoryRecord, paths: XDGPaths) -> Plan? {
+            if let text = record.text {
+                return try? PlanParser.parse(text, origin: "<history>", defaultName: record.plan)
+            }
+            if let program = record.program, let day = record.day.flatMap(ProgramDay.init),
+                let plan = try? ProgramLedger(paths: paths).program(named: program).day(day)?.plan
+            {
+                return plan
+            }
+            guard !record.origin.isEmpty,
+                let bytes = try? FileBytes.read(record.origin, limit: WorkoutSession.maximumPlanTextBytes)
+            else { return nil }
+            return try? PlanParser.parse(bytes: bytes, origin: record.origin, defaultName: record.plan)
+        }
+    }
+}
+
+/// What `history export` writes.
+enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
+    case fit, csv
 }

@@ -6,8 +6,8 @@ import IntervalRuntime
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Check plans and show their timelines and totals.",
-        subcommands: [Check.self, Show.self]
+        abstract: "Check plans, show their timelines and totals, and export and import them (FIT workouts).",
+        subcommands: [Check.self, Show.self, Export.self, Import.self]
     )
 
     struct Check: ParsableCommand {

@@ -105,7 +105,7 @@ struct ProgramCommand: ParsableCommand {
             A day is done when its workout finishes ('intervalctl start NAME' starts the next day); a workout \
             stopped early leaves it to do. These commands correct the progress by hand.
             """,
-        subcommands: [Show.self, Done.self, Repeat.self, Goto.self, Reset.self, Remind.self]
+        subcommands: [Show.self, Done.self, Repeat.self, Goto.self, Reset.self, Remind.self, Export.self]
     )
 
     struct Show: ParsableCommand {

@@ -79,11 +79,11 @@ def end_processes(processes):
             process.wait(timeout=10)
 
 
-def ctl(*args, input=None, timeout=30, env=None):
+def ctl(*args, input=None, timeout=30, env=None, cwd=None):
     """Runs intervalctl and returns the completed process (text mode)."""
     return subprocess.run(
         [str(BIN / "intervalctl"), *args], input=input, capture_output=True, text=True, timeout=timeout,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **(env or {})}, cwd=cwd,
     )
 
 

@@ -1,0 +1,185 @@
+import ArgumentParser
+import FoundationEssentials
+import IntervalCore
+import IntervalRuntime
+import IntervalSettings
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `plan export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case fit, plan
+}
+
+extension PlanCommand {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a plan as a FIT workout for a watch or Garmin Connect (docs/fit.md), or as plan text.",
+            discussion: """
+                The file is named after the plan ("Galloway 30-30.fit") unless -o says otherwise; '-o -' writes to \
+                standard output. A name longer than a watch shows is shortened, and said; a plan of more steps than \
+                a FIT workout holds is refused (exit 65) and nothing is written.
+                """
+        )
+
+        @OptionGroup var input: PlanInput
+
+        @Option(help: "fit (a FIT workout) or plan (plan language).")
+        var format: ExportFormat = .fit
+
+        @Option(name: .shortAndLong, help: "The file to write ('-': standard output).")
+        var output: String?
+
+        func run() throws {
+            let loaded = try input.load()
+            let bytes = try FITExport.bytes(of: loaded.plan, format: format)
+            let path = output ?? FIT.fileName(for: loaded.plan.name, extension: format.rawValue)
+            try FITExport.write(bytes, to: path)
+            if path != "-" {
+                Console.error(tr("Wrote {path}", ["path": path]) + "\n")
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a plan of a FIT workout (intervald's, Garmin Connect's) in your plans folder.",
+            discussion: """
+                The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan), or written where -o \
+                says ('-': standard output). A file that is not a FIT workout, is damaged or has a step intervald \
+                cannot time is refused (exit 65) and nothing is written.
+                """
+        )
+
+        @Argument(help: "A FIT workout file.")
+        var file: String
+
+        @Option(help: "The plan's name (default: the workout's name).")
+        var name: String?
+
+        @Option(name: .shortAndLong, help: "The plan file to write ('-': standard output).")
+        var output: String?
+
+        func run() throws {
+            let bytes: [UInt8]
+            do throws(FileError) {
+                bytes = try FileBytes.read(file, limit: WorkoutSession.maximumPlanTextBytes * 16)
+            } catch {
+                printError(error.description)
+                throw ExitCode.failure
+            }
+            let plan: Plan
+            do throws(FITWorkoutError) {
+                plan = try FITWorkout.decode(bytes, name: name, fallbackName: PlanLocator.planName(forPath: file))
+            } catch {
+                Console.error("\(file): error: \(error.message)\n")
+                throw ExitStatus.invalidPlan
+            }
+            let text = PlanWriter.text(for: plan)
+            if let output {
+                try FITExport.write(Array(text.utf8), to: output)
+                if output != "-" { Console.error(tr("Wrote {path}", ["path": output]) + "\n") }
+                return
+            }
+            do throws(FileError) {
+                let path = try PlanLibrary(paths: ProgramLookup.paths).add(text, named: plan.name)
+                Console.print(tr("Imported {plan} as {path}", ["plan": plan.name, "path": path]))
+            } catch {
+                printError(error.description)
+                throw ExitCode.failure
+            }
+        }
+    }
+}
+
+extension ProgramCommand {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a training program's days as FIT workouts, one file a day (\"Couch to 5K W3D2.fit\").")
+
+        @Argument(help: "The program's name.")
+        var name: String
+
+        @Option(help: "Only day WEEK.DAY (3.2 is week 3, day 2).")
+        var day: String?
+
+        @Option(name: .shortAndLong, help: "The folder to write into (made if missing).")
+        var output: String
+
+        func run() throws {
+            let program = try ProgramLookup.program(name, in: ProgramLookup.ledger)
+            var days = program.days
+            if let day {
+                guard let id = ProgramDay(day), let chosen = program.day(id) else {
+                    printError(tr("{program} has no day {day}", ["program": program.name, "day": day]))
+                    throw ExitCode.failure
+                }
+                days = [chosen]
+            }
+            try FITExport.makeFolder(output)
+            for day in days {
+                let bytes = try FITExport.bytes(of: day.plan, format: .fit)
+                let file = FIT.fileName(for: "\(program.name) W\(day.id.week)D\(day.id.number)", extension: "fit")
+                try FITExport.write(bytes, to: "\(output)/\(file)")
+            }
+            Console.error(
+                trn(
+                    "Wrote {count} workout to {folder}", "Wrote {count} workouts to {folder}", days.count,
+                    ["folder": output])
+                    + "\n")
+        }
+    }
+}
+
+/// What the export commands share: the bytes of a format, the file's name, and writing it whole or not at all.
+enum FITExport {
+    /// The rest kinds of the settings file: their steps are recovery steps in a FIT workout.
+    static var restKinds: Set<String> {
+        SettingsFile.load(path: ProgramLookup.paths.settingsFile).0.sound.restKinds
+    }
+
+    /// `plan` as `format`; a plan a FIT workout cannot hold exits 65 with the reason, and what was adapted is said.
+    static func bytes(of plan: Plan, format: ExportFormat) throws -> [UInt8] {
+        switch format {
+        case .plan:
+            return Array(PlanWriter.text(for: plan).utf8)
+        case .fit:
+            do throws(FITWorkoutError) {
+                let export = try FITWorkout.encode(
+                    plan, restKinds: restKinds, created: WallClock.microseconds() / Micros.second)
+                for note in export.notes { Console.error("intervalctl: note: \(note)\n") }
+                return export.bytes
+            } catch {
+                printError(
+                    tr("{plan} cannot be a FIT workout: {reason}", ["plan": plan.name, "reason": error.message]))
+                throw ExitStatus.invalidPlan
+            }
+        }
+    }
+
+    /// Makes folder `path` and its parents; a failure is said and exits 1.
+    static func makeFolder(_ path: String) throws {
+        do throws(FileError) {
+            try FileBytes.makeDirectories(path)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically (a crash leaves the old file or the new one), or to standard output.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        if path == "-" {
+            try? Console.write(bytes, to: STDOUT_FILENO)
+            return
+        }
+        do throws(FileError) {
+            try FileBytes.replace(path, with: bytes)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,200 @@
+"""Plans as FIT workouts and the history as FIT activities and CSV (docs/fit.md), read by an independent decoder:
+fitdecode from PyPI (MIT; scripts/setup-deps installs it), which checks every CRC as it reads."""
+import csv
+import io
+import json
+from pathlib import Path
+
+import fitdecode
+import pytest
+
+from conftest import REPO, call, ctl, desktop_required, wait_until
+
+PLANS = sorted((REPO / "config" / "plans").glob("*.plan"))
+DATA = Path(__file__).with_name("data") / "fit"
+
+
+def read_fit(path):
+    """The data messages of a FIT file as (name, {field: value}), by fitdecode (a bad CRC raises)."""
+    with fitdecode.FitReader(str(path), check_crc=fitdecode.CrcCheck.RAISE) as reader:
+        return [(frame.name, {field.name: field.value for field in frame.fields})
+                for frame in reader if isinstance(frame, fitdecode.FitDataMessage)]
+
+
+def workout_seconds(steps):
+    """The time a workout's steps take, repeats expanded as a watch runs them; None when a distance bounds a repeat."""
+    totals = []  # the time of each step so far, by index
+    for step in steps:
+        kind = step["duration_type"]
+        if kind == "time":
+            totals.append(step["duration_time"])
+        elif kind in ("repeat_until_steps_cmplt", "repeat_until_time"):
+            first = step["duration_step"]
+            once = sum(totals[first:])
+            repeated = once * step["repeat_steps"] if kind == "repeat_until_steps_cmplt" else step["target_value"] / 1000
+            totals[first:] = [repeated] + [0] * (len(totals) - first - 1)
+            totals.append(0)
+        else:
+            return None
+    return sum(totals)
+
+
+def shown(*args, input=None, env=None):
+    result = ctl("plan", "show", "--json", *args, input=input, env=env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def flat(items):
+    """A plan's JSON items as comparable rows: type, kind, label, time, count, bound; the pace in s/km rounded."""
+    rows = []
+    for item in items:
+        pace = item.get("pace")
+        rows.append((item["type"], item.get("kind"), item.get("label"), item["duration_us"], item.get("count"),
+                     item.get("limit_us"), item.get("limit_m"), round(pace["seconds_per_km"]) if pace else None))
+        rows += flat(item.get("items", []))
+    return rows
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=lambda path: path.stem)
+def test_every_bundled_plan_is_the_workout_the_mapping_says_and_comes_back_as_the_same_plan(plan, tmp_path):
+    out = tmp_path / "workout.fit"
+    exported = ctl("plan", "export", str(plan), "--format", "fit", "-o", str(out))
+    assert exported.returncode == 0, exported.stderr
+    messages = read_fit(out)
+    original = shown(str(plan))
+    assert messages[0][0] == "file_id" and messages[0][1]["type"] == "workout"
+    workout = next(fields for name, fields in messages if name == "workout")
+    steps = [fields for name, fields in messages if name == "workout_step"]
+    assert workout["wkt_name"] == original["name"]
+    assert workout["num_valid_steps"] == len(steps)
+    assert [step["message_index"] for step in steps] == list(range(len(steps)))
+    for step in steps:
+        if step["duration_type"] == "time":
+            assert step["intensity"] in ("active", "rest", "warmup", "cooldown", "recovery")
+            assert step["notes"] and step["wkt_step_name"]
+    seconds = workout_seconds(steps)
+    if seconds is not None:
+        assert round(seconds * 1_000_000) == original["duration_us"]
+    else:
+        assert any(step["duration_type"] == "repeat_until_distance" for step in steps)
+
+    imported = ctl("plan", "import", str(out), "-o", "-")
+    assert imported.returncode == 0, imported.stderr
+    back = shown("-", input=imported.stdout)
+    assert back["name"] == original["name"]
+    assert back["duration_us"] == original["duration_us"]
+    assert back["segment_count"] == original["segment_count"]
+    assert flat(back["items"]) == flat(original["items"])
+
+
+def test_every_couch_to_5k_day_is_a_workout_file_named_by_its_day(tmp_path):
+    share = tmp_path / "share"
+    (share / "intervald").mkdir(parents=True)
+    (share / "intervald" / "programs").symlink_to(REPO / "config" / "programs")
+    env = {"XDG_DATA_DIRS": str(share), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "none"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    exported = ctl("program", "export", "c25k", "-o", str(tmp_path / "watch"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    files = sorted((tmp_path / "watch").iterdir())
+    program = json.loads(ctl("program", "show", "c25k", "--json", env=env).stdout)
+    assert len(files) == len(program["days"]) == 27
+    assert (tmp_path / "watch" / "Couch to 5K W3D2.fit") in files
+    for day in program["days"]:
+        week, number = day["day"].split(".")
+        path = tmp_path / "watch" / f"Couch to 5K W{week}D{number}.fit"
+        steps = [fields for name, fields in read_fit(path) if name == "workout_step"]
+        assert round(workout_seconds(steps) * 1_000_000) == day["duration_us"], path.name
+        back = ctl("plan", "import", str(path), "-o", "-")
+        assert back.returncode == 0, back.stderr
+        assert shown("-", input=back.stdout)["duration_us"] == day["duration_us"]
+    one = ctl("program", "export", "c25k", "--day", "9.3", "-o", str(tmp_path / "one"), env=env)
+    assert one.returncode == 0, one.stderr
+    assert [path.name for path in (tmp_path / "one").iterdir()] == ["Couch to 5K W9D3.fit"]
+
+
+def test_garmin_workouts_are_imported_into_the_plans_folder(tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    imported = ctl("plan", "import", str(DATA / "garmin-connect-intervals.fit"), env=env)
+    assert imported.returncode == 0, imported.stderr
+    path = tmp_path / "config" / "intervald" / "plans" / "intervals-5x1km.plan"
+    assert imported.stdout.strip() == f"Imported Intervals 5x1km as {path}"
+    plan = shown(str(path))
+    # 10 min warm-up, 5 × (1 km at 5:00/km, 2 min), 5 min cool-down.
+    assert plan["duration_us"] == (10 + 5 * 7 + 5) * 60_000_000
+    assert [row[1] for row in flat(plan["items"])] == ["warmup", None, "work", "recovery", "cooldown"]
+    again = ctl("plan", "import", str(DATA / "garmin-connect-intervals.fit"), "--name", "Track Tuesday", env=env)
+    assert again.returncode == 0, again.stderr
+    assert shown(str(path.with_name("track-tuesday.plan")))["name"] == "Track Tuesday"
+    big = ctl("plan", "import", str(DATA / "garmin-watch-big-endian.fit"), "-o", "-")
+    assert big.returncode == 0, big.stderr
+    assert shown("-", input=big.stdout)["duration_us"] == 6 * 60_000_000
+
+
+def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    good = (DATA / "garmin-connect-intervals.fit").read_bytes()
+    damaged = bytearray(good)
+    damaged[40] ^= 0xFF
+    cases = {
+        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 0: an open step"),
+        "damaged.fit": (bytes(damaged), "the file's CRC does not match"),
+        "cut.fit": (good[:100], "the file is cut short"),
+        "text.fit": (b"8x(30s run, 30s walk)\n", "not a FIT file"),
+    }
+    for name, (content, reason) in cases.items():
+        (tmp_path / name).write_bytes(content)
+        result = ctl("plan", "import", str(tmp_path / name), env=env)
+        assert result.returncode == 65, (name, result.stderr)
+        assert result.stderr.startswith(f"{tmp_path / name}: error: ") and reason in result.stderr, result.stderr
+    assert not (tmp_path / "config").exists()
+
+
+def test_a_name_too_long_for_a_watch_is_shortened_and_said(tmp_path):
+    name = "Saturday long run with strides and a very easy finish"
+    result = ctl("plan", "export", "-e", f'name "{name}"\n30m run', "-o", str(tmp_path / "w.fit"))
+    assert result.returncode == 0, result.stderr
+    assert f"intervalctl: note: The workout's name “{name}” is shortened to" in result.stderr
+    workout = next(fields for kind, fields in read_fit(tmp_path / "w.fit") if kind == "workout")
+    assert name.startswith(workout["wkt_name"]) and len(workout["wkt_name"].encode()) <= 48
+    # Without -o the file is named after the plan, with what a watch's FAT cannot hold replaced.
+    default = ctl("plan", "export", "-e", 'name "Run/walk 1:1"\n2x(1m run, 1m walk)', cwd=tmp_path)
+    assert default.returncode == 0, default.stderr
+    assert (tmp_path / "Run-walk 1-1.fit").exists()
+    text = ctl("plan", "export", "-e", "2x(1m run, 1m walk)", "--format", "plan", "-o", "-")
+    assert text.stdout.strip().endswith("}") and "2x {" in text.stdout
+
+
+@desktop_required()
+def test_the_history_goes_out_as_fit_activities_and_csv(activatable_daemon, tmp_path):
+    state = tmp_path / "state"
+    started = ctl("start", "-e", 'name "Short one"\n2x(200ms run, 300ms walk)')
+    assert started.returncode == 0, started.stderr
+    history = state / "intervald" / "history.jsonl"
+    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
+    record = json.loads(history.read_text().splitlines()[-1])
+    env = {"XDG_STATE_HOME": str(state)}
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    files = list((tmp_path / "log").iterdir())
+    assert len(files) == 1 and files[0].name.endswith(" Short one.fit")
+    messages = read_fit(files[0])
+    assert messages[0][1]["type"] == "activity"
+    laps = [fields for name, fields in messages if name == "lap"]
+    assert [round(lap["total_timer_time"] * 1000) for lap in laps] == [200, 300, 200, 300]
+    assert [lap["start_time"] for lap in laps] == sorted(lap["start_time"] for lap in laps)
+    session = next(fields for name, fields in messages if name == "session")
+    assert round(session["total_timer_time"] * 1_000_000) == record["done_us"] == 1_000_000
+    assert session["num_laps"] == 4 and session["sport"] == "running"
+    assert int(session["start_time"].timestamp()) == record["start_wall_us"] // 1_000_000
+    assert any(name == "activity" for name, _ in messages)
+
+    table = ctl("history", "export", "--format", "csv", "-o", "-", env=env)
+    assert table.returncode == 0, table.stderr
+    rows = list(csv.DictReader(io.StringIO(table.stdout, newline="")))
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["plan"] == "Short one" and row["result"] == "finished"
+    assert int(row["done_us"]) == record["done_us"] and int(row["start_wall_us"]) == record["start_wall_us"]
+    assert row["time_per_kind_us"] == "run=400000;walk=600000"
+    assert row["start"] == record["start"]

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import IntervalCore
+
+/// A plan as a FIT workout and back (docs/fit.md), and workouts of other apps read as plans.
+@Suite struct FITWorkoutTests {
+    static let plans = [
+        "name \"Galloway\"\n5m warmup\n8x(30s run, 30s walk)\n5m cooldown",
+        "2x(3x(1m run @ 5:30/km, 1m walk \"Easy walk\"), 5m rest)",
+        "for 45m(4m run @ 5:00/km, 1m walk)",
+        "10m warmup @ 6:30/km\nfor 5km(4m run @ 5:30/km, 1m walk @ 10:00/km)\n5m cooldown",
+        "name \"Tabata\"\n8x(20s work \"All out\", 10s rest)",
+    ]
+
+    func exported(_ text: String) throws -> (plan: Plan, messages: [FITMessage]) {
+        let original = try plan(text)
+        let export = try FITWorkout.encode(original, restKinds: ["walk", "rest"], created: 1_800_000_000)
+        #expect(export.notes.isEmpty)
+        return (original, try FIT.decode(export.bytes))
+    }
+
+    @Test(arguments: plans)
+    func anExportedPlanComesBackAsTheSamePlan(text: String) throws {
+        let (original, messages) = try exported(text)
+        let bytes = FIT.encode(messages)
+        let back = try FITWorkout.decode(bytes, fallbackName: "unused")
+        #expect(back.name == original.name)
+        #expect(back.duration == original.duration)
+        #expect(back.segmentCount == original.segmentCount)
+        for (a, b) in zip(original.segments, back.segments) {
+            #expect(a.kind == b.kind && a.label == b.label && a.start == b.start && a.duration == b.duration)
+            #expect((a.pace == nil) == (b.pace == nil))
+            if let pace = a.pace, let read = b.pace {
+                #expect(abs(pace.secondsPerKilometre - read.secondsPerKilometre) < 1, "within a second per km")
+            }
+        }
+        // Written as plan language and read again: the same plan still.
+        #expect(same(try plan(PlanWriter.text(for: back)), back))
+    }
+
+    @Test func stepsAndRepeatsAreTheMessagesTheMappingSays() throws {
+        let (_, messages) = try exported("5m warmup\n2x(3x(1m run @ 5:00/km, 1m walk), 5m rest)\nfor 10m(1m run)")
+        #expect(messages[0].global == 0 && messages[0][0] == .integer(5), "file_id of a workout")
+        let workout = try #require(messages.first { $0.global == 26 })
+        #expect(workout[8] == .text("test"))
+        #expect(workout[4] == .integer(1), "running")
+        let steps = messages.filter { $0.global == 27 }
+        #expect(workout[6] == .integer(Int64(steps.count)))
+        // index: name, duration type and value, target value, intensity, notes
+        let rows = steps.map { step in
+            [step[254], step[0], step[1], step[2], step[4], step[7], step[8]].map { $0?.description ?? "-" }
+        }
+        #expect(
+            rows == [
+                ["0", "Warmup", "0", "300000", "0", "2", "warmup"],
+                ["1", "Run", "0", "60000", "0", "0", "run"],
+                ["2", "Walk", "0", "60000", "0", "4", "walk"],
+                ["3", "-", "6", "1", "3", "-", "-"],
+                ["4", "Rest", "0", "300000", "0", "1", "rest"],
+                ["5", "-", "6", "1", "2", "-", "-"],
+                ["6", "Run", "0", "60000", "0", "0", "run"],
+                ["7", "-", "7", "6", "600000", "-", "-"],
+            ])
+        // 5:00/km is 3.333 m/s: a band of 2 % either side, in mm/s.
+        #expect(steps[1][3] == .integer(0) && steps[1][5] == .integer(3267) && steps[1][6] == .integer(3400))
+        #expect(steps[2][3] == .integer(2) && steps[2][5] == nil, "no pace: an open target")
+    }
+
+    @Test func aLongNameIsShortenedAndSaid() throws {
+        let name = String(repeating: "Very long workout name ", count: 4)
+        let export = try FITWorkout.encode(
+            plan("name \"\(name)\"\n1m run"), restKinds: [], created: 0)
+        #expect(export.notes.count == 1)
+        #expect(export.notes[0].hasPrefix("The workout's name “\(name)” is shortened to"))
+        let back = try FITWorkout.decode(export.bytes, fallbackName: "x")
+        #expect(back.name.utf8.count <= FITWorkout.maximumNameBytes && name.hasPrefix(back.name))
+    }
+
+    @Test func aPlanOfMoreStepsThanTheFormatHoldsIsRefused() throws {
+        let many = try plan(Array(repeating: "1s run", count: FITWorkout.maximumSteps + 1).joined(separator: "\n"))
+        #expect(throws: FITWorkoutError.self) { try FITWorkout.encode(many, restKinds: [], created: 0) }
+        let fits = try plan(Array(repeating: "1s run", count: 100).joined(separator: "\n"))
+        #expect(throws: Never.self) { try FITWorkout.encode(fits, restKinds: [], created: 0) }
+    }
+
+    /// A workout as Garmin Connect writes one: its own manufacturer, no `notes`, no step names on some steps,
+    /// intensities, a distance step at a pace, a repeat.
+    static func garminLike(_ steps: [FITMessage], type: Int64 = 5) -> [UInt8] {
+        FIT.encode(
+            [
+                FITMessage(0, [.integer(0, .enumeration, type), .integer(1, .uint16, 1), .integer(2, .uint16, 65534)]),
+                FITMessage(26, [.text(8, "Intervals 5x4"), .integer(4, .enumeration, 1)]),
+            ] + steps)
+    }
+
+    static func step(
+        _ index: Int64, _ duration: (Int64, Int64), intensity: Int64? = nil, name: String? = nil,
+        speed: (Int64, Int64)? = nil, target: Int64? = nil
+    ) -> FITMessage {
+        var fields: [FITField] = [
+            .integer(254, .uint16, index), .integer(1, .enumeration, duration.0), .integer(2, .uint32, duration.1),
+        ]
+        if let name { fields.append(.text(0, name)) }
+        if let intensity { fields.append(.integer(7, .enumeration, intensity)) }
+        if let speed {
+            fields += [
+                .integer(3, .enumeration, 0), .integer(4, .uint32, 0), .integer(5, .uint32, speed.0),
+                .integer(6, .uint32, speed.1),
+            ]
+        } else if let target {
+            fields += [.integer(3, .enumeration, 2), .integer(4, .uint32, target)]
+        }
+        return FITMessage(27, fields)
+    }
+
+    @Test func aGarminConnectWorkoutIsReadAsAPlan() throws {
+        let bytes = Self.garminLike([
+            Self.step(0, (0, 600_000), intensity: 2),
+            Self.step(1, (1, 100_000), intensity: 0, name: "Fast km", speed: (3300, 3367)),
+            Self.step(2, (0, 120_000), intensity: 4),
+            Self.step(3, (6, 1), target: 5),
+            Self.step(4, (0, 300_000), intensity: 3),
+        ])
+        let read = try FITWorkout.decode(bytes, fallbackName: "file")
+        #expect(read.name == "Intervals 5x4")
+        let text = PlanWriter.text(for: read)
+        #expect(text.contains("10m warmup"), "\(text)")
+        #expect(text.contains("5x {"), "\(text)")
+        #expect(text.contains("\"Fast km\" @ 5:00/km"), "\(text)")
+        #expect(text.contains("2m recovery"), "\(text)")
+        #expect(text.contains("5m cooldown"), "\(text)")
+        // 1 km at 5:00/km is 5 minutes.
+        #expect(read.duration == (10 + 5 * (5 + 2) + 5) * minute)
+        #expect(try FITWorkout.decode(bytes, name: "Mine", fallbackName: "file").name == "Mine")
+    }
+
+    @Test func whatIsNotAWorkoutOrCannotBeTimedIsRefusedSayingWhy() {
+        func refusal(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try FITWorkout.decode(bytes, fallbackName: "x")
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(
+            refusal(Self.garminLike([Self.step(0, (0, 1000))], type: 4))
+                == "the file is of FIT file type 4, not a workout (5)")
+        #expect(refusal(Self.garminLike([Self.step(0, (5, 0))]))?.hasPrefix("step 0: an open step") == true)
+        #expect(
+            refusal(Self.garminLike([Self.step(0, (1, 100_000))]))?.hasPrefix(
+                "step 0: a step of a distance without a pace") == true)
+        #expect(
+            refusal(Self.garminLike([Self.step(0, (3, 150))]))
+                == "step 0: its duration type 3 is not one intervald can time")
+        #expect(
+            refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (6, 5), target: 2)]))?.hasPrefix(
+                "step 1: a repeat from step 5") == true)
+        #expect(refusal(Self.garminLike([])) == "the workout has no steps")
+        var damaged = Self.garminLike([Self.step(0, (0, 1000))])
+        damaged[damaged.count - 5] ^= 0xFF
+        #expect(refusal(damaged)?.hasSuffix("the file's CRC does not match: the file is damaged") == true)
+        #expect(refusal(Array(damaged.prefix(30)))?.contains("the file is cut short") == true)
+    }
+}
