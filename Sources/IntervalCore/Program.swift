@@ -34,6 +34,11 @@ public struct Program: Sendable {
     public static let maximumDaysPerWeek = 7
     public static let maximumWeeks = 520
 
+    /// "Couch to 5K W3D2": what a day's workout file is called (a FIT workout for a watch, docs/fit.md).
+    public static func fileStem(program: String, day: ProgramDay) -> String {
+        "\(program) W\(day.week)D\(day.number)"
+    }
+
     /// "Couch to 5K · Week 3, Day 2": what the day's workout is called wherever a plan's name is shown.
     public static func dayName(program: String, day: ProgramDay) -> String {
         "\(program) · \(day.title)"

@@ -55,18 +55,31 @@ extension PlansPage {
             let origin = String(path.split(separator: "/").last ?? "")
             let bytes: [UInt8]
             let plan: Plan
+            let text: String
             do throws(FileError) {
                 bytes = try FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
             } catch {
                 tell(tr("The file was not imported"), error.description)
                 return
             }
-            do throws(PlanDiagnostic) {
-                plan = try PlanParser.parse(
-                    bytes: bytes, origin: origin, defaultName: PlanLocator.planName(forPath: path))
-            } catch {
-                tell(tr("“{file}” is not a valid plan", ["file": origin]), error.description, monospace: true)
-                return
+            if bytes.count >= 12, bytes[8..<12].elementsEqual(".FIT".utf8) {
+                // A FIT workout (a watch's, Garmin Connect's): the plan it holds, written as plan language.
+                do throws(FITWorkoutError) {
+                    plan = try FITWorkout.decode(bytes, fallbackName: PlanLocator.planName(forPath: path))
+                } catch {
+                    tell(tr("“{file}” is not a workout intervald can import", ["file": origin]), error.message)
+                    return
+                }
+                text = PlanWriter.text(for: plan)
+            } else {
+                do throws(PlanDiagnostic) {
+                    plan = try PlanParser.parse(
+                        bytes: bytes, origin: origin, defaultName: PlanLocator.planName(forPath: path))
+                } catch {
+                    tell(tr("“{file}” is not a valid plan", ["file": origin]), error.description, monospace: true)
+                    return
+                }
+                text = String(decoding: bytes, as: UTF8.self)
             }
             guard !application.catalog.hasPlan(named: plan.name) else {
                 tell(
@@ -74,7 +87,6 @@ extension PlansPage {
                     tr("A plan of that name exists already. Rename one of them first."))
                 return
             }
-            let text = String(decoding: bytes, as: UTF8.self)
             do throws(FileError) {
                 let added = try application.library.add(text, named: plan.name)
                 showSaved(text: text, at: added)
@@ -104,6 +116,50 @@ extension PlansPage {
         }
     }
 
+    /// Writes the shown plan as a FIT workout (docs/fit.md) to a file chosen in a file chooser.
+    func exportShownAsWorkout() {
+        guard let shown = detailPlan, let bytes = workout(of: shown.plan) else { return }
+        let name = FIT.fileName(for: shown.plan.name, extension: "fit")
+        choose(tr("Export as a FIT Workout"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: name) {
+            [unowned self] path in
+            do throws(FileError) {
+                try FileBytes.replace(path, with: bytes)
+                toast(tr("Exported “{name}”", ["name": shown.plan.name]), nil)
+            } catch {
+                tell(tr("The plan was not exported"), error.description)
+            }
+        }
+    }
+
+    /// Copies the shown plan as a FIT workout to the mounted watch's `GARMIN/NewFiles`.
+    func sendShownToWatch() {
+        guard let shown = detailPlan else { return }
+        send(shown.plan, as: shown.plan.name)
+    }
+
+    /// Copies `plan` as a FIT workout named `fileStem` to the mounted watch, and says so.
+    func send(_ plan: Plan, as fileStem: String) {
+        guard let bytes = workout(of: plan) else { return }
+        do throws(FileError) {
+            guard try watch.send(bytes, named: fileStem) != nil else { return }
+            toast(tr("Sent “{name}” to the watch", ["name": plan.name]), nil)
+        } catch {
+            tell(tr("The workout was not sent to the watch"), error.description)
+        }
+    }
+
+    /// `plan` as a FIT workout file, or nil once the reason it cannot be one is shown.
+    func workout(of plan: Plan) -> [UInt8]? {
+        do throws(FITWorkoutError) {
+            return try FITWorkout.encode(
+                plan, restKinds: application.restKinds, created: WallClock.microseconds() / Micros.second
+            ).bytes
+        } catch {
+            tell(tr("“{name}” cannot be a FIT workout", ["name": plan.name]), error.message)
+            return nil
+        }
+    }
+
     /// A file chooser (the portal's when the app is sandboxed) for `.plan` files; `chosen` gets the path picked.
     func choose(
         _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
@@ -114,8 +170,10 @@ extension PlansPage {
             title, cast(parent), action, accept, tr("Cancel"))
         guard let dialog else { return }
         let filter = gtk_file_filter_new()
-        gtk_file_filter_set_name(filter, tr("Plans"))
+        gtk_file_filter_set_name(filter, tr("Plans and FIT workouts"))
         gtk_file_filter_add_pattern(filter, "*.plan")
+        gtk_file_filter_add_pattern(filter, "*.fit")
+        gtk_file_filter_add_pattern(filter, "*.FIT")
         gtk_file_chooser_add_filter(dialog, filter)
         let all = gtk_file_filter_new()
         gtk_file_filter_set_name(all, tr("All files"))

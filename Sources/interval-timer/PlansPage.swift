@@ -36,6 +36,8 @@ final class PlansPage {
     let saveOneLine: UnsafeMutablePointer<GtkButton>
     /// Edit, Rename and Delete: enabled on the user's own plans' pages only.
     var ownPlanActions: [OpaquePointer] = []
+    /// A Garmin watch mounted as USB storage, for Send to Watch.
+    let watch = WatchMonitor()
     /// The plan editor, while it is open.
     var editor: PlanEditor?
     /// A file chooser (Import, Export), while it is open.
@@ -76,6 +78,14 @@ final class PlansPage {
         insertActions(into: root, "plan") { actions in
             addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
             addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
+            addAction(to: actions, "export-fit") { [unowned self] _ in exportShownAsWorkout() }
+            let send = addAction(to: actions, "send-to-watch") { [unowned self] _ in sendShownToWatch() }
+            // Offered (the menu shows it) only while a watch is mounted.
+            g_simple_action_set_enabled(send, watch.folder == nil ? 0 : 1)
+            watch.changed = { [unowned self] in
+                g_simple_action_set_enabled(send, watch.folder == nil ? 0 : 1)
+                programs.watchMounted = watch.folder != nil
+            }
             addAction(to: actions, "export") { [unowned self] _ in exportShown() }
             addAction(to: actions, "import") { [unowned self] _ in importPlan() }
             ownPlanActions = [
@@ -84,6 +94,8 @@ final class PlansPage {
                 addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
             ]
         }
+        programs.watchMounted = watch.folder != nil
+        programs.sendToWatch = { [unowned self] plan, fileStem in send(plan, as: fileStem) }
         on(saveOneLine, .clicked) { [unowned self] in saveTyped() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }

@@ -13,6 +13,12 @@ final class ProgramPages {
     var startDay: (_ name: String, _ day: ProgramDay) -> Void = { _, _ in }
     /// A toast: what happened.
     var toast: (_ text: String) -> Void = { _ in }
+    /// Send to Watch on a day: the day's workout to the mounted watch.
+    var sendToWatch: (_ plan: Plan, _ fileStem: String) -> Void = { _, _ in }
+    /// Whether a watch is mounted: each day offers Send to Watch only then.
+    var watchMounted = false {
+        didSet { for made in dayRows.values { gtk_widget_set_visible(made.send, watchMounted ? 1 : 0) } }
+    }
     /// ``inProgress`` changed.
     var inProgressChanged: () -> Void = {}
     /// The programs or their progress changed (``continueLabel(of:)`` may say otherwise now).
@@ -46,7 +52,7 @@ final class ProgramPages {
     private var shownState: [String] = []
     /// The shown program's days as its rows were made, and each day's row and Make Next button.
     private var shownLayout = ""
-    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget)] = [:]
+    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget, send: Widget)] = [:]
 
     init(
         layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, reminders: ProgramReminders,
@@ -227,7 +233,7 @@ final class ProgramPages {
         setText(next.widget, Self.summary(program, progress))
         gtk_widget_set_sensitive(continueButton.widget, nextDay == nil ? 0 : 1)
         for day in program.days {
-            guard let (row, makeNext) = dayRows[day.id] else { continue }
+            guard let (row, makeNext, _) = dayRows[day.id] else { continue }
             var state = TimeText.clock(microseconds: day.plan.duration)
             if day.id == nextDay {
                 state += " · " + tr("next")
@@ -243,9 +249,9 @@ final class ProgramPages {
         }
     }
 
-    /// A day: its timeline, Start (this day) and Make Next; its subtitle (length, done or next, workout) is set by
-    /// ``open(_:show:)``.
-    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget) {
+    /// A day: its timeline, Send to Watch (while a watch is mounted), Start (this day) and Make Next; its subtitle
+    /// (length, done or next, workout) is set by ``open(_:show:)``.
+    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget, send: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
         adw_action_row_add_prefix(cast(row), Timeline.small(day.plan, restKinds: restKinds))
         let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
@@ -255,12 +261,22 @@ final class ProgramPages {
             change { program, progress throws(ProgramProgressError) in try progress.go(to: day.id, in: program) }
         }
         adw_action_row_add_suffix(cast(row), makeNext)
+        let send: Widget = gtk_button_new_with_label(tr("Send to Watch"))
+        gtk_widget_set_valign(send, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(send, watchMounted ? 1 : 0)
+        accessibleDescription(send, tr("Send {day} to the watch as a workout", ["day": day.id.title]))
+        on(send, .clicked) { [unowned self] in
+            if let program = try? ledger.program(named: name) {
+                sendToWatch(day.plan, Program.fileStem(program: program.name, day: day.id))
+            }
+        }
+        adw_action_row_add_suffix(cast(row), send)
         let start: Widget = gtk_button_new_with_label(tr("Start"))
         gtk_widget_set_valign(start, GTK_ALIGN_CENTER)
         accessibleDescription(start, tr("Start {day}", ["day": day.id.title]))
         on(start, .clicked) { [unowned self] in startDay(name, day.id) }
         adw_action_row_add_suffix(cast(row), start)
-        return (row, makeNext)
+        return (row, makeNext, send)
     }
 
     /// Changes the shown program's progress, which the page and the list then show; a refusal ("nothing done yet")

@@ -121,7 +121,7 @@ extension ProgramCommand {
             try FITExport.makeFolder(output)
             for day in days {
                 let bytes = try FITExport.bytes(of: day.plan, format: .fit)
-                let file = FIT.fileName(for: "\(program.name) W\(day.id.week)D\(day.id.number)", extension: "fit")
+                let file = FIT.fileName(for: Program.fileStem(program: program.name, day: day.id), extension: "fit")
                 try FITExport.write(bytes, to: "\(output)/\(file)")
             }
             Console.error(

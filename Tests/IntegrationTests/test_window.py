@@ -55,13 +55,14 @@ def window_environment(tmp_path):
 class Window:
     """The window's process and its accessible tree: started here, or (with `pid`) D-Bus-activated by the desktop."""
 
-    def __init__(self, tmp_path, env=None, pid=None):
+    def __init__(self, tmp_path, env=None, pid=None, wrapper=()):
         self.process = None
         language = ((env or {}).get("LANGUAGE") or (env or {}).get("LC_ALL") or "")[:2]
         self.main_menu = {"de": "Hauptmenü", "fr": "Menu principal", "es": "Menú principal"}.get(language, "Main Menu")
         if pid is None:
             self.log = tmp_path / "interval-timer.log"
-            self.process = subprocess.Popen([str(BIN / "interval-timer")],
+            # A wrapper that execs the window (unshare) keeps its pid: the accessibility bus names the same process.
+            self.process = subprocess.Popen([*wrapper, str(BIN / "interval-timer")],
                                             env={**os.environ, **window_environment(tmp_path), **(env or {})},
                                             stdout=self.log.open("w"), stderr=subprocess.STDOUT)
             pid = self.process.pid

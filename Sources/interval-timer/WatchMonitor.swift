@@ -1,0 +1,68 @@
+import CGtk
+import IntervalCore
+import IntervalRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A Garmin watch mounted as USB storage (docs/fit.md): the first mount GIO's volume monitor shows that has a `GARMIN`
+/// folder. `changed` runs when one is mounted or goes away; Send to Watch is offered only while ``folder`` is set.
+final class WatchMonitor {
+    /// The mounted watch's `GARMIN` folder, if one is mounted.
+    private(set) var folder: String?
+    var changed: () -> Void = {}
+    private let monitor: UnsafeMutablePointer<GVolumeMonitor>?
+
+    init() {
+        monitor = g_volume_monitor_get()
+        folder = Self.find(in: monitor)
+        guard let monitor else { return }
+        for signal in [Signal.mountAdded, .mountRemoved, .mountChanged] {
+            on(UnsafeMutableRawPointer(monitor), signal) { [unowned self] _ in
+                let found = Self.find(in: monitor)
+                guard found != folder else { return }
+                folder = found
+                changed()
+            }
+        }
+    }
+
+    deinit {
+        // The monitor is GIO's, shared: only this object's handlers go with it.
+        if let monitor {
+            g_signal_handlers_disconnect_matched(
+                UnsafeMutableRawPointer(monitor), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(monitor))
+        }
+    }
+
+    /// Copies a workout file to the watch's `GARMIN/NewFiles`, where a watch takes new workouts from, whole or not at
+    /// all (a temporary file renamed into place); its path, or nil when no watch is mounted.
+    func send(_ bytes: [UInt8], named name: String) throws(FileError) -> String? {
+        guard let folder else { return nil }
+        try FileBytes.makeDirectories(folder + "/NewFiles")
+        let path = "\(folder)/NewFiles/\(FIT.fileName(for: name, extension: "fit"))"
+        try FileBytes.replace(path, with: bytes)
+        return path
+    }
+
+    /// The `GARMIN` folder of the first mount that has one.
+    private static func find(in monitor: UnsafeMutablePointer<GVolumeMonitor>?) -> String? {
+        guard let monitor else { return nil }
+        let mounts = g_volume_monitor_get_mounts(monitor)
+        defer { g_list_free_full(mounts) { g_object_unref($0) } }
+        var node = mounts
+        while let current = node {
+            defer { node = current.pointee.next }
+            guard let root = g_mount_get_root(OpaquePointer(current.pointee.data)) else { continue }
+            defer { g_object_unref(UnsafeMutableRawPointer(root)) }
+            guard let path = g_file_get_path(root) else { continue }
+            defer { g_free(path) }
+            let garmin = String(cString: path) + "/GARMIN"
+            var status = stat()
+            if stat(garmin, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return garmin }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,109 @@
+"""The window and FIT (docs/fit.md): a plan exported as a FIT workout, a FIT workout imported, and Send to Watch with a
+test watch: a volume image with a GARMIN folder, loop-mounted in the window's own mount namespace while it runs (as
+udisks mounts a watch plugged in), seen through GIO's volume monitor. The image is ext2: the kernels of these machines
+have no vfat, and the window looks at the folder, not the file system."""
+import os
+import subprocess
+
+from pathlib import Path
+
+import fitdecode
+import pytest
+
+from conftest import wait_until
+from test_window import Window, accessibility_bus, key, response, window_environment  # noqa: F401
+from test_window_editor import choose, own_plans, xdotool_required
+
+DATA = Path(__file__).with_name("data") / "fit"
+
+pytestmark = [
+    xdotool_required,
+    pytest.mark.skipif(os.geteuid() != 0, reason="a test watch is a loop mount in a mount namespace: needs root"),
+]
+
+
+def workout_name(path):
+    with fitdecode.FitReader(str(path)) as reader:
+        for frame in reader:
+            if isinstance(frame, fitdecode.FitDataMessage) and frame.name == "workout":
+                return frame.get_value("wkt_name")
+    return None
+
+
+def menu_items(window):
+    """The names of the Plan Menu's items, read while it is open; closed again with Escape."""
+    window.open_menu("Plan Menu")
+    wait_until(lambda: window.find("menu item", "Export…"), 10, "the plan menu")
+    names = [item.get_name() for item in window.all("menu item")]
+    key("Escape")
+    wait_until(lambda: not window.find("menu item", "Export…"), 10, "the plan menu to close")
+    return names
+
+
+def in_window_namespace(window, *command):
+    return subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", *command], capture_output=True, check=True,
+                          timeout=20)
+
+
+def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes_back(tmp_path, activatable_daemon):
+    # The watch: an image with a GARMIN folder, and where the desktop would mount it (under the home folder, which
+    # GIO's volume monitor shows as it shows /media and /run/media).
+    content = tmp_path / "watch-content"
+    (content / "GARMIN").mkdir(parents=True)
+    image = tmp_path / "watch.img"
+    subprocess.run(["mkfs.ext2", "-q", "-F", "-L", "FORERUNNER", "-d", str(content), str(image), "8M"], check=True)
+    home = tmp_path / "home"
+    mount_point = home / "FORERUNNER"
+    mount_point.mkdir(parents=True)
+    window = Window(tmp_path, env={"HOME": str(home)}, wrapper=("unshare", "-m", "--propagation", "private"))
+    try:
+        window.open_plan("Tabata")
+        items = menu_items(window)
+        assert "Export as FIT Workout…" in items and "Send to Watch" not in items, items
+
+        # Export as FIT Workout… writes the workout where the file chooser says.
+        exported = tmp_path / "out" / "Tabata.fit"
+        exported.parent.mkdir()
+        window.menu("Export as FIT Workout…", "Plan Menu")
+        choose(window, "Export as a FIT Workout", exported, "Export")
+        wait_until(exported.exists, 10, "the exported workout")
+        assert workout_name(exported) == "Tabata"
+
+        # A watch is plugged in: Send to Watch appears, and puts the workout in GARMIN/NewFiles.
+        in_window_namespace(window, "mount", "-o", "loop", str(image), str(mount_point))
+        wait_until(lambda: "Send to Watch" in menu_items(window), 10, "Send to Watch in the plan menu")
+        window.menu("Send to Watch", "Plan Menu")
+        window.wait("label", "Sent “Tabata” to the watch")
+        sent = in_window_namespace(window, "cat", str(mount_point / "GARMIN" / "NewFiles" / "Tabata.fit")).stdout
+        (tmp_path / "sent.fit").write_bytes(sent)
+        assert workout_name(tmp_path / "sent.fit") == "Tabata"
+
+        # A program's day goes too, named as `intervalctl program export` names it.
+        window.press("push button", "Back")
+        window.press("push button", "Couch to 5K")
+        window.press("push button", "Send to Watch")
+        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to the watch")
+        listed = in_window_namespace(window, "ls", str(mount_point / "GARMIN" / "NewFiles")).stdout.decode().split("\n")
+        assert "Couch to 5K W1D1.fit" in listed and not any(name.endswith(".new") for name in listed), listed
+
+        # Unplugged: Send to Watch is gone again.
+        in_window_namespace(window, "umount", str(mount_point))
+        window.press("push button", "Back")
+        window.open_plan("Tabata")
+        wait_until(lambda: "Send to Watch" not in menu_items(window), 10, "Send to Watch gone")
+
+        # A FIT workout from Garmin Connect imported as a plan; one that cannot be timed is refused, saying why.
+        window.press("push button", "Back")
+        window.press("push button", "Import…")
+        choose(window, "Import a Plan", DATA / "garmin-open-step.fit", "Import")
+        window.wait("label", "“garmin-open-step.fit” is not a workout intervald can import")
+        window.press("push button", response("OK"))
+        window.press("push button", "Import…")
+        choose(window, "Import a Plan", DATA / "garmin-connect-intervals.fit", "Import")
+        imported = own_plans(tmp_path) / "intervals-5x1km.plan"
+        wait_until(imported.exists, 10, "the imported plan")
+        assert imported.read_text().startswith('name "Intervals 5x1km"\n')
+        window.wait("label", "Imported “Intervals 5x1km”")
+    finally:
+        subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", "umount", str(mount_point)], capture_output=True)
+        window.close()
