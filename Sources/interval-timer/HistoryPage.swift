@@ -20,6 +20,10 @@ final class HistoryPage {
     private let list: UnsafeMutablePointer<ListBox>
     private let summary: UnsafeMutablePointer<Label>
     private var chart: HistoryChart?
+    /// A file chooser of Export, while it is open.
+    private var chooser: OpaquePointer?
+    /// A toast: what an export did.
+    var toast: (_ text: String) -> Void = { _ in }
 
     private static let weeks = 8
 
@@ -33,6 +37,8 @@ final class HistoryPage {
             layout.get("summary", Label.self), layout.get("list", ListBox.self)
         )
         unreadablePage = layout.get("unreadable", StatusPage.self)
+        on(layout.get("export-csv", GtkButton.self), .clicked) { [unowned self] in exportCSV() }
+        on(layout.get("export-fit", GtkButton.self), .clicked) { [unowned self] in exportActivities() }
         setDrawing(chartArea.widget) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }
@@ -96,6 +102,50 @@ final class HistoryPage {
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
                     subtitle: "\(started) · " + kinds.joined(separator: ", ")))
+        }
+    }
+
+    /// Every workout as a row of a CSV file chosen in a file chooser (docs/fit.md).
+    private func exportCSV() {
+        guard chooser == nil, let parent = gtk_widget_get_root(root), let records = readForExport() else { return }
+        chooser = chooseFile(
+            parent: parent, tr("Export the History as CSV"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"),
+            name: "intervald-history.csv", filter: (tr("CSV files"), ["*.csv"]),
+            { [unowned self] path in
+                do throws(FileError) {
+                    try FileBytes.replace(path, with: Array(HistoryExport.csv(records).utf8))
+                    toast(trn("Exported {count} workout", "Exported {count} workouts", records.count))
+                } catch {
+                    toast(error.description)
+                }
+            }
+        ) { [unowned self] in chooser = nil }
+    }
+
+    /// Every workout as a FIT activity file in a folder chosen in a folder chooser (docs/fit.md).
+    private func exportActivities() {
+        guard chooser == nil, let parent = gtk_widget_get_root(root), let records = readForExport() else { return }
+        chooser = chooseFile(
+            parent: parent, tr("Export for a Training Log"), action: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+            accept: tr("Export"), name: nil, filter: nil,
+            { [unowned self] folder in
+                do throws(FileError) {
+                    let written = try ActivityFiles.write(records, into: folder, paths: application.paths)
+                    toast(trn("Exported {count} workout", "Exported {count} workouts", written.count))
+                } catch {
+                    toast(error.description)
+                }
+            }
+        ) { [unowned self] in chooser = nil }
+    }
+
+    /// The history, or nil once a toast says why it cannot be read.
+    private func readForExport() -> [HistoryRecord]? {
+        do throws(FileError) {
+            return try application.store.history().records
+        } catch {
+            toast(error.description)
+            return nil
         }
     }
 

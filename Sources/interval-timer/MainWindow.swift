@@ -48,6 +48,7 @@ final class MainWindow {
             start(.programDay(program: name, day: day.description))
         }
         plansPage.programs.toast = { [unowned self] text in toast(text, undo: nil) }
+        historyPage.toast = { [unowned self] text in toast(text, undo: nil) }
         plansPage.programs.inProgressChanged = { [unowned self] in
             workoutPage.offerContinue(plansPage.programs.inProgress?.label)
         }

@@ -160,44 +160,16 @@ extension PlansPage {
         }
     }
 
-    /// A file chooser (the portal's when the app is sandboxed) for `.plan` files; `chosen` gets the path picked.
+    /// A file chooser for plans and FIT workouts (one at a time); `chosen` gets the path picked.
     func choose(
         _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
         _ chosen: @escaping (String) -> Void
     ) {
         guard chooser == nil, let parent = gtk_widget_get_root(root) else { return }
-        let dialog = gtk_file_chooser_native_new(
-            title, cast(parent), action, accept, tr("Cancel"))
-        guard let dialog else { return }
-        let filter = gtk_file_filter_new()
-        gtk_file_filter_set_name(filter, tr("Plans and FIT workouts"))
-        gtk_file_filter_add_pattern(filter, "*.plan")
-        gtk_file_filter_add_pattern(filter, "*.fit")
-        gtk_file_filter_add_pattern(filter, "*.FIT")
-        gtk_file_chooser_add_filter(dialog, filter)
-        let all = gtk_file_filter_new()
-        gtk_file_filter_set_name(all, tr("All files"))
-        gtk_file_filter_add_pattern(all, "*")
-        gtk_file_chooser_add_filter(dialog, all)
-        g_object_unref(UnsafeMutableRawPointer(filter))
-        g_object_unref(UnsafeMutableRawPointer(all))
-        if let name { gtk_file_chooser_set_current_name(dialog, name) }
-        gtk_native_dialog_set_modal(cast(dialog), 1)
-        chooser = dialog
-        on(UnsafeMutableRawPointer(dialog), .nativeResponse) { [unowned self] response in
-            defer {
-                chooser = nil
-                g_object_unref(UnsafeMutableRawPointer(dialog))
-            }
-            guard response == GTK_RESPONSE_ACCEPT.rawValue,
-                let file = gtk_file_chooser_get_file(dialog)
-            else { return }
-            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-            guard let path = g_file_get_path(file) else { return }
-            defer { g_free(path) }
-            chosen(String(cString: path))
-        }
-        gtk_native_dialog_show(cast(dialog))
+        chooser = chooseFile(
+            parent: parent, title, action: action, accept: accept, name: name,
+            filter: (tr("Plans and FIT workouts"), ["*.plan", "*.fit", "*.FIT"]), chosen
+        ) { [unowned self] in chooser = nil }
     }
 
     /// A message with an OK button: what went wrong, and why (a diagnostic in a monospace font).

@@ -1,4 +1,5 @@
 import CGtk
+import IntervalCore
 
 /// One answer to a question: its id, its button's label, and how the button looks.
 struct Answer {
@@ -43,4 +44,40 @@ func confirm(
     ) { answer in
         if answer == "confirm" { confirmed() }
     }
+}
+
+/// A file chooser over `parent` (the portal's when the app is sandboxed), showing `filter`'s files (a name and its
+/// patterns; nil: every file) or All files; a folder chooser with `GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER`. `chosen`
+/// gets the path picked, then `closed` runs however it ended. The dialog, held until it answers.
+func chooseFile(
+    parent: OpaquePointer, _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
+    filter: (name: String, patterns: [String])?, _ chosen: @escaping (String) -> Void, closed: @escaping () -> Void
+) -> OpaquePointer? {
+    guard let dialog = gtk_file_chooser_native_new(title, cast(parent), action, accept, tr("Cancel")) else {
+        return nil
+    }
+    var filters: [(String, [String])] = filter.map { [($0.name, $0.patterns)] } ?? []
+    if action != GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER { filters.append((tr("All files"), ["*"])) }
+    for (filterName, patterns) in filters {
+        let made = gtk_file_filter_new()
+        gtk_file_filter_set_name(made, filterName)
+        for pattern in patterns { gtk_file_filter_add_pattern(made, pattern) }
+        gtk_file_chooser_add_filter(dialog, made)
+        g_object_unref(UnsafeMutableRawPointer(made))
+    }
+    if let name { gtk_file_chooser_set_current_name(dialog, name) }
+    gtk_native_dialog_set_modal(cast(dialog), 1)
+    on(UnsafeMutableRawPointer(dialog), .nativeResponse) { response in
+        defer {
+            closed()
+            g_object_unref(UnsafeMutableRawPointer(dialog))
+        }
+        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(dialog) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        guard let path = g_file_get_path(file) else { return }
+        defer { g_free(path) }
+        chosen(String(cString: path))
+    }
+    gtk_native_dialog_show(cast(dialog))
+    return dialog
 }

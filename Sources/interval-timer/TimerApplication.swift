@@ -24,7 +24,7 @@ final class TimerApplication {
     let session: TimerSession
     /// The settings' rest kinds (the cool colours), read again when Preferences change them.
     private(set) var restKinds: Set<String>
-    private let paths: XDGPaths
+    let paths: XDGPaths
     private let logger: Logger
     private var window: MainWindow?
     /// The finish page's watch on the history, while the window exists.

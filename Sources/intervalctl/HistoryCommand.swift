@@ -150,10 +150,11 @@ extension HistoryCommand {
             case .csv:
                 try FITExport.write(Array(HistoryExport.csv(records).utf8), to: output)
             case .fit:
-                try FITExport.makeFolder(output)
-                for record in records {
-                    let bytes = HistoryExport.fitActivity(record, plan: Self.plan(of: record, paths: paths))
-                    try FITExport.write(bytes, to: "\(output)/\(HistoryExport.fileName(of: record))")
+                do throws(FileError) {
+                    _ = try ActivityFiles.write(records, into: output, paths: paths)
+                } catch {
+                    printError(error.description)
+                    throw ExitCode.failure
                 }
             }
             if output != "-" {
@@ -163,23 +164,6 @@ extension HistoryCommand {
                         ["path": output])
                         + "\n")
             }
-        }
-
-        /// The plan a workout ran, when it can still be read: its text (a one-line plan), its program's day, or its
-        /// file.
-        static func plan(of record: HistoryRecord, paths: XDGPaths) -> Plan? {
-            if let text = record.text {
-                return try? PlanParser.parse(text, origin: "<history>", defaultName: record.plan)
-            }
-            if let program = record.program, let day = record.day.flatMap(ProgramDay.init),
-                let plan = try? ProgramLedger(paths: paths).program(named: program).day(day)?.plan
-            {
-                return plan
-            }
-            guard !record.origin.isEmpty,
-                let bytes = try? FileBytes.read(record.origin, limit: WorkoutSession.maximumPlanTextBytes)
-            else { return nil }
-            return try? PlanParser.parse(bytes: bytes, origin: record.origin, defaultName: record.plan)
         }
     }
 }

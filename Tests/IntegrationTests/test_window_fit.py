@@ -1,7 +1,11 @@
-"""The window and FIT (docs/fit.md): a plan exported as a FIT workout, a FIT workout imported, and Send to Watch with a
-test watch: a volume image with a GARMIN folder, loop-mounted in the window's own mount namespace while it runs (as
-udisks mounts a watch plugged in), seen through GIO's volume monitor. The image is ext2: the kernels of these machines
-have no vfat, and the window looks at the folder, not the file system."""
+"""The window and FIT (docs/fit.md): a plan exported as a FIT workout, a FIT workout imported, the history exported as
+CSV and FIT activities, and Send to Watch with a test watch: a volume image with a GARMIN folder, loop-mounted in the
+window's own mount namespace while it runs (as udisks mounts a watch plugged in), seen through GIO's volume monitor.
+The image is ext2: the kernels of these machines have no vfat, and the window looks at the folder, not the file
+system."""
+import csv
+import io
+import json
 import os
 import subprocess
 
@@ -16,10 +20,7 @@ from test_window_editor import choose, own_plans, xdotool_required
 
 DATA = Path(__file__).with_name("data") / "fit"
 
-pytestmark = [
-    xdotool_required,
-    pytest.mark.skipif(os.geteuid() != 0, reason="a test watch is a loop mount in a mount namespace: needs root"),
-]
+pytestmark = xdotool_required
 
 
 def workout_name(path):
@@ -45,6 +46,7 @@ def in_window_namespace(window, *command):
                           timeout=20)
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="a test watch is a loop mount in a mount namespace: needs root")
 def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes_back(tmp_path, activatable_daemon):
     # The watch: an image with a GARMIN folder, and where the desktop would mount it (under the home folder, which
     # GIO's volume monitor shows as it shows /media and /run/media).
@@ -106,4 +108,48 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         window.wait("label", "Imported “Intervals 5x1km”")
     finally:
         subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", "umount", str(mount_point)], capture_output=True)
+        window.close()
+
+
+def test_the_history_page_exports_a_csv_file_and_fit_activities(tmp_path, activatable_daemon):
+    state = tmp_path / "state" / "intervald"
+    state.mkdir(parents=True)
+    galloway = Path(__file__).parents[2] / "config" / "plans" / "galloway-30-30.plan"
+    records = [
+        {"id": "a1", "plan": "Galloway run/walk 30:30", "origin": str(galloway), "start": "2026-11-27T18:00:00+01:00",
+         "end": "2026-11-27T18:10:05+01:00", "start_wall_us": 1795806000000000, "planned_us": 2400000000,
+         "done_us": 600000000, "segments_done": 10, "time_per_kind_us": {"run": 240000000, "walk": 360000000},
+         "result": "stopped", "reason": "user"},
+        {"id": "a2", "plan": "8x(20s work, 10s rest)", "origin": "", "start": "2026-11-28T07:00:00+01:00",
+         "end": "2026-11-28T07:04:00+01:00", "start_wall_us": 1795845600000000, "planned_us": 240000000,
+         "done_us": 240000000, "segments_done": 16, "time_per_kind_us": {"work": 160000000, "rest": 80000000},
+         "result": "finished", "text": "8x(20s work, 10s rest)"},
+    ]
+    (state / "history.jsonl").write_text("".join(json.dumps(record) + "\n" for record in records))
+    window = Window(tmp_path)
+    try:
+        window.tab("History")
+        table = tmp_path / "out" / "history.csv"
+        table.parent.mkdir()
+        window.press("push button", "Export as CSV…")
+        choose(window, "Export the History as CSV", table, "Export")
+        wait_until(table.exists, 10, "the CSV file")
+        rows = list(csv.DictReader(io.StringIO(table.read_text(), newline="")))
+        assert [row["id"] for row in rows] == ["a1", "a2"] and rows[0]["done_us"] == "600000000"
+        window.wait("label", "Exported 2 workouts")
+
+        folder = tmp_path / "activities"
+        folder.mkdir()
+        window.press("push button", "Export for a Training Log…")
+        choose(window, "Export for a Training Log", folder, "Export")
+        wait_until(lambda: len(list(folder.glob("*.fit"))) == 2, 10, "two activity files")
+        laps = {}
+        for path in folder.glob("*.fit"):
+            with fitdecode.FitReader(str(path)) as reader:
+                laps[path.name] = [frame.get_value("total_timer_time") for frame in reader
+                                   if isinstance(frame, fitdecode.FitDataMessage) and frame.name == "lap"]
+        # Galloway stopped at 10:00: its warm-up and the segments after it, the last one cut where it stopped.
+        assert laps["2026-11-27 18-00 Galloway run-walk 30-30.fit"] == [300.0] + [30.0] * 8 + [60.0]
+        assert laps["2026-11-28 07-00 8x(20s work, 10s rest).fit"] == [20.0, 10.0] * 8
+    finally:
         window.close()
