@@ -37,8 +37,10 @@ final class HistoryPage {
             layout.get("summary", Label.self), layout.get("list", ListBox.self)
         )
         unreadablePage = layout.get("unreadable", StatusPage.self)
-        on(layout.get("export-csv", GtkButton.self), .clicked) { [unowned self] in exportCSV() }
-        on(layout.get("export-fit", GtkButton.self), .clicked) { [unowned self] in exportActivities() }
+        insertActions(into: root, "history") { actions in
+            addAction(to: actions, "export-fit") { [unowned self] _ in exportActivities() }
+            addAction(to: actions, "export-csv") { [unowned self] _ in exportCSV() }
+        }
         setDrawing(chartArea.widget) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }

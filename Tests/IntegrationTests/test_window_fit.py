@@ -84,9 +84,15 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         window.press("push button", "Back")
         window.press("push button", "Couch to 5K")
         window.press("push button", "Send to Watch")
-        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to the watch")
-        listed = in_window_namespace(window, "ls", str(mount_point / "GARMIN" / "NewFiles")).stdout.decode().split("\n")
-        assert "Couch to 5K W1D1.fit" in listed and not any(name.endswith(".new") for name in listed), listed
+
+        def new_files():
+            listing = in_window_namespace(window, "ls", "-1", str(mount_point / "GARMIN" / "NewFiles")).stdout.decode()
+            return listing.splitlines()
+
+        wait_until(lambda: "Couch to 5K W1D1.fit" in new_files(), 10, "the day's workout on the watch")
+        assert not any(name.endswith(".new") for name in new_files()), new_files()
+        # Its toast waits behind Tabata's until that one's time is up.
+        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to the watch", timeout=30)
 
         # Unplugged: Send to Watch is gone again.
         in_window_namespace(window, "umount", str(mount_point))
@@ -105,7 +111,7 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         imported = own_plans(tmp_path) / "intervals-5x1km.plan"
         wait_until(imported.exists, 10, "the imported plan")
         assert imported.read_text().startswith('name "Intervals 5x1km"\n')
-        window.wait("label", "Imported “Intervals 5x1km”")
+        window.wait("label", "Imported “Intervals 5x1km”", timeout=30)  # perhaps behind the watch's toasts
     finally:
         subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", "umount", str(mount_point)], capture_output=True)
         window.close()
@@ -131,7 +137,7 @@ def test_the_history_page_exports_a_csv_file_and_fit_activities(tmp_path, activa
         window.tab("History")
         table = tmp_path / "out" / "history.csv"
         table.parent.mkdir()
-        window.press("push button", "Export as CSV…")
+        window.menu("Export as CSV…", "Export")
         choose(window, "Export the History as CSV", table, "Export")
         wait_until(table.exists, 10, "the CSV file")
         rows = list(csv.DictReader(io.StringIO(table.read_text(), newline="")))
@@ -140,7 +146,7 @@ def test_the_history_page_exports_a_csv_file_and_fit_activities(tmp_path, activa
 
         folder = tmp_path / "activities"
         folder.mkdir()
-        window.press("push button", "Export for a Training Log…")
+        window.menu("Export for a Training Log…", "Export")
         choose(window, "Export for a Training Log", folder, "Export")
         wait_until(lambda: len(list(folder.glob("*.fit"))) == 2, 10, "two activity files")
         laps = {}
