@@ -114,8 +114,9 @@ extension HistoryCommand {
             discussion: """
                 FIT (docs/fit.md): one activity file per workout in the folder -o names (made if missing), named by \
                 its start and its plan, its segments as laps; Garmin Connect, Strava, Runalyze and intervals.icu \
-                take them as uploads. CSV: one row per workout, the history's fields as columns (docs/reference.md \
-                §5), numbers and times in a form no locale changes; '-o -' writes to standard output.
+                take them as uploads. CSV: one row per workout, the fields of the history as columns \
+                (docs/reference.md §5), numbers and times in a form no locale changes; '-o -' writes to standard \
+                output.
                 """
         )
 
