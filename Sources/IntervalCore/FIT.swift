@@ -10,6 +10,38 @@ public enum FIT {
     /// Seconds from the Unix epoch to FIT's (1989-12-31T00:00:00Z).
     public static let epochOffset: Int64 = 631_065_600
 
+    /// The global numbers of the profile's messages that intervald writes and reads.
+    enum Message {
+        static let fileID: UInt16 = 0, session: UInt16 = 18, lap: UInt16 = 19, record: UInt16 = 20, event: UInt16 = 21
+        static let workout: UInt16 = 26, workoutStep: UInt16 = 27, activity: UInt16 = 34
+    }
+
+    /// The `file_id` message every file begins with: its `type` (4 activity, 5 workout), manufacturer 255
+    /// (development), product 1, and `time_created` at Unix second `created`.
+    static func fileID(type: Int64, created: Int64) -> FITMessage {
+        FITMessage(
+            Message.fileID,
+            [
+                .integer(0, .enumeration, type), .integer(1, .uint16, 255), .integer(2, .uint16, 1),
+                .integer(4, .uint32, max(created - epochOffset, 0)),
+            ])
+    }
+
+    /// The FIT sport and sub-sport of a workout of these kinds: running (on a treadmill) when a kind runs, walking
+    /// (indoors) when one walks, (cardio) training otherwise.
+    static func sport<Kinds: Sequence>(of kinds: Kinds) -> (sport: Int64, subSport: Int64)
+    where Kinds.Element == String {
+        let kinds = Array(kinds)
+        if kinds.contains(where: { $0.contains("run") || $0 == "jog" }) { return (1, 1) }
+        if kinds.contains("walk") { return (11, 27) }
+        return (10, 26)
+    }
+
+    /// Whether `bytes` carry a FIT header's ".FIT" signature (what a file chooser's pick is told apart by).
+    public static func hasSignature(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && bytes[8..<12].elementsEqual(".FIT".utf8)
+    }
+
     /// A field's base type (the byte of a field definition): its number, whether it is a multi-byte value whose
     /// endianness the definition gives, and the value that means "invalid".
     public enum BaseType: UInt8, Sendable {
@@ -190,7 +222,7 @@ extension FIT {
         guard headerSize == 12 || headerSize == 14, bytes.count >= headerSize else {
             throw FITError("not a FIT file: a header of \(headerSize) bytes", at: 0)
         }
-        guard bytes[8..<12].elementsEqual(".FIT".utf8) else {
+        guard hasSignature(bytes) else {
             throw FITError("not a FIT file: no \".FIT\" signature", at: 8)
         }
         if headerSize == 14 {

@@ -2,11 +2,6 @@
 /// `workout_step` with its label as step name, its kind in `notes` and as intensity, its time and its pace as a speed
 /// band; a repeat is a repeat step after the steps it repeats, nested as the plan nests.
 public enum FITWorkout {
-    /// Global message numbers and field numbers of the FIT profile used here.
-    enum Message {
-        static let fileID: UInt16 = 0, workout: UInt16 = 26, workoutStep: UInt16 = 27
-    }
-
     /// `workout_step.duration_type`.
     enum DurationType: Int64 {
         case time = 0, distance = 1, open = 5, repeatUntilStepsComplete = 6, repeatUntilTime = 7
@@ -42,18 +37,12 @@ public enum FITWorkout {
         var steps: [FITMessage] = []
         try append(plan.root.children, restKinds: restKinds, to: &steps, notes: &notes)
         let name = shortened(plan.name, what: "The workout's name", notes: &notes)
-        let kinds = Set(plan.root.totalSummary.kindDurations.map(\.kind))
-        let sport: Int64 = kinds.contains { $0.contains("run") || $0 == "jog" } ? 1 : kinds.contains("walk") ? 11 : 10
+        let sport = FIT.sport(of: plan.root.totalSummary.kindDurations.map(\.kind)).sport
         let messages =
             [
+                FIT.fileID(type: 5, created: created),
                 FITMessage(
-                    Message.fileID,
-                    [
-                        .integer(0, .enumeration, 5), .integer(1, .uint16, 255), .integer(2, .uint16, 1),
-                        .integer(4, .uint32, max(created - FIT.epochOffset, 0)),
-                    ]),
-                FITMessage(
-                    Message.workout,
+                    FIT.Message.workout,
                     [.text(8, name), .integer(4, .enumeration, sport), .integer(6, .uint16, Int64(steps.count))]),
             ] + steps
         return Export(bytes: FIT.encode(messages), notes: notes)
@@ -113,7 +102,7 @@ public enum FITWorkout {
         band: (low: Int64, high: Int64)?, intensity: Intensity?, kind: String
     ) -> FITMessage {
         FITMessage(
-            Message.workoutStep,
+            FIT.Message.workoutStep,
             [
                 .integer(254, .uint16, Int64(index)), .text(0, name),
                 .integer(1, .enumeration, duration.type.rawValue), .integer(2, .uint32, duration.value),
@@ -145,15 +134,15 @@ public enum FITWorkout {
         } catch {
             throw FITWorkoutError(error.description)
         }
-        guard let fileID = messages.first(where: { $0.global == Message.fileID }) else {
+        guard let fileID = messages.first(where: { $0.global == FIT.Message.fileID }) else {
             throw FITWorkoutError("the file has no file_id message: it is not a FIT workout")
         }
         guard fileID[0]?.integer == 5 else {
             let type = fileID[0]?.integer.map { "\($0)" } ?? "none"
             throw FITWorkoutError("the file is of FIT file type \(type), not a workout (5)")
         }
-        let workout = messages.first { $0.global == Message.workout }
-        let steps = messages.filter { $0.global == Message.workoutStep }
+        let workout = messages.first { $0.global == FIT.Message.workout }
+        let steps = messages.filter { $0.global == FIT.Message.workoutStep }
         guard !steps.isEmpty else { throw FITWorkoutError("the workout has no steps") }
         // Each item so far: the index of its first step, and the plan it makes.
         var items: [(first: Int64, node: PlanNode)] = []

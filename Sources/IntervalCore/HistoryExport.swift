@@ -19,24 +19,16 @@ public enum HistoryExport {
         } else {
             laps = [(0, done, record.timePerKind.max { $0.value < $1.value }?.key ?? "")]
         }
-        let (sport, subSport) = self.sport(of: record.timePerKind.keys)
+        let (sport, subSport) = FIT.sport(of: record.timePerKind.keys)
         let end = start + (done + Micros.second - 1) / Micros.second
         func milliseconds(_ micros: Int64) -> Int64 { micros / Micros.millisecond }
-        var messages = [
-            FITMessage(
-                FITWorkout.Message.fileID,
-                [
-                    .integer(0, .enumeration, 4), .integer(1, .uint16, 255), .integer(2, .uint16, 1),
-                    .integer(4, .uint32, start),
-                ]),
-            event(at: start, type: 0),
-        ]
+        var messages = [FIT.fileID(type: 4, created: record.startWall / Micros.second), event(at: start, type: 0)]
         for (index, lap) in laps.enumerated() {
             let lapStart = start + lap.start / Micros.second
-            messages.append(FITMessage(20, [.integer(253, .uint32, lapStart)]))
+            messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, lapStart)]))
             messages.append(
                 FITMessage(
-                    19,
+                    FIT.Message.lap,
                     [
                         .integer(254, .uint16, Int64(index)),
                         .integer(253, .uint32, start + (lap.start + lap.duration) / Micros.second),
@@ -46,11 +38,11 @@ public enum HistoryExport {
                         .integer(39, .enumeration, subSport),
                     ]))
         }
-        messages.append(FITMessage(20, [.integer(253, .uint32, end)]))
+        messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, end)]))
         messages.append(event(at: end, type: 4))
         messages.append(
             FITMessage(
-                18,
+                FIT.Message.session,
                 [
                     .integer(254, .uint16, 0), .integer(253, .uint32, end), .integer(2, .uint32, start),
                     .integer(7, .uint32, milliseconds(done)), .integer(8, .uint32, milliseconds(done)),
@@ -60,7 +52,7 @@ public enum HistoryExport {
                 ]))
         messages.append(
             FITMessage(
-                34,
+                FIT.Message.activity,
                 [
                     .integer(253, .uint32, end), .integer(0, .uint32, milliseconds(done)), .integer(1, .uint16, 1),
                     .integer(2, .enumeration, 0), .integer(3, .enumeration, 26), .integer(4, .enumeration, 1),
@@ -70,17 +62,9 @@ public enum HistoryExport {
 
     /// An `event` of the timer: `type` 0 start, 4 stop all.
     private static func event(at time: Int64, type: Int64) -> FITMessage {
-        FITMessage(21, [.integer(253, .uint32, time), .integer(0, .enumeration, 0), .integer(1, .enumeration, type)])
-    }
-
-    /// The FIT sport and sub-sport of a workout of these kinds: running on a treadmill when a kind runs, indoor
-    /// walking when one walks, cardio training otherwise.
-    static func sport<Kinds: Sequence>(of kinds: Kinds) -> (sport: Int64, subSport: Int64)
-    where Kinds.Element == String {
-        let kinds = Array(kinds)
-        if kinds.contains(where: { $0.contains("run") || $0 == "jog" }) { return (1, 1) }
-        if kinds.contains("walk") { return (11, 27) }
-        return (10, 26)
+        FITMessage(
+            FIT.Message.event,
+            [.integer(253, .uint32, time), .integer(0, .enumeration, 0), .integer(1, .enumeration, type)])
     }
 
     /// A file name for `record`'s activity: its start and its plan, "2026-11-23 07-30 Galloway 30-30.fit".

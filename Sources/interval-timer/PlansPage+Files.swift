@@ -62,7 +62,7 @@ extension PlansPage {
                 tell(tr("The file was not imported"), error.description)
                 return
             }
-            if bytes.count >= 12, bytes[8..<12].elementsEqual(".FIT".utf8) {
+            if FIT.hasSignature(bytes) {
                 // A FIT workout (a watch's, Garmin Connect's): the plan it holds, written as plan language.
                 do throws(FITWorkoutError) {
                     plan = try FITWorkout.decode(bytes, fallbackName: PlanLocator.planName(forPath: path))
