@@ -135,10 +135,9 @@ extension ProgramCommand {
 
 /// What the export commands share: the bytes of a format, the file's name, and writing it whole or not at all.
 enum FITExport {
-    /// The rest kinds of the settings file: their steps are recovery steps in a FIT workout.
-    static var restKinds: Set<String> {
-        SettingsFile.load(path: ProgramLookup.paths.settingsFile).0.sound.restKinds
-    }
+    /// The rest kinds of the settings file: their steps are recovery steps in a FIT workout. Read once, however many
+    /// days a program export writes.
+    static let restKinds = SettingsFile.load(path: ProgramLookup.paths.settingsFile).0.sound.restKinds
 
     /// `plan` as `format`; a plan a FIT workout cannot hold exits 65 with the reason, and what was adapted is said.
     static func bytes(of plan: Plan, format: ExportFormat) throws -> [UInt8] {

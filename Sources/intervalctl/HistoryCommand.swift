@@ -26,21 +26,12 @@ struct HistoryCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError(tr("--limit takes a number of workouts, 0 or more.")) }
-        if let since, Self.instant(of: since, now: WallClock.microseconds()) == nil {
-            throw ValidationError(
-                tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
-        }
+        try Self.validate(since: since)
     }
 
     func run() throws {
         let store = StateStore(directory: XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory)
-        let read: (records: [HistoryRecord], unreadable: Int)
-        do {
-            read = try store.history()
-        } catch {
-            printError("\(error)")
-            throw ExitCode.failure
-        }
+        let read = try Self.read(store)
         let start = since.flatMap { Self.instant(of: $0, now: WallClock.microseconds()) }
         let records = selectHistory(read.records, since: start, limit: limit)
         let totals = HistoryTotals(records)
@@ -108,6 +99,25 @@ struct HistoryCommand: ParsableCommand {
 }
 
 extension HistoryCommand {
+    /// Refuses a `--since DATE` that is not one (exit 64).
+    static func validate(since: String?) throws {
+        if let since, instant(of: since, now: WallClock.microseconds()) == nil {
+            throw ValidationError(
+                tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
+        }
+    }
+
+    /// The history file's records and how many of its lines could not be read; a file that cannot be read is said and
+    /// exits 1.
+    static func read(_ store: StateStore) throws -> (records: [HistoryRecord], unreadable: Int) {
+        do {
+            return try store.history()
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the workouts for a training log: FIT activities (one file each) or one CSV file.",
@@ -130,21 +140,12 @@ extension HistoryCommand {
         var output: String
 
         func validate() throws {
-            if let since, HistoryCommand.instant(of: since, now: WallClock.microseconds()) == nil {
-                throw ValidationError(
-                    tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
-            }
+            try HistoryCommand.validate(since: since)
         }
 
         func run() throws {
             let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
-            let read: (records: [HistoryRecord], unreadable: Int)
-            do {
-                read = try StateStore(directory: paths.stateDirectory).history()
-            } catch {
-                printError("\(error)")
-                throw ExitCode.failure
-            }
+            let read = try HistoryCommand.read(StateStore(directory: paths.stateDirectory))
             let start = since.flatMap { HistoryCommand.instant(of: $0, now: WallClock.microseconds()) }
             let records = selectHistory(read.records, since: start, limit: nil)
             switch format {
