@@ -1,11 +1,6 @@
 import CSystemd
+import Glibc
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// An owning wrapper of an sd-bus connection (`sd_bus *`).
 ///

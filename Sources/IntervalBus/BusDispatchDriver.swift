@@ -1,12 +1,7 @@
 import CSystemd
 import Dispatch
+import Glibc
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Serves a ``Bus`` on one serial `DispatchQueue`: a read source on `sd_bus_get_fd` that calls
 /// `sd_bus_process` until it returns 0, a write source only while `sd_bus_get_events` asks for `POLLOUT`,

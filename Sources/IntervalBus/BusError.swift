@@ -1,11 +1,6 @@
 import CSystemd
+import Glibc
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// A libsystemd call that failed: the errno it returned (negated back to positive), the C function, and,
 /// when the failure came with one, the D-Bus error name and message (a remote error reply, or sd-bus's own).

@@ -1,11 +1,6 @@
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 extension BusMessage {
     /// Appends a property value with its own D-Bus type.

@@ -1,13 +1,8 @@
 import CBusShims
 import CSystemd
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// What an exported interface's method calls and property reads go to. Called on the connection's queue, from within
 /// sd-bus's dispatch of a message; sd-bus has checked each call's signature against the interface's table.

@@ -1,9 +1,6 @@
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Starting a workout from the desktop (docs/reference.md §8) on the daemon's connection: `org.freedesktop.Application`
 /// (the D-Bus-activatable desktop entry and its actions), `org.gnome.Shell.SearchProvider2` (GNOME Shell's overview

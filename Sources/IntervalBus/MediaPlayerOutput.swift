@@ -1,11 +1,8 @@
 import Dispatch
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The workout as an MPRIS player (docs/reference.md §8), so that headset buttons, media keys and the desktop's media
 /// controls pause, skip and restart it: `org.mpris.MediaPlayer2` and `.Player` at `/org/mpris/MediaPlayer2`, the name

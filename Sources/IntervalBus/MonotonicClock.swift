@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// The current CLOCK_MONOTONIC time in microseconds, the clock of `sd_bus_get_timeout`.
 internal func monotonicMicroseconds() -> UInt64 {

@@ -1,9 +1,6 @@
+import Glibc
 import IntervalCore
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Installs, reads and removes programs' reminders (``ProgramReminder``) as unit files in
 /// `$XDG_CONFIG_HOME/systemd/user`, and tells the session's systemd through ``SystemdUserManager``: a reload, then

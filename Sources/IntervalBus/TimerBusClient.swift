@@ -1,12 +1,7 @@
 import CSystemd
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Why a ``TimerBusClient`` request failed.
 public enum TimerClientError: Error, Sendable, CustomStringConvertible {

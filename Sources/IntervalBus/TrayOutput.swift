@@ -1,11 +1,8 @@
 import CSystemd
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The workout as a tray item (docs/reference.md §12): a StatusNotifierItem at `/StatusNotifierItem` and its dbusmenu
 /// at `/MenuBar`, owned as `org.kde.StatusNotifierItem-PID-1` while a workout exists and registered with the

@@ -1,12 +1,9 @@
 import CLibNotify
 import CNotifyShims
 import Dispatch
+import Glibc
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The thread that runs GLib's default main context, where every libnotify and GObject call happens.
 ///

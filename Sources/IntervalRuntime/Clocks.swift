@@ -1,8 +1,5 @@
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The clock cues are scheduled on: `CLOCK_BOOTTIME`, which, unlike `CLOCK_MONOTONIC`, keeps counting while the
 /// machine sleeps, so a workout's elapsed time includes a suspend (docs/reference.md §6).

@@ -1,8 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Tells, on a queue, which files of a directory changed (inotify): written and closed, moved in or out, created or
 /// deleted. A burst of events, such as an editor's save (a temporary file written, then renamed over the old one), is

@@ -1,9 +1,6 @@
 import Dispatch
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The production `TimerSource`: one `DispatchSourceTimer` on its owner's serial queue, armed with a small explicit
 /// leeway for each absolute deadline and parked at `distantFuture` in between, so an idle timer never wakes up.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// The C library's sentence for an errno value ("No such file or directory"). The corresponding C function is
 /// `strerror`.

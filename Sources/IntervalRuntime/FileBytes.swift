@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A file operation that failed: which, on what path, and the errno.
 public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {

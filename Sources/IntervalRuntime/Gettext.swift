@@ -1,9 +1,6 @@
 import CRuntimeShims
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// gettext through glibc (docs/reference.md §9): the user's locale, the `intervald` text domain bound to the install's
 /// locale directory, and ``Localization`` pointed at `dgettext`/`dngettext`.

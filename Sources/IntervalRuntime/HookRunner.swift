@@ -1,10 +1,7 @@
 import Dispatch
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What ``HookOutput`` starts hooks with: ``HookRunner``, or a test's recorder.
 public protocol HookLaunching {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A value that threads share behind a pthread mutex: this package's lock, in place of the standard library's
 /// `Mutex`. On Linux, Swift 6.3's `Mutex` is a priority-inheritance futex: under contention the kernel hands the lock

@@ -1,8 +1,5 @@
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The named plans (docs/reference.md §2) as files: every `NAME.plan` in the locator's directories, an earlier
 /// directory's file shadowing a later one's, read and parsed. What `intervalctl plans` lists and the desktop's search

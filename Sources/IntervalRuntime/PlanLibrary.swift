@@ -1,8 +1,5 @@
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The user's own plans (docs/reference.md §2): the files of `$XDG_CONFIG_HOME/intervald/plans`, the first directory
 /// plans are looked up in, which the window adds to, duplicates into and deletes from. Files are written atomically

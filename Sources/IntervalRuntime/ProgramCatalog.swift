@@ -1,9 +1,6 @@
 import FoundationEssentials
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The named training programs (docs/programs.md): every `NAME.program` in `$XDG_CONFIG_HOME/intervald/programs`, then
 /// the data directories' `intervald/programs` (the bundled ones), an earlier directory's file shadowing a later one's.

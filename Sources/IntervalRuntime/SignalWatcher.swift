@@ -1,9 +1,6 @@
 import CRuntimeShims
 import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// Delivers POSIX signals as events on a queue instead of in an async-signal handler.
 ///

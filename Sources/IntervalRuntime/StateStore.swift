@@ -1,9 +1,6 @@
 import FoundationEssentials
+import Glibc
 import IntervalCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Where ``StateOutput`` records the running workout: ``StateStore`` (the state file), or a test's recorder.
 public protocol WorkoutStateRecording: Sendable {

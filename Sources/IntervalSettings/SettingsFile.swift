@@ -1,9 +1,6 @@
+import Glibc
 import IntervalCore
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What a read of `intervald.toml` gave: the settings, the problems found (each with its line), and the last valid
 /// value of each setting, so that a later read (the daemon's reload) keeps a setting whose new value is invalid.

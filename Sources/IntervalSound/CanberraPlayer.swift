@@ -1,11 +1,8 @@
 import CCanberra
 import Dispatch
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Plays cue sounds through libcanberra (docs/reference.md §4b) on a serial queue of its own, never on the queue that
 /// times cues.

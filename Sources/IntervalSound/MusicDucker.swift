@@ -1,13 +1,10 @@
 import Dispatch
 import FoundationEssentials
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import Logging
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What ``SoundOutput`` tells the duck about the schedule; ``MusicDucker``, or a test's recorder.
 protocol MusicDucking: AnyObject, Sendable {

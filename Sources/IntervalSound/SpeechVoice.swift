@@ -1,12 +1,9 @@
 import CSpeechd
 import Dispatch
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Speaks cues through speech-dispatcher (libspeechd, docs/reference.md §4b) on a serial queue of its own.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 
 /// A new directory under /tmp, `/tmp/PREFIX-XXXXXX` (mkdtemp), for a test's files; "/tmp" if none can be made.
 public func temporaryDirectory(prefix: String) -> String {

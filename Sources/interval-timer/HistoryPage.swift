@@ -1,10 +1,7 @@
 import CGtk
+import Glibc
 import IntervalCore
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The history (docs/reference.md §10), laid out in ui/history-page.ui: a chart of minutes per week, work and rest in
 /// their colours, drawn with cairo in the theme's text colour, and the workouts, newest first; dates and times in the

@@ -1,14 +1,11 @@
 import CGtk
 import Dispatch
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import IntervalSettings
 import IntervalSound
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Preferences (docs/reference.md §14): libadwaita's preferences window, built from the settings table (every setting
 /// of ``Setting/all`` that has a ``Preference``). Each change is written into `intervald.toml` at once with

@@ -1,10 +1,7 @@
 import CGtk
+import Glibc
 import IntervalCore
 import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A Garmin watch mounted as USB storage (docs/fit.md): the first mount GIO's volume monitor shows that has a `GARMIN`
 /// folder. `changed` runs when one is mounted or goes away; Send to Watch is offered only while ``folder`` is set.

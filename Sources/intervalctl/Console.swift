@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Glibc
 
 /// The process's standard streams, written with `write(2)`: nothing is buffered, so each line reaches a pipe (a
 /// status bar) at once and stdout and stderr interleave in the order they were written.

@@ -1,13 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import IntervalBus
 import IntervalCore
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct StartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,12 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import IntervalSettings
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What `plan export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {

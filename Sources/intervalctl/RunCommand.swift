@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
+import Glibc
 import IntervalBus
 import IntervalCore
 import IntervalNotify
@@ -8,10 +9,6 @@ import IntervalRuntime
 import IntervalSettings
 import IntervalSound
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

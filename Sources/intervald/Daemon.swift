@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import IntervalBus
 import IntervalCore
 import IntervalNotify
@@ -6,10 +7,6 @@ import IntervalRuntime
 import IntervalSettings
 import IntervalSound
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The daemon: one serial queue owns the workout session, the bus connection and the watchdog; the session's outputs
 /// announce every event (bus signals first, the media player and the sound at the instant, then, a moment after a

@@ -1,15 +1,12 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import IntervalSettings
 import IntervalSound
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @main
 struct Intervald: ParsableCommand {

@@ -1,14 +1,11 @@
 import CSystemd
 import Dispatch
 import Foundation
+import Glibc
 import Logging
 import Testing
 
 @testable import IntervalBus
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A served connection whose descriptor sd-bus closes (a lost connection, or `sd_bus_close`) before the driver stops:
 /// libdispatch takes a cancelled source out of its poll set later, by the descriptor's number, and a file opened

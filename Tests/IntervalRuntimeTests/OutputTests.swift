@@ -1,13 +1,10 @@
+import Glibc
 import IntervalCore
 import IntervalTestSupport
 import Logging
 import Testing
 
 @testable import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The runtime's outputs, each driven by a real ``WorkoutSession`` on the virtual clock, with a recorder where the
 /// output meets the outside world (the state file, hook processes, the log). Their wiring into the daemon is proved

@@ -1,12 +1,9 @@
+import Glibc
 import IntervalCore
 import IntervalTestSupport
 import Testing
 
 @testable import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The user's own plans: files added under names derived from the plan's, never over another file, duplicated with
 /// their comments, deleted and put back byte for byte.

@@ -1,13 +1,10 @@
 import FoundationEssentials
+import Glibc
 import IntervalCore
 import IntervalTestSupport
 import Testing
 
 @testable import IntervalRuntime
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite struct StateStoreTests {
     func temporaryStore() -> StateStore {
