@@ -1,12 +1,9 @@
 import CSystemd
 import Dispatch
+import Glibc
 import IntervalCore
 import IntervalRuntime
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// logind's side of suspend (docs/reference.md §6), on the system bus: tells the daemon the moment the machine is about
 /// to sleep and the moment it wakes (`PrepareForSleep(true)` and `(false)`), and holds a `sleep` delay inhibitor on
@@ -48,7 +45,7 @@ public final class SleepWatcher: @unchecked Sendable {
         }
     }
 
-    private let bus: Bus
+    /// Serves the system bus connection, which it holds.
     private let driver: BusDispatchDriver
     private var slot: BusSlot?
     private let context: Unmanaged<Context>
@@ -65,10 +62,9 @@ public final class SleepWatcher: @unchecked Sendable {
     public var isDelaying: Bool { delay != nil }
 
     private init(
-        bus: Bus, driver: BusDispatchDriver, slot: BusSlot, context: Unmanaged<Context>, logger: Logger,
+        driver: BusDispatchDriver, slot: BusSlot, context: Unmanaged<Context>, logger: Logger,
         onChange: @escaping () -> Void
     ) {
-        self.bus = bus
         self.driver = driver
         self.slot = slot
         self.context = context
@@ -116,7 +112,7 @@ public final class SleepWatcher: @unchecked Sendable {
             }
             try driver.start()
             let watcher = SleepWatcher(
-                bus: bus, driver: driver, slot: slot, context: context, logger: logger, onChange: onChange)
+                driver: driver, slot: slot, context: context, logger: logger, onChange: onChange)
             context.takeUnretainedValue().watcher = watcher
             return watcher
         } catch {
@@ -134,7 +130,7 @@ public final class SleepWatcher: @unchecked Sendable {
         attempt += 1
         let attempt = attempt
         do throws(BusError) {
-            let message = try bus.newMethodCall(
+            let message = try driver.bus.newMethodCall(
                 destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
                 interface: "org.freedesktop.login1.Manager", member: "Inhibit")
             try message.setAutoStart(false)
@@ -142,7 +138,7 @@ public final class SleepWatcher: @unchecked Sendable {
             try message.append(tr("Interval Timer"))
             try message.append(why())
             try message.append("delay")
-            try bus.callAsync(message, timeout: .seconds(10)) { [weak self] result in
+            try driver.bus.callAsync(message, timeout: .seconds(10)) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success(let reply):

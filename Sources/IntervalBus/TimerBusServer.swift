@@ -1,12 +1,7 @@
 import Dispatch
+import Glibc
 import IntervalCore
 import Logging
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Exports `org.intervald.Timer1` (docs/reference.md §3) at `/org/intervald/Timer1` on the session bus, owns the
 /// well-known name `org.intervald.Timer1`, and serves the connection on one serial `DispatchQueue`.
@@ -16,20 +11,17 @@ import Logging
 /// (sd-bus is not thread-safe; this is checked with `dispatchPrecondition`). The emit methods may be called
 /// from within the delegate's methods. Dropping the last reference closes the connection on `queue`.
 public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
-    /// The serial queue that owns the connection.
-    public let queue: DispatchQueue
-    let bus: Bus
+    /// Serves the connection, which it holds, on its queue.
     let driver: BusDispatchDriver
     private let logger: Logger
     private let handler: TimerObjectHandler
     private var object: BusObject?
 
-    private init(
-        bus: Bus, queue: DispatchQueue, driver: BusDispatchDriver, handler: TimerObjectHandler, object: BusObject,
-        logger: Logger
-    ) {
-        self.bus = bus
-        self.queue = queue
+    /// The serial queue that owns the connection.
+    public var queue: DispatchQueue { driver.queue }
+    var bus: Bus { driver.bus }
+
+    private init(driver: BusDispatchDriver, handler: TimerObjectHandler, object: BusObject, logger: Logger) {
         self.driver = driver
         self.handler = handler
         self.object = object
@@ -39,7 +31,7 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     deinit {
         // sd-bus is not thread-safe: whichever thread drops the last reference, the object is removed and
         // the connection closed on `queue`.
-        let remains = Remains(driver: driver, object: object, bus: bus)
+        let remains = Remains(driver: driver, object: object)
         queue.async { remains.release() }
     }
 
@@ -89,8 +81,7 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
         try Self.requestServiceName(on: bus)
         logger.debug("Acquired the bus name.", metadata: ["name": "\(BusNames.service)"])
 
-        let server = TimerBusServer(
-            bus: bus, queue: queue, driver: driver, handler: handler, object: object, logger: logger)
+        let server = TimerBusServer(driver: driver, handler: handler, object: object, logger: logger)
         do throws(BusError) {
             try driver.start()
         } catch {
@@ -189,23 +180,21 @@ public final class TimerBusServer: TimerSignalEmitting, @unchecked Sendable {
     }
 }
 
-/// What a deinitialised ``TimerBusServer`` leaves for its queue to release, in order.
+/// What a deinitialised ``TimerBusServer`` leaves for its queue to release, in order: the object before the
+/// connection, which the driver holds.
 private final class Remains: @unchecked Sendable {
     private var driver: BusDispatchDriver?
     private var object: BusObject?
-    private var bus: Bus?
 
-    init(driver: BusDispatchDriver, object: BusObject?, bus: Bus) {
+    init(driver: BusDispatchDriver, object: BusObject?) {
         self.driver = driver
         self.object = object
-        self.bus = bus
     }
 
     func release() {
         driver?.stop()
         object = nil
         driver = nil
-        bus = nil
     }
 }
 
