@@ -114,19 +114,10 @@ public struct ProgramReminder: Sendable, Equatable {
         return nil
     }
 
-    /// One word of `ExecStart=` in systemd's quoting: double quotes, with `\`, `"` and `%` escaped.
+    /// One word of `ExecStart=` in systemd's quoting: a JSON string literal (systemd unescapes the same C escapes,
+    /// `\uXXXX` too) with `%` doubled, as specifiers begin with it.
     static func quoted(_ word: String) -> String {
-        var text = "\""
-        for character in word {
-            switch character {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "%": text += "%%"
-            case "\n": text += "\\n"
-            default: text.append(character)
-            }
-        }
-        return text + "\""
+        word.jsonQuoted.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%")
     }
 }
 
