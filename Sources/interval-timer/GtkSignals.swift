@@ -15,25 +15,18 @@ struct Signal<Handler> {
 
 extension Signal where Handler == () -> Void {
     // Their C handlers take the instance only.
-    static let clicked = Self(name: "clicked")
-    static let toggled = Self(name: "toggled")
-    static let changed = Self(name: "changed")
-    /// GtkEntry's (Enter), GApplication's (the app is opened).
-    static let activate = Self(name: "activate")
-    static let startup = Self(name: "startup")
-    static let realize = Self(name: "realize")
-    /// GtkWidget's, as it is destroyed (a window closed).
-    static let destroy = Self(name: "destroy")
+    /// GtkButton's; GtkToggleButton's and GtkCheckButton's; GtkEditable's.
+    static let clicked = Self(name: "clicked"), toggled = Self(name: "toggled"), changed = Self(name: "changed")
+    /// GApplication's: the app is opened (GtkEntry's too: Enter), and its first start-up.
+    static let activate = Self(name: "activate"), startup = Self(name: "startup")
+    /// GtkWidget's: realized, and destroyed (a window closed).
+    static let realize = Self(name: "realize"), destroy = Self(name: "destroy")
     /// GdkFrameClock's.
     static let afterPaint = Self(name: "after-paint")
-    /// AdwEntryRow's (its Apply button, or Enter).
-    static let apply = Self(name: "apply")
-    /// AdwEntryRow's, Enter pressed in it.
-    static let entryActivated = Self(name: "entry-activated")
-    /// AdwToast's.
-    static let dismissed = Self(name: "dismissed")
-    /// AdwToast's, when its button is pressed.
-    static let buttonClicked = Self(name: "button-clicked")
+    /// AdwEntryRow's: its Apply button (or Enter), and Enter pressed in it.
+    static let apply = Self(name: "apply"), entryActivated = Self(name: "entry-activated")
+    /// AdwToast's: gone, and its button pressed.
+    static let dismissed = Self(name: "dismissed"), buttonClicked = Self(name: "button-clicked")
     /// GtkSpinButton's, when a value is committed (Enter, the focus leaving, an arrow).
     static let valueChanged = Self(name: "value-changed")
 }
@@ -44,8 +37,7 @@ extension Signal where Handler == (OpaquePointer?) -> Void {
     /// GSimpleAction's `activate`, with the action's parameter (a GVariant, or nil).
     static let actionActivated = Self(name: "activate")
     /// GVolumeMonitor's, with the GMount.
-    static let mountAdded = Self(name: "mount-added")
-    static let mountRemoved = Self(name: "mount-removed")
+    static let mountAdded = Self(name: "mount-added"), mountRemoved = Self(name: "mount-removed")
     static let mountChanged = Self(name: "mount-changed")
 }
 
