@@ -96,8 +96,7 @@ extension ProgramCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a training program's days as FIT workouts, one file a day (\"Couch to 5K W3D2.fit\").")
 
-        @Argument(help: "The program's name.")
-        var name: String
+        @OptionGroup var target: Target
 
         @Option(help: "Only day WEEK.DAY (3.2 is week 3, day 2).")
         var day: String?
@@ -106,7 +105,7 @@ extension ProgramCommand {
         var output: String
 
         func run() throws {
-            let program = try ProgramLookup.program(name, in: ProgramLookup.ledger)
+            let program = try ProgramLookup.program(target.name, in: ProgramLookup.ledger)
             var days = program.days
             if let day {
                 guard let id = ProgramDay(day), let chosen = program.day(id) else {

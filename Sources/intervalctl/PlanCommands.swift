@@ -98,12 +98,9 @@ struct PlanCommand: ParsableCommand {
 
 struct PlansCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "plans",
-        abstract: "List the named plans with their durations."
-    )
+        commandName: "plans", abstract: "List the named plans with their durations.")
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var output: CatalogOutput
 
     func run() throws {
         let locator = PlanLocator(paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
@@ -111,14 +108,13 @@ struct PlansCommand: ParsableCommand {
             PlanCatalog(locator: locator).items().map { item in
                 switch item.plan {
                 case .success(let plan):
-                    NamedPlan(name: item.name, title: plan.name, durationUs: plan.duration, path: item.path, error: nil)
+                    NamedPlan(name: item.name, path: item.path, title: plan.name, error: nil, durationUs: plan.duration)
                 case .failure(let failure):
-                    NamedPlan(name: item.name, title: nil, durationUs: nil, path: item.path, error: failure.description)
+                    NamedPlan(name: item.name, path: item.path, title: nil, error: failure.description, durationUs: nil)
                 }
             }
         }
-        try printCatalog(
-            json: json,
+        try output.print(
             empty: tr(
                 "No named plans in {directories}.", ["directories": locator.searchDirectories.joined(separator: ", ")]),
             name: \.name,
@@ -129,10 +125,8 @@ struct PlansCommand: ParsableCommand {
     }
 
     struct NamedPlan: Encodable {
-        let name: String
-        let title: String?
+        let name, path: String
+        let title, error: String?
         let durationUs: Int64?
-        let path: String
-        let error: String?
     }
 }

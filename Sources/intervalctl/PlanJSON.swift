@@ -1,12 +1,11 @@
+import ArgumentParser
 import FoundationEssentials
 import IntervalCore
 
 /// The stable JSON of `intervalctl plan show --json`: snake_case keys, times in microseconds, distances in metres.
 struct PlanJSON: Encodable {
-    let name: String
-    let origin: String
-    let durationUs: Int64
-    let segmentCount: Int64
+    let name, origin: String
+    let durationUs, segmentCount: Int64
     let countdownUs: Int64?
     let kinds: [Kind]
     let distanceM: Double?
@@ -20,10 +19,7 @@ struct PlanJSON: Encodable {
     }
 
     struct PaceJSON: Encodable {
-        let metresPerSecond: Double
-        let secondsPerKm: Double
-        let secondsPerMile: Double
-        let kmPerHour: Double
+        let metresPerSecond, secondsPerKm, secondsPerMile, kmPerHour: Double
         let text: String
 
         init(_ pace: Pace) {
@@ -38,18 +34,12 @@ struct PlanJSON: Encodable {
     /// A step (`type` "step") or a group (`type` "repeat" or "for").
     struct Item: Encodable {
         let type: String
-        let kind: String?
-        let label: String?
+        let kind, label: String?
         let durationUs: Int64
         let pace: PaceJSON?
         let count: Int?
-        let limitUs: Int64?
         let limitM: Double?
-        let iterations: Int64?
-        let fullIterations: Int64?
-        let lastIterationUs: Int64?
-        let iterationDurationUs: Int64?
-        let segmentCount: Int64?
+        let limitUs, iterations, fullIterations, lastIterationUs, iterationDurationUs, segmentCount: Int64?
         let items: [Item]?
 
         init(_ node: PlanNode) {
@@ -113,16 +103,20 @@ func stableJSON(_ value: some Encodable) throws -> String {
     return String(decoding: try encoder.encode(value), as: UTF8.self).jsonTerminalEscaped
 }
 
-/// Prints a catalog (`intervalctl plans`, `intervalctl programs`): its entries as JSON, made in English (the same bytes
-/// in every locale, docs/reference.md §9); or a line an entry, its name padded to the longest, then `line`'s words;
-/// or `empty` when there is none.
-func printCatalog<Entry: Encodable>(
-    json: Bool, empty: @autoclosure () -> String, name: (Entry) -> String, line: (Entry) -> String,
-    entries: () -> [Entry]
-) throws {
-    guard !json else { return Console.print(try stableJSON(Localization.inEnglish(entries))) }
-    let listed = entries()
-    guard !listed.isEmpty else { return Console.print(empty()) }
-    let width = listed.map { name($0).count }.max() ?? 0
-    for entry in listed { Console.print("\(name(entry).padding(to: width))  \(line(entry))") }
+/// The output of a catalog's listing (`intervalctl plans`, `intervalctl programs`): its flag, and its printing.
+struct CatalogOutput: ParsableArguments {
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    /// Prints the entries as JSON, made in English (the same bytes in every locale, docs/reference.md §9); or a line
+    /// an entry, its name padded to the longest, then `line`'s words; or `empty` when there is none.
+    func print<Entry: Encodable>(
+        empty: @autoclosure () -> String, name: (Entry) -> String, line: (Entry) -> String, entries: () -> [Entry]
+    ) throws {
+        guard !json else { return Console.print(try stableJSON(Localization.inEnglish(entries))) }
+        let listed = entries()
+        guard !listed.isEmpty else { return Console.print(empty()) }
+        let width = listed.map { name($0).count }.max() ?? 0
+        for entry in listed { Console.print("\(name(entry).padding(to: width))  \(line(entry))") }
+    }
 }

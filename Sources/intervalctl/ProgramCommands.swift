@@ -40,12 +40,9 @@ enum ProgramLookup {
 
 struct ProgramsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "programs",
-        abstract: "List the training programs, with how far you are in each."
-    )
+        commandName: "programs", abstract: "List the training programs, with how far you are in each.")
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var output: CatalogOutput
 
     func run() throws {
         let ledger = ProgramLookup.ledger
@@ -55,18 +52,17 @@ struct ProgramsCommand: ParsableCommand {
                 case .success(let program):
                     let progress = ledger.store.load(item.name, of: program).progress
                     return Entry(
-                        name: item.name, title: program.name, path: item.path, weeks: program.weekCount,
-                        days: program.days.count, done: Set(progress.done.map(\.day)).count,
-                        next: progress.nextDay(in: program)?.description, error: nil)
+                        name: item.name, path: item.path, title: program.name,
+                        next: progress.nextDay(in: program)?.description, error: nil, weeks: program.weekCount,
+                        days: program.days.count, done: Set(progress.done.map(\.day)).count)
                 case .failure(let failure):
                     return Entry(
-                        name: item.name, title: nil, path: item.path, weeks: nil, days: nil, done: nil, next: nil,
-                        error: failure.description)
+                        name: item.name, path: item.path, title: nil, next: nil, error: failure.description,
+                        weeks: nil, days: nil, done: nil)
                 }
             }
         }
-        try printCatalog(
-            json: json,
+        try output.print(
             empty: tr(
                 "No programs in {directories}.",
                 ["directories": ledger.catalog.searchDirectories.joined(separator: ", ")]),
@@ -84,14 +80,9 @@ struct ProgramsCommand: ParsableCommand {
     }
 
     struct Entry: Encodable {
-        let name: String
-        let title: String?
-        let path: String
-        let weeks: Int?
-        let days: Int?
-        let done: Int?
-        let next: String?
-        let error: String?
+        let name, path: String
+        let title, next, error: String?
+        let weeks, days, done: Int?
     }
 }
 
@@ -112,14 +103,13 @@ struct ProgramCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a program's weeks and days: each day's length and workout, what is done, what is next.")
 
-        @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
-        var name: String
+        @OptionGroup var target: Target
 
         @Flag(help: "Print stable JSON for scripts instead of text.")
         var json = false
 
         func run() throws {
-            let ledger = ProgramLookup.ledger
+            let (name, ledger) = (target.name, ProgramLookup.ledger)
             if json {
                 let report = try Localization.inEnglish { () throws -> Report in
                     let program = try ProgramLookup.program(name, in: ledger)
@@ -152,14 +142,11 @@ struct ProgramCommand: ParsableCommand {
 
         struct Report: Encodable {
             struct Day: Encodable {
-                let day: String
+                let day, plan: String
                 let durationUs: Int64
-                let plan: String
-                let done: Bool
-                let next: Bool
+                let done, next: Bool
             }
-            let name: String
-            let title: String
+            let name, title: String
             let weeks: Int
             /// Null once the program is complete.
             @NullWhenAbsent var next: String?
@@ -176,9 +163,8 @@ struct ProgramCommand: ParsableCommand {
                 self.next = next?.description
                 days = program.days.map { day in
                     Day(
-                        day: day.id.description, durationUs: day.plan.duration,
-                        plan: PlanWriter.oneLineItems(of: day.plan), done: progress.isDone(day.id),
-                        next: day.id == next)
+                        day: day.id.description, plan: PlanWriter.oneLineItems(of: day.plan),
+                        durationUs: day.plan.duration, done: progress.isDone(day.id), next: day.id == next)
                 }
                 doneDays = progress.done
                 self.reminder = reminder
@@ -186,17 +172,18 @@ struct ProgramCommand: ParsableCommand {
         }
     }
 
-    /// What the four corrections share: the program's name, and saying where it stands afterwards.
+    /// The program a command is about, by the name `intervalctl programs` lists; and, for a ``ProgressCorrection``,
+    /// changing its progress and saying where it stands afterwards.
     struct Target: ParsableArguments {
         @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
         var name: String
 
-        func change(_ body: (Program, inout ProgramProgress) throws(ProgramProgressError) -> Void) throws {
+        func change(_ body: (inout ProgramProgress, Program) throws(ProgramProgressError) -> Void) throws {
             let ledger = ProgramLookup.ledger
             let program = try ProgramLookup.program(name, in: ledger)
             do {
                 let progress = try ledger.store.update(name, of: program) { progress throws(ProgramProgressError) in
-                    try body(program, &progress)
+                    try body(&progress, program)
                 }
                 Console.print(ProgramLookup.nextSentence(program, progress))
             } catch let error as ProgramProgressError {
@@ -209,33 +196,29 @@ struct ProgramCommand: ParsableCommand {
         }
     }
 
-    struct Done: ParsableCommand {
+    struct Done: ProgressCorrection {
         static let configuration = CommandConfiguration(
             abstract: "Mark the next day done without running it (say, you ran it with another app).")
 
         @OptionGroup var target: Target
 
-        func run() throws {
-            try target.change { program, progress throws(ProgramProgressError) in
-                try progress.markNextDone(in: program, wall: WallClock.microseconds())
-            }
+        func correct(_ progress: inout ProgramProgress, in program: Program) throws(ProgramProgressError) {
+            try progress.markNextDone(in: program, wall: WallClock.microseconds())
         }
     }
 
-    struct Repeat: ParsableCommand {
+    struct Repeat: ProgressCorrection {
         static let configuration = CommandConfiguration(
             abstract: "Make the day done last the next one again (it was too hard; do it once more).")
 
         @OptionGroup var target: Target
 
-        func run() throws {
-            try target.change { program, progress throws(ProgramProgressError) in
-                try progress.repeatLastDone(in: program)
-            }
+        func correct(_ progress: inout ProgramProgress, in program: Program) throws(ProgramProgressError) {
+            try progress.repeatLastDone(in: program)
         }
     }
 
-    struct Goto: ParsableCommand {
+    struct Goto: ProgressCorrection {
         static let configuration = CommandConfiguration(
             abstract: "Make day WEEK.DAY the next one (say, 3.1 to start week 3), whatever is done.")
 
@@ -250,23 +233,33 @@ struct ProgramCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let chosen = ProgramDay(day) ?? ProgramDay(week: 1, number: 1)
-            try target.change { program, progress throws(ProgramProgressError) in
-                try progress.go(to: chosen, in: program)
-            }
+        func correct(_ progress: inout ProgramProgress, in program: Program) throws(ProgramProgressError) {
+            try progress.go(to: ProgramDay(day) ?? ProgramDay(week: 1, number: 1), in: program)
         }
     }
 
-    struct Reset: ParsableCommand {
+    struct Reset: ProgressCorrection {
         static let configuration = CommandConfiguration(
             abstract: "Start the program again from week 1, day 1; the history keeps every workout.")
 
         @OptionGroup var target: Target
 
-        func run() throws {
-            try target.change { program, progress in progress.reset(to: program) }
+        func correct(_ progress: inout ProgramProgress, in program: Program) {
+            progress.reset(to: program)
         }
+    }
+}
+
+/// A correction of a program's progress by hand (`done`, `repeat`, `goto`, `reset`): its change, made on the
+/// progress as stored; then where the program stands is said.
+protocol ProgressCorrection: ParsableCommand {
+    var target: ProgramCommand.Target { get }
+    func correct(_ progress: inout ProgramProgress, in program: Program) throws(ProgramProgressError)
+}
+
+extension ProgressCorrection {
+    func run() throws {
+        try target.change { progress, program throws(ProgramProgressError) in try correct(&progress, in: program) }
     }
 }
 
@@ -281,8 +274,7 @@ extension ProgramCommand {
                 option, prints the program's reminder.
                 """)
 
-        @Argument(help: "The program's name, as 'intervalctl programs' lists it.")
-        var name: String
+        @OptionGroup var target: Target
 
         @Option(name: .customLong("on"), help: "When to remind, as systemd's calendar expression.")
         var calendar: String?
@@ -300,7 +292,7 @@ extension ProgramCommand {
         }
 
         func run() throws {
-            let reminders = ProgramReminders(paths: ProgramLookup.paths)
+            let (name, reminders) = (target.name, ProgramReminders(paths: ProgramLookup.paths))
             if now {
                 try DaemonConnection.call { client throws(TimerClientError) in
                     try client.call(TimerMethods.RemindProgram(program: name))
