@@ -13,11 +13,8 @@ import Logging
 /// countdown once a second (``TrayRefresh``), off the cues' instants, with the `New*` signals that make hosts read it
 /// again. Everything runs on the daemon's queue, which owns the connection.
 public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
-    private let bus: Bus
     private let service: String
     private let logger: Logger
-    /// Sends what was queued outside of sd-bus's own processing.
-    private let flush: () -> Void
     private let refreshTimer: any TimerSource
     private let exported: ExportedTray
     /// The two objects, while a workout exists.
@@ -31,20 +28,20 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     /// between changes (no wake-ups for nobody).
     private var watched = false
 
+    /// The daemon's connection, which the objects' handler holds.
+    private var bus: Bus { exported.bus }
+    /// Sends what was queued outside of sd-bus's own processing.
+    private var flush: () -> Void { exported.flush }
+
     /// The item on the daemon's connection. Call on the server's queue; `refreshTimer` fires there.
     public init(
         server: TimerBusServer, session: WorkoutSession, restKinds: Set<String>, refreshTimer: any TimerSource,
         logger: Logger
     ) throws(BusError) {
-        bus = server.bus
         service = TrayItem.service(pid: getpid())
         self.logger = logger
-        let flush: () -> Void = { [weak driver = server.driver] in driver?.updateInterest() }
-        self.flush = flush
         self.refreshTimer = refreshTimer
-        exported = ExportedTray(
-            session: session, bus: server.bus, restKinds: restKinds, icons: TrayIcons.installed(), logger: logger,
-            flush: flush)
+        exported = ExportedTray(session: session, server: server, restKinds: restKinds, logger: logger)
         watcherContext = Unmanaged.passRetained(WatcherContext())
         watcherContext.takeUnretainedValue().output = self
         // Every stored property is set: from here a throw runs `deinit`, which releases the context (releasing it here
@@ -214,22 +211,20 @@ private final class ExportedTray: BusObjectHandler {
     let restKinds: Set<String>
     let icons: TrayIcons
     let logger: Logger
+    /// Sends what was queued outside of sd-bus's own processing.
     let flush: () -> Void
     /// What the item shows, announced with the `New*` signals as it changes.
     private(set) var shown: TrayView?
     /// The menu's layout revision, raised when the first item's label changes.
     private var revision: UInt32 = 1
 
-    init(
-        session: WorkoutSession, bus: Bus, restKinds: Set<String>, icons: TrayIcons, logger: Logger,
-        flush: @escaping () -> Void
-    ) {
+    init(session: WorkoutSession, server: TimerBusServer, restKinds: Set<String>, logger: Logger) {
         self.session = session
-        self.bus = bus
+        bus = server.bus
+        flush = { [weak driver = server.driver] in driver?.updateInterest() }
         self.restKinds = restKinds
-        self.icons = icons
+        icons = TrayIcons.installed()
         self.logger = logger
-        self.flush = flush
     }
 
     /// Shows the workout as of `status`, announcing what changed.

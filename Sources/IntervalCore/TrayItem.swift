@@ -173,25 +173,15 @@ public enum TrayMenu {
 /// table (``TrayItem/interfaceTable``) come from this table. Hosts re-read them after the `New*` signals, never after
 /// `PropertiesChanged`.
 public enum TrayItemProperty: String, Sendable, CaseIterable {
-    case category = "Category"
-    case id = "Id"
-    case title = "Title"
-    case status = "Status"
-    case windowID = "WindowId"
-    case iconName = "IconName"
-    case iconPixmap = "IconPixmap"
-    case iconThemePath = "IconThemePath"
-    case overlayIconName = "OverlayIconName"
-    case overlayIconPixmap = "OverlayIconPixmap"
-    case attentionIconName = "AttentionIconName"
-    case attentionIconPixmap = "AttentionIconPixmap"
+    case category = "Category", id = "Id", title = "Title", status = "Status", windowID = "WindowId"
+    case iconName = "IconName", iconPixmap = "IconPixmap", iconThemePath = "IconThemePath"
+    case overlayIconName = "OverlayIconName", overlayIconPixmap = "OverlayIconPixmap"
+    case attentionIconName = "AttentionIconName", attentionIconPixmap = "AttentionIconPixmap"
     case attentionMovieName = "AttentionMovieName"
-    case toolTip = "ToolTip"
-    case itemIsMenu = "ItemIsMenu"
-    case menu = "Menu"
-    case label = "XAyatanaLabel"
-    case labelGuide = "XAyatanaLabelGuide"
-    case orderingIndex = "XAyatanaOrderingIndex"
+    case toolTip = "ToolTip", itemIsMenu = "ItemIsMenu", menu = "Menu"
+    /// Ayatana's, which GNOME's AppIndicator extension shows: a text beside the icon, the text whose width it keeps,
+    /// the item's place among the others.
+    case label = "XAyatanaLabel", labelGuide = "XAyatanaLabelGuide", orderingIndex = "XAyatanaOrderingIndex"
 
     public var signature: String {
         switch self {
