@@ -218,15 +218,7 @@ public final class BusMessage {
     public func readInt32() throws(BusError) -> Int32 { try readNumber("i", Int32(0)) }
 
     /// Reads an `ai` to its end.
-    public func readInt32Array() throws(BusError) -> [Int32] {
-        var values: [Int32] = []
-        guard try enterContainer("a", contents: "i") else { return values }
-        while try peekType() != nil {
-            values.append(try readInt32())
-        }
-        try exitContainer()
-        return values
-    }
+    public func readInt32Array() throws(BusError) -> [Int32] { try readArray(of: "i", readInt32) }
 
     /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readBool() throws(BusError) -> Bool { try readNumber("b", Int32(0)) != 0 }
@@ -270,13 +262,20 @@ public final class BusMessage {
 
     /// Reads a string array (`as`) to its end.
     public func readStringArray() throws(BusError) -> [String] {
-        var strings: [String] = []
-        guard try enterContainer("a", contents: "s") else { return strings }
+        try readArray(of: "s") { () throws(BusError) in try readString() }
+    }
+
+    /// Reads an array of `contents` to its end, an element with `element`.
+    private func readArray<Element>(
+        of contents: String, _ element: () throws(BusError) -> Element
+    ) throws(BusError) -> [Element] {
+        var elements: [Element] = []
+        guard try enterContainer("a", contents: contents) else { return elements }
         while try peekType() != nil {
-            strings.append(try readString())
+            elements.append(try element())
         }
         try exitContainer()
-        return strings
+        return elements
     }
 
     /// The type and, for containers, the contents signature of the next item; `nil` at the end of the

@@ -189,7 +189,7 @@ private final class ExportedPlayer: BusObjectHandler {
     /// A control acts on the workout; `Raise` opens the window; `Quit`, `Seek`, `SetPosition` and `OpenUri` do nothing,
     /// and answer.
     func handle(_ call: BusCall) throws(BusCallError) {
-        if call.interface == MediaPlayer.playerInterface, let control = MediaPlayer.controls[call.member] {
+        if call.interface == MediaPlayer.playerInterface, let control = MediaPlayer.Control(rawValue: call.member) {
             logger.debug("Media control.", metadata: ["control": "\(control)"])
             session?.perform(control)
         } else if call.interface == MediaPlayer.rootInterface, call.member == "Raise" {

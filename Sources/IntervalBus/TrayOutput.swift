@@ -122,7 +122,7 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         do {
             let call = try bus.newMethodCall(
                 destination: TrayItem.watcherService, path: TrayItem.watcherPath,
-                interface: TrayItem.watcherInterface, member: TrayItem.registerMethod)
+                interface: TrayItem.watcherService, member: TrayItem.registerMethod)
             try call.setAutoStart(false)
             try call.append(service)
             try bus.callAsync(call) { [weak self, logger] result in

@@ -20,8 +20,22 @@ public enum MediaPlayer {
 
     /// What a media control does to the workout. None fails because of the workout's state: headsets and KDE send
     /// Play and Pause blindly, so Play while running and Pause while paused (or anything while idle) do nothing.
-    public enum Control: Sendable, Equatable, CaseIterable {
-        case play, pause, playPause, next, previous, stop
+    /// The player's controls, by their method names on the player interface, in its introspection's order.
+    public enum Control: String, Sendable, Equatable, CaseIterable {
+        case next = "Next", previous = "Previous", pause = "Pause"
+        case playPause = "PlayPause", stop = "Stop", play = "Play"
+
+        /// What the workout does, for docs/dbus-interfaces.md.
+        var doc: String {
+            switch self {
+            case .next: "Skips to the next segment."
+            case .previous: "Restarts the current segment from its start."
+            case .pause: "Pauses; nothing when paused."
+            case .playPause: "Pauses or resumes."
+            case .stop: "Stops the workout (reason `user`)."
+            case .play: "Resumes; nothing when running."
+            }
+        }
     }
 }
 
@@ -258,25 +272,18 @@ extension MediaPlayerProperty {
 
 extension MediaPlayer {
     /// `org.mpris.MediaPlayer2` as a table.
-    public static let rootInterfaceTable = BusInterface(
-        name: rootInterface, path: objectPath,
-        summary: "The MPRIS root object, under `\(service)` while a workout exists.",
-        members: MediaPlayerProperty.allCases.filter { $0.interface == rootInterface }.map(\.member) + [
+    public static let rootInterfaceTable = table(
+        rootInterface, summary: "The MPRIS root object, under `\(service)` while a workout exists.",
+        methods: [
             BusInterface.method("Raise", "Opens the Interval Timer window (D-Bus-activating it)."),
             BusInterface.method("Quit", "Does nothing."),
         ])
 
     /// `org.mpris.MediaPlayer2.Player` as a table. No control fails because of the workout's state.
-    public static let playerInterfaceTable = BusInterface(
-        name: playerInterface, path: objectPath,
+    public static let playerInterfaceTable = table(
+        playerInterface,
         summary: "The workout as a player: headset buttons, media keys and the desktop's media controls.",
-        members: MediaPlayerProperty.allCases.filter { $0.interface == playerInterface }.map(\.member) + [
-            BusInterface.method("Next", "Skips to the next segment."),
-            BusInterface.method("Previous", "Restarts the current segment from its start."),
-            BusInterface.method("Pause", "Pauses; nothing when paused."),
-            BusInterface.method("PlayPause", "Pauses or resumes."),
-            BusInterface.method("Stop", "Stops the workout (reason `user`)."),
-            BusInterface.method("Play", "Resumes; nothing when running."),
+        methods: Control.allCases.map { BusInterface.method($0.rawValue, $0.doc) } + [
             .method(name: "Seek", arguments: [.init("Offset", "x")], results: [], doc: "Does nothing."),
             .method(
                 name: "SetPosition", arguments: [.init("TrackId", "o"), .init("Position", "x")], results: [],
@@ -287,8 +294,10 @@ extension MediaPlayer {
                 doc: "The position jumped (a resume, `Previous`), µs into the segment."),
         ])
 
-    /// The method names of ``Control``, as the player interface spells them.
-    public static let controls: [String: Control] = [
-        "Play": .play, "Pause": .pause, "PlayPause": .playPause, "Next": .next, "Previous": .previous, "Stop": .stop,
-    ]
+    /// An interface of the player's object: its properties, then `methods` (and signals).
+    private static func table(_ interface: String, summary: String, methods: [BusInterface.Member]) -> BusInterface {
+        BusInterface(
+            name: interface, path: objectPath, summary: summary,
+            members: MediaPlayerProperty.allCases.filter { $0.interface == interface }.map(\.member) + methods)
+    }
 }

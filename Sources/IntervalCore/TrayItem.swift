@@ -7,9 +7,9 @@ public enum TrayItem {
     /// `Id`: stable across runs, so that hosts remember where the user put the item.
     public static let id = "intervald"
     public static let category = "ApplicationStatus"
-    public static let watcherService = "org.kde.StatusNotifierWatcher"
-    public static let watcherPath = "/StatusNotifierWatcher"
-    public static let watcherInterface = "org.kde.StatusNotifierWatcher"
+    /// The desktop's StatusNotifierWatcher, which the item registers with: its well-known name (its interface's name
+    /// too) and its object.
+    public static let watcherService = "org.kde.StatusNotifierWatcher", watcherPath = "/StatusNotifierWatcher"
     public static let registerMethod = "RegisterStatusNotifierItem"
 
     /// The name the item is owned under while a workout exists, as the StatusNotifierItem specification spells it;
@@ -246,15 +246,11 @@ extension TrayItem {
         name: interface, path: objectPath,
         summary: "The tray item, under `org.kde.StatusNotifierItem-PID-1` while a workout exists.",
         members: TrayItemProperty.allCases.map(\.member) + [
-            .method(
-                name: "Activate", arguments: [.init("x", "i"), .init("y", "i")], results: [],
-                doc: "A left click: opens the Interval Timer window; where it is not installed, pauses or resumes."),
-            .method(
-                name: "SecondaryActivate", arguments: [.init("x", "i"), .init("y", "i")], results: [],
-                doc: "A middle click: pauses or resumes."),
-            .method(
-                name: "ContextMenu", arguments: [.init("x", "i"), .init("y", "i")], results: [],
-                doc: "Does nothing: hosts show `Menu`."),
+            click(
+                "Activate",
+                "A left click: opens the Interval Timer window; where it is not installed, pauses or resumes."),
+            click("SecondaryActivate", "A middle click: pauses or resumes."),
+            click("ContextMenu", "Does nothing: hosts show `Menu`."),
             .method(
                 name: "Scroll", arguments: [.init("delta", "i"), .init("orientation", "s")], results: [],
                 doc: "Does nothing."),
@@ -272,6 +268,11 @@ extension TrayItem {
                 name: Signal.newLabel.rawValue, arguments: [.init("label", "s"), .init("guide", "s")],
                 doc: "The countdown label changed: each second."),
         ])
+
+    /// A method of a click on the item, at the pointer's screen position.
+    private static func click(_ name: String, _ doc: String) -> BusInterface.Member {
+        .method(name: name, arguments: [.init("x", "i"), .init("y", "i")], results: [], doc: doc)
+    }
 }
 
 extension TrayMenu {
