@@ -12,9 +12,7 @@ public final class AwakeOutput: WorkoutOutput {
     public var onSleep: Settings.SleepPolicy
 
     public init(inhibitor: SuspendInhibitor?, sleep: SleepWatcher?, onSleep: Settings.SleepPolicy) {
-        self.inhibitor = inhibitor
-        self.sleep = sleep
-        self.onSleep = onSleep
+        (self.inhibitor, self.sleep, self.onSleep) = (inhibitor, sleep, onSleep)
     }
 
     public func handle(_ moment: WorkoutMoment) {

@@ -11,11 +11,7 @@ public struct HookEvent: Sendable {
     public var reason: StopReason?
 
     public init(kind: Kind, plan: Plan, segment: Segment? = nil, next: Segment? = nil, reason: StopReason? = nil) {
-        self.kind = kind
-        self.plan = plan
-        self.segment = segment
-        self.next = next
-        self.reason = reason
+        (self.kind, self.plan, self.segment, self.next, self.reason) = (kind, plan, segment, next, reason)
     }
 
     /// The fields of ``StatusField`` as the status line would show them at this event: at a cue, the segment just

@@ -18,12 +18,9 @@ public struct PlaybackStream: Sendable, Equatable {
         index: UInt32, volume: [UInt32], role: String? = nil, processID: Int32? = nil, applicationName: String? = nil,
         restoreID: String? = nil
     ) {
-        self.index = index
-        self.volume = volume
-        self.role = role
-        self.processID = processID
-        self.applicationName = applicationName
-        self.restoreID = restoreID
+        (self.index, self.volume, self.role, self.processID, self.applicationName, self.restoreID) = (
+            index, volume, role, processID, applicationName, restoreID
+        )
     }
 
     /// Whether a duck lowers this stream: not calls (`phone`), not sounds that are cues themselves (`event`: ours,

@@ -14,12 +14,9 @@ public struct PlanDiagnostic: Error, Sendable, Equatable, CustomStringConvertibl
     public var caretColumn: Int
 
     public init(origin: String, line: Int, column: Int, message: String, sourceLine: String, caretColumn: Int) {
-        self.origin = origin
-        self.line = line
-        self.column = column
-        self.message = message
-        self.sourceLine = sourceLine
-        self.caretColumn = caretColumn
+        (self.origin, self.line, self.column, self.message, self.sourceLine, self.caretColumn) = (
+            origin, line, column, message, sourceLine, caretColumn
+        )
     }
 
     /// The one-line form: `galloway.plan:4:7: error: unknown duration unit 'sx' (expected ms, s, m or h)`.

@@ -77,22 +77,17 @@ public enum SoundCue: String, Sendable, CaseIterable, Hashable {
     }
 
     /// The cue's name in Preferences, untranslated.
-    public var title: String {
-        switch self {
-        case .work: trLater("Sound of a change to work")
-        case .rest: trLater("Sound of a change to rest")
-        case .countdown: trLater("Countdown pip")
-        case .finish: trLater("Sound of the finish")
-        }
-    }
+    public var title: String { titles.cue }
 
     /// The name of the cue's own sound in Preferences, untranslated.
-    public var soundTitle: String {
+    public var soundTitle: String { titles.sound }
+
+    private var titles: (cue: String, sound: String) {
         switch self {
-        case .work: trLater("Work tone")
-        case .rest: trLater("Rest tone")
-        case .countdown: trLater("Pip")
-        case .finish: trLater("Finish chime")
+        case .work: (trLater("Sound of a change to work"), trLater("Work tone"))
+        case .rest: (trLater("Sound of a change to rest"), trLater("Rest tone"))
+        case .countdown: (trLater("Countdown pip"), trLater("Pip"))
+        case .finish: (trLater("Sound of the finish"), trLater("Finish chime"))
         }
     }
 
