@@ -13,9 +13,8 @@ final class HistoryPage {
     private let pages: UnsafeMutablePointer<Stack>
     private let unreadablePage: UnsafeMutablePointer<StatusPage>
     private let chartArea: UnsafeMutablePointer<GtkDrawingArea>
-    private let legend: UnsafeMutablePointer<Label>
+    private let legend, summary: UnsafeMutablePointer<Label>
     private let list: UnsafeMutablePointer<ListBox>
-    private let summary: UnsafeMutablePointer<Label>
     private var chart: HistoryChart?
     /// A file chooser of Export, while it is open.
     private var chooser: OpaquePointer?

@@ -14,13 +14,13 @@ final class MainWindow {
     private let viewStack: UnsafeMutablePointer<ViewStack>
     private let toasts: UnsafeMutablePointer<ToastOverlay>
     private let back: UnsafeMutablePointer<GtkButton>
-    /// The toast saying that the daemon cannot be reached, while it shows: updated rather than stacked, and dismissed
-    /// once the daemon answers.
-    private var unreachableToast: OpaquePointer?
     private let workoutPage: WorkoutPage
     private let plansPage: PlansPage
     private let historyPage: HistoryPage
     private let calculatorPage = CalculatorPage()
+    /// The toast saying that the daemon cannot be reached, while it shows: updated rather than stacked, and dismissed
+    /// once the daemon answers.
+    private var unreachableToast: OpaquePointer?
     /// What acts on a workout: enabled while one exists, so that its buttons and keys do nothing otherwise.
     private var workoutActions: [OpaquePointer] = []
     private var tick: UInt32 = 0

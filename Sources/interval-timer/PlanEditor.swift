@@ -23,12 +23,10 @@ final class PlanEditor {
     private let layout: Builder
     private let target: Target
     private let items: UnsafeMutablePointer<ListBox>
-    private let nameField: UnsafeMutablePointer<AdwEntryRow>
-    private let countdownField: UnsafeMutablePointer<AdwEntryRow>
+    private let nameField, countdownField: UnsafeMutablePointer<AdwEntryRow>
     private let textView: UnsafeMutablePointer<GtkTextView>
     private let buffer: UnsafeMutablePointer<GtkTextBuffer>
-    private let verdict: UnsafeMutablePointer<Label>
-    private let rowsHint: UnsafeMutablePointer<Label>
+    private let verdict, rowsHint: UnsafeMutablePointer<Label>
     private let totals: UnsafeMutablePointer<GtkBox>
     private let timeline: UnsafeMutablePointer<GtkDrawingArea>
     private var saveAction: OpaquePointer?

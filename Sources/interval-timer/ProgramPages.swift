@@ -29,19 +29,16 @@ final class ProgramPages {
     /// Each program's Continue label, while it has a day to do.
     private var continueLabels: [String: String] = [:]
     private let ledger: ProgramLedger
+    private let reminders: ProgramReminders
     private let restKinds: () -> Set<String>
     private let leaflet: OpaquePointer
-    private let heading: UnsafeMutablePointer<Label>
+    private let heading, title, next: UnsafeMutablePointer<Label>
     private let list: UnsafeMutablePointer<ListBox>
-    /// The program's page, named for the program (a screen reader says where it is).
-    private let page: UnsafeMutablePointer<GtkBox>
-    private let title: UnsafeMutablePointer<Label>
+    /// The program's page, named for the program (a screen reader says where it is), and its weeks.
+    private let page, weeks: UnsafeMutablePointer<GtkBox>
     private let programScroll: UnsafeMutablePointer<ScrolledWindow>
-    private let next: UnsafeMutablePointer<Label>
     private let continueButton: UnsafeMutablePointer<GtkButton>
     private let reminderRow: UnsafeMutablePointer<AdwEntryRow>
-    private let reminders: ProgramReminders
-    private let weeks: UnsafeMutablePointer<GtkBox>
     /// The program whose page is shown, by name.
     private var shown: String?
     private var progressWatch: FileWatch?

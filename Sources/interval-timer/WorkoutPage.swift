@@ -14,17 +14,11 @@ final class WorkoutPage {
     /// and starting that day.
     var continueLabel: (_ name: String) -> String? = { _ in nil }
     var continueProgram: (_ name: String) -> Void = { _ in }
-    private let continueTrainingButton: UnsafeMutablePointer<GtkButton>
-    private let choosePlanButton: UnsafeMutablePointer<GtkButton>
+    private let continueTrainingButton, choosePlanButton: UnsafeMutablePointer<GtkButton>
     private let layout: Builder
     private let pages: UnsafeMutablePointer<Stack>
-    private let title: UnsafeMutablePointer<Label>
-    private let countdown: UnsafeMutablePointer<Label>
-    private let next: UnsafeMutablePointer<Label>
-    private let position: UnsafeMutablePointer<Label>
-    private let segmentBar: UnsafeMutablePointer<ProgressBar>
-    private let planBar: UnsafeMutablePointer<ProgressBar>
-    private let times: UnsafeMutablePointer<Label>
+    private let title, countdown, next, position, times: UnsafeMutablePointer<Label>
+    private let segmentBar, planBar: UnsafeMutablePointer<ProgressBar>
     private let pauseButton: UnsafeMutablePointer<GtkButton>
     /// What the kind's colour is the background of.
     private let coloured: UnsafeMutablePointer<Overlay>
