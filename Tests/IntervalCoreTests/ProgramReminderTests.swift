@@ -46,6 +46,12 @@ struct ProgramReminderTests {
         }
     }
 
+    @Test func execStartEscapesWhatSystemdWouldReadOtherwise() {
+        let reminder = try? ProgramReminder(program: "c25k", calendar: "Mon 18:00")
+        let service = reminder?.serviceFile(intervalctl: "/opt/a\tb\u{1B}c\\d/intervalctl") ?? ""
+        #expect(service.contains(#"ExecStart="/opt/a\tb\u001bc\\d/intervalctl" "program""#), "\(service)")
+    }
+
     @Test func aProgramNameWithALineBreakHasNoReminder() {
         #expect(throws: ProgramReminder.Refusal.self) {
             try ProgramReminder(program: "a\nExecStart=/bin/false", calendar: "Mon 18:00")
