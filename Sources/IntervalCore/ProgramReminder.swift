@@ -115,9 +115,11 @@ public struct ProgramReminder: Sendable, Equatable {
     }
 
     /// One word of `ExecStart=` in systemd's quoting: a JSON string literal (systemd unescapes the same C escapes,
-    /// `\uXXXX` too) with `%` doubled, as specifiers begin with it.
+    /// `\uXXXX` too) with `%` and `$` doubled, as specifiers and environment variables begin with them.
     static func quoted(_ word: String) -> String {
-        word.jsonQuoted.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%%")
+        ["%", "$"].reduce(word.jsonQuoted) { text, sign in
+            text.split(separator: sign, omittingEmptySubsequences: false).joined(separator: sign + sign)
+        }
     }
 }
 

@@ -50,6 +50,9 @@ struct ProgramReminderTests {
         let reminder = try? ProgramReminder(program: "c25k", calendar: "Mon 18:00")
         let service = reminder?.serviceFile(intervalctl: "/opt/a\tb\u{1B}c\\d/intervalctl") ?? ""
         #expect(service.contains(#"ExecStart="/opt/a\tb\u001bc\\d/intervalctl" "program""#), "\(service)")
+        let dollar = try? ProgramReminder(program: "$HOME", calendar: "Mon 18:00")
+        #expect(
+            dollar?.serviceFile(intervalctl: "/usr/bin/intervalctl").contains(#" "--now" "$$HOME""# + "\n") == true)
     }
 
     @Test func aProgramNameWithALineBreakHasNoReminder() {
