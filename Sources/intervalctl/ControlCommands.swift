@@ -69,9 +69,9 @@ struct StartCommand: ParsableCommand {
 }
 
 /// `intervalctl stop`, `pause`, `resume` and `skip`: a method of the daemon without arguments, as a command of its name.
-struct DaemonControlCommand<Method: TimerMethod>: ParsableCommand {
+struct DaemonControlCommand<Method: ControlCommandMethod>: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Method.name.lowercased(), abstract: controlAbstracts[Method.name] ?? "")
+        CommandConfiguration(commandName: Method.name.lowercased(), abstract: Method.commandAbstract)
     }
 
     func run() throws {
@@ -79,13 +79,27 @@ struct DaemonControlCommand<Method: TimerMethod>: ParsableCommand {
     }
 }
 
-/// What each control command does, for its help.
-private let controlAbstracts = [
-    TimerMethods.Stop.name: "Stop the running plan; succeeds when nothing runs.",
-    TimerMethods.Pause.name: "Pause the running plan; fails (exit 1) when nothing runs or it is already paused.",
-    TimerMethods.Resume.name: "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused.",
-    TimerMethods.Skip.name: "End the current segment now and go on with the next; fails (exit 1) when nothing runs.",
-]
+/// A control of the workout that `intervalctl` offers as a command: what the command does, for its help.
+protocol ControlCommandMethod: TimerControl {
+    static var commandAbstract: String { get }
+}
+
+extension TimerMethods.Stop: ControlCommandMethod {
+    static let commandAbstract = "Stop the running plan; succeeds when nothing runs."
+}
+
+extension TimerMethods.Pause: ControlCommandMethod {
+    static let commandAbstract = "Pause the running plan; fails (exit 1) when nothing runs or it is already paused."
+}
+
+extension TimerMethods.Resume: ControlCommandMethod {
+    static let commandAbstract = "Resume the paused plan; fails (exit 1) when nothing runs or it is not paused."
+}
+
+extension TimerMethods.Skip: ControlCommandMethod {
+    static let commandAbstract =
+        "End the current segment now and go on with the next; fails (exit 1) when nothing runs."
+}
 
 /// The session-bus connection of the daemon-control commands, and how its failures become messages and exit codes.
 enum DaemonConnection {
