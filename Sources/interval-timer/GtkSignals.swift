@@ -1,6 +1,10 @@
 import CGtk
 
-private func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ thunk: GCallback, _ callback: Any) {
+/// Connects `callback` (held until the handler is disconnected or the instance finalised); the handler's id, for
+/// `g_signal_handler_disconnect` where the instance outlives what the handler serves.
+private func connect(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ thunk: GCallback, _ callback: Any
+) -> gulong {
     g_signal_connect_data(
         instance, signal, thunk, ClosureBox.retained(callback), { data, _ in ClosureBox.release(data) },
         GConnectFlags(0))
@@ -56,46 +60,54 @@ extension Signal where Handler == () -> Bool {
     static let closeRequest = Self(name: "close-request")
 }
 
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Void>, _ callback: @escaping () -> Void) {
+@discardableResult
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Void>, _ callback: @escaping () -> Void) -> gulong {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         ClosureBox.from(data, as: (() -> Void).self)?()
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+@discardableResult
 func on(
     _ instance: UnsafeMutableRawPointer, _ signal: Signal<(OpaquePointer?) -> Void>,
     _ callback: @escaping (OpaquePointer?) -> Void
-) {
+) -> gulong {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
         _, argument, data in
         ClosureBox.from(data, as: ((OpaquePointer?) -> Void).self)?(argument)
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+@discardableResult
 func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(String) -> Void>, _ callback: @escaping (String) -> Void)
+    -> gulong
 {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = {
         _, argument, data in
         ClosureBox.from(data, as: ((String) -> Void).self)?(argument.map { String(cString: $0) } ?? "")
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32) -> Void>, _ callback: @escaping (Int32) -> Void) {
+@discardableResult
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32) -> Void>, _ callback: @escaping (Int32) -> Void)
+    -> gulong
+{
     let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = {
         _, argument, data in
         ClosureBox.from(data, as: ((Int32) -> Void).self)?(argument)
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Bool>, _ callback: @escaping () -> Bool) {
+@discardableResult
+func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Bool>, _ callback: @escaping () -> Bool) -> gulong {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
         (ClosureBox.from(data, as: (() -> Bool).self)?() ?? false) ? 1 : 0
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
 extension Signal where Handler == (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32 {
@@ -113,10 +125,11 @@ extension Signal where Handler == (GFileMonitorEvent) -> Void {
     static let fileChanged = Self(name: "changed")
 }
 
+@discardableResult
 func on(
     _ instance: UnsafeMutableRawPointer, _ signal: Signal<(UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32>,
     _ callback: @escaping (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32
-) {
+) -> gulong {
     let thunk:
         @convention(c) (
             UnsafeMutableRawPointer?, UnsafeMutablePointer<GApplicationCommandLine>?, UnsafeMutableRawPointer?
@@ -124,29 +137,31 @@ func on(
             -> Int32 = { _, line, data in
                 ClosureBox.from(data, as: ((UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32).self)?(line) ?? 1
             }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+@discardableResult
 func on(
     _ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32, Int32) -> Void>,
     _ callback: @escaping (Int32, Int32) -> Void
-) {
+) -> gulong {
     let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
         _, width, height, data in
         ClosureBox.from(data, as: ((Int32, Int32) -> Void).self)?(width, height)
     }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }
 
+@discardableResult
 func on(
     _ instance: UnsafeMutableRawPointer, _ signal: Signal<(GFileMonitorEvent) -> Void>,
     _ callback: @escaping (GFileMonitorEvent) -> Void
-) {
+) -> gulong {
     let thunk:
         @convention(c) (
             UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
         ) -> Void = { _, _, _, event, data in
             ClosureBox.from(data, as: ((GFileMonitorEvent) -> Void).self)?(event)
         }
-    connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }

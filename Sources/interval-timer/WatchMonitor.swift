@@ -10,12 +10,14 @@ final class WatchMonitor {
     private(set) var folder: String?
     var changed: () -> Void = {}
     private let monitor: UnsafeMutablePointer<GVolumeMonitor>?
+    /// This object's handlers on the monitor.
+    private var handlers: [gulong] = []
 
     init() {
         monitor = g_volume_monitor_get()
         folder = Self.find(in: monitor)
         guard let monitor else { return }
-        for signal in [Signal.mountAdded, .mountRemoved, .mountChanged] {
+        handlers = [Signal.mountAdded, .mountRemoved, .mountChanged].map { signal in
             on(UnsafeMutableRawPointer(monitor), signal) { [unowned self] _ in
                 let found = Self.find(in: monitor)
                 guard found != folder else { return }
@@ -26,10 +28,9 @@ final class WatchMonitor {
     }
 
     deinit {
-        // The monitor is GIO's, shared: only this object's handlers go with it.
+        // The monitor is GIO's, shared, and outlives this object: its handlers go with it.
         if let monitor {
-            g_signal_handlers_disconnect_matched(
-                UnsafeMutableRawPointer(monitor), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, nil)
+            for handler in handlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(monitor), handler) }
             g_object_unref(UnsafeMutableRawPointer(monitor))
         }
     }
