@@ -201,14 +201,12 @@ extension FIT {
             records.append(local)
             for (field, size) in zip(message.fields, sizes) { records += field.bytes(size: size) }
         }
-        var file: [UInt8] = [14, protocolVersion, UInt8(profileVersion & 0xFF), UInt8(profileVersion >> 8)]
+        var file: [UInt8] = [14, protocolVersion] + littleEndian(UInt64(profileVersion), size: 2)
         file += littleEndian(UInt64(records.count), size: 4)
         file += Array(".FIT".utf8)
-        let headerCRC = crc(file)
-        file += [UInt8(headerCRC & 0xFF), UInt8(headerCRC >> 8)]
+        file += littleEndian(UInt64(crc(file)), size: 2)
         file += records
-        let fileCRC = crc(file)
-        file += [UInt8(fileCRC & 0xFF), UInt8(fileCRC >> 8)]
+        file += littleEndian(UInt64(crc(file)), size: 2)
         return file
     }
 
@@ -226,18 +224,18 @@ extension FIT {
             throw FITError("not a FIT file: no \".FIT\" signature", at: 8)
         }
         if headerSize == 14 {
-            let stored = UInt16(bytes[12]) | UInt16(bytes[13]) << 8
+            let stored = littleEndianValue(bytes[12..<14])
             guard stored == 0 || stored == crc(bytes[0..<12]) else {
                 throw FITError("the header's CRC does not match", at: 12)
             }
         }
-        let dataSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+        let dataSize = Int(littleEndianValue(bytes[4..<8]))
         let end = headerSize + dataSize
         guard end + 2 <= bytes.count else {
             throw FITError(
                 "the file is cut short: its header promises \(end + 2) bytes, it has \(bytes.count)", at: bytes.count)
         }
-        guard UInt16(bytes[end]) | UInt16(bytes[end + 1]) << 8 == crc(bytes[0..<end]) else {
+        guard littleEndianValue(bytes[end..<end + 2]) == crc(bytes[0..<end]) else {
             throw FITError("the file's CRC does not match: the file is damaged", at: end)
         }
         var reader = RecordReader(bytes: bytes, offset: headerSize, end: end)
@@ -268,8 +266,14 @@ extension FIT {
         return kept
     }
 
+    /// `value`'s low `size` bytes, little-endian.
     static func littleEndian(_ value: UInt64, size: Int) -> [UInt8] {
         (0..<size).map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) }
+    }
+
+    /// The number that up to 8 little-endian bytes hold.
+    static func littleEndianValue<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
     }
 
     private struct DefinitionKey: Hashable {
@@ -362,7 +366,7 @@ private struct RecordReader {
         case 1: bigEndian = true
         default: throw FITError("a definition's architecture is \(fixed[1]), not 0 or 1", at: start + 2)
         }
-        let global = bigEndian ? UInt16(fixed[2]) << 8 | UInt16(fixed[3]) : UInt16(fixed[3]) << 8 | UInt16(fixed[2])
+        let global = UInt16(FIT.littleEndianValue(bigEndian ? fixed[2...3].reversed() : Array(fixed[2...3])))
         var fields: [(number: UInt8, size: Int, type: FIT.BaseType?)] = []
         for _ in 0..<fixed[4] {
             let field = Array(try take(3))
@@ -406,8 +410,7 @@ private struct RecordReader {
             return text.isEmpty ? nil : .text(text)
         }
         guard type.isInteger, raw.count == type.size else { return .bytes(raw) }
-        let ordered = bigEndian ? raw.reversed() : raw
-        let bits = ordered.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) }
+        let bits = FIT.littleEndianValue(bigEndian ? raw.reversed() : raw)
         guard bits != type.invalid else { return nil }
         if type.isSigned {
             let shift = UInt64(64 - type.size * 8)

@@ -8,9 +8,27 @@ public enum FITWorkout {
         case repeatUntilDistance = 8
     }
 
-    /// `workout_step.intensity`.
+    /// `workout_step.intensity`, and the kind of step each one is read as.
     enum Intensity: Int64 {
         case active = 0, rest = 1, warmup = 2, cooldown = 3, recovery = 4
+
+        var kind: String {
+            switch self {
+            case .active: "work"
+            case .rest: "rest"
+            case .warmup: "warmup"
+            case .cooldown: "cooldown"
+            case .recovery: "recovery"
+            }
+        }
+
+        /// The intensity of a step of `kind`: the one of that kind's name (`warmup`, `cooldown`, `rest`), else
+        /// recovery for another of the rest kinds, else active.
+        init(kind: String, restKinds: Set<String>) {
+            self =
+                [Intensity.rest, .warmup, .cooldown].first { $0.kind == kind }
+                ?? (restKinds.contains(kind) ? .recovery : .active)
+        }
     }
 
     /// The longest workout or step name written, in UTF-8 bytes: watches show a line of it; Garmin Connect shows
@@ -58,23 +76,16 @@ public enum FITWorkout {
             }
             switch node {
             case .step(let step):
-                let intensity: Intensity =
-                    switch step.kind {
-                    case "warmup": .warmup
-                    case "cooldown": .cooldown
-                    case "rest": .rest
-                    default: restKinds.contains(step.kind) ? .recovery : .active
-                    }
                 let speed = step.pace.map { $0.metresPerSecond * 1000 }
                 steps.append(
                     stepMessage(
                         index: steps.count,
                         name: shortened(step.label, what: "A step's label", notes: &notes),
-                        duration: (.time, (step.duration + 500) / 1000), target: speed == nil ? (2, 0) : (0, 0),
+                        duration: (.time, milliseconds(step.duration)), target: speed == nil ? (2, 0) : (0, 0),
                         band: speed.map {
                             (Int64(($0 * (1 - paceBand)).rounded()), Int64(($0 * (1 + paceBand)).rounded()))
                         },
-                        intensity: intensity, kind: step.kind))
+                        intensity: Intensity(kind: step.kind, restKinds: restKinds), kind: step.kind))
             case .group(let group):
                 let first = Int64(steps.count)
                 try append(group.children, restKinds: restKinds, to: &steps, notes: &notes)
@@ -82,7 +93,7 @@ public enum FITWorkout {
                     switch group.repetition {
                     case .once: nil
                     case .times(let count): (.repeatUntilStepsComplete, Int64(count))
-                    case .forDuration(let time): (.repeatUntilTime, (time + 500) / 1000)
+                    case .forDuration(let time): (.repeatUntilTime, milliseconds(time))
                     case .forDistance(let metres): (.repeatUntilDistance, Int64((metres * 100).rounded()))
                     }
                 if let (type, target) = repeated {
@@ -93,6 +104,11 @@ public enum FITWorkout {
                 }
             }
         }
+    }
+
+    /// Microseconds as FIT's whole milliseconds, rounded.
+    private static func milliseconds(_ microseconds: Int64) -> Int64 {
+        (microseconds + Micros.millisecond / 2) / Micros.millisecond
     }
 
     /// A `workout_step` with every field, so that one definition serves them all (an absent value is its type's
@@ -218,18 +234,8 @@ public enum FITWorkout {
     /// A timed step: its kind from `notes` when that is a kind, else from its intensity; its label from its name.
     private static func step(_ message: FITMessage, duration: Int64) throws(FITWorkoutError) -> Step {
         let notes = message[8]?.text ?? ""
-        let kind: String
-        if PlanParser.isKind(notes) {
-            kind = notes
-        } else {
-            switch message[7]?.integer.flatMap(Intensity.init(rawValue:)) {
-            case .rest: kind = "rest"
-            case .warmup: kind = "warmup"
-            case .cooldown: kind = "cooldown"
-            case .recovery: kind = "recovery"
-            case .active, nil: kind = "work"
-            }
-        }
+        let kind =
+            PlanParser.isKind(notes) ? notes : (message[7]?.integer.flatMap(Intensity.init(rawValue:)) ?? .active).kind
         let label = message[0]?.text.map { $0.filter { !$0.isNewline } }
         return Step(
             kind: kind, label: label?.isEmpty == false ? label : nil, duration: duration, pace: pace(of: message))
