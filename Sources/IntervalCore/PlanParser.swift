@@ -325,7 +325,7 @@ struct PlanTextParser {
         }
         let kindStart = position
         let kind = readWord()
-        guard isValidKind(kind) else {
+        guard PlanParser.isKind(kind) else {
             throw error(
                 at: kindStart,
                 tr("invalid kind '{kind}' (a kind is a lowercase word such as run, walk or rest)", ["kind": kind]))
@@ -601,8 +601,6 @@ struct PlanTextParser {
         byte == UInt8(ascii: "\n") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";")
             || byte == UInt8(ascii: "\r")
     }
-
-    func isValidKind(_ word: String) -> Bool { PlanParser.isKind(word) }
 
     /// The character at `offset` if it could steer a terminal (a C0 or C1 control, DEL, a line or paragraph separator,
     /// a bidirectional override): ASCII controls by their byte, the others by their UTF-8 lead byte (0xC2 or 0xE2).
