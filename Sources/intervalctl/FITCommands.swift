@@ -60,12 +60,8 @@ extension PlanCommand {
         var output: String?
 
         func run() throws {
-            let bytes: [UInt8]
-            do throws(FileError) {
-                bytes = try FileBytes.read(file, limit: WorkoutSession.maximumPlanTextBytes * 16)
-            } catch {
-                printError(error.description)
-                throw ExitCode.failure
+            let bytes = try failingOnFileError { () throws(FileError) in
+                try FileBytes.read(file, limit: WorkoutSession.maximumPlanTextBytes * 16)
             }
             let plan: Plan
             do throws(FITWorkoutError) {
@@ -80,13 +76,10 @@ extension PlanCommand {
                 if output != "-" { Console.error(tr("Wrote {path}", ["path": output]) + "\n") }
                 return
             }
-            do throws(FileError) {
-                let path = try PlanLibrary(paths: ProgramLookup.paths).add(text, named: plan.name)
-                Console.print(tr("Imported {plan} as {path}", ["plan": plan.name, "path": path]))
-            } catch {
-                printError(error.description)
-                throw ExitCode.failure
+            let path = try failingOnFileError { () throws(FileError) in
+                try PlanLibrary(paths: ProgramLookup.paths).add(text, named: plan.name)
             }
+            Console.print(tr("Imported {plan} as {path}", ["plan": plan.name, "path": path]))
         }
     }
 }
@@ -114,7 +107,7 @@ extension ProgramCommand {
                 }
                 days = [chosen]
             }
-            try FITExport.makeFolder(output)
+            try failingOnFileError { () throws(FileError) in try FileBytes.makeDirectories(output) }
             for day in days {
                 let bytes = try FITExport.bytes(of: day.plan, format: .fit)
                 let file = FIT.fileName(for: Program.fileStem(program: program.name, day: day.id), extension: "fit")
@@ -154,27 +147,12 @@ enum FITExport {
         }
     }
 
-    /// Makes folder `path` and its parents; a failure is said and exits 1.
-    static func makeFolder(_ path: String) throws {
-        do throws(FileError) {
-            try FileBytes.makeDirectories(path)
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-    }
-
     /// Writes `bytes` to `path` atomically (a crash leaves the old file or the new one), or to standard output.
     static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             try? Console.write(bytes, to: STDOUT_FILENO)
             return
         }
-        do throws(FileError) {
-            try FileBytes.replace(path, with: bytes)
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
+        try failingOnFileError { () throws(FileError) in try FileBytes.replace(path, with: bytes) }
     }
 }

@@ -18,22 +18,19 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "Print a JSON object: the workouts (as recorded) and the totals.")
     var json = false
 
-    @Option(help: ArgumentHelp("Only workouts started on or after DATE.", valueName: "DATE"))
-    var since: String?
+    @OptionGroup var since: HistorySince
 
     @Option(help: "Only the latest N workouts.")
     var limit: Int?
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError(tr("--limit takes a number of workouts, 0 or more.")) }
-        try Self.validate(since: since)
     }
 
     func run() throws {
         let store = StateStore(directory: XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory)
         let read = try Self.read(store)
-        let start = since.flatMap { Self.instant(of: $0, now: WallClock.microseconds()) }
-        let records = selectHistory(read.records, since: start, limit: limit)
+        let records = selectHistory(read.records, since: since.start, limit: limit)
         let totals = HistoryTotals(records)
         if json {
             struct Listing: Encodable {
@@ -99,14 +96,6 @@ struct HistoryCommand: ParsableCommand {
 }
 
 extension HistoryCommand {
-    /// Refuses a `--since DATE` that is not one (exit 64).
-    static func validate(since: String?) throws {
-        if let since, instant(of: since, now: WallClock.microseconds()) == nil {
-            throw ValidationError(
-                tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
-        }
-    }
-
     /// The history file's records and how many of its lines could not be read; a file that cannot be read is said and
     /// exits 1.
     static func read(_ store: StateStore) throws -> (records: [HistoryRecord], unreadable: Int) {
@@ -133,30 +122,21 @@ extension HistoryCommand {
         @Option(help: "fit (activities) or csv.")
         var format: HistoryFormat
 
-        @Option(help: ArgumentHelp("Only workouts started on or after DATE (as for history).", valueName: "DATE"))
-        var since: String?
+        @OptionGroup var since: HistorySince
 
         @Option(name: .shortAndLong, help: "The folder (fit) or file (csv) to write.")
         var output: String
 
-        func validate() throws {
-            try HistoryCommand.validate(since: since)
-        }
-
         func run() throws {
             let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
             let read = try HistoryCommand.read(StateStore(directory: paths.stateDirectory))
-            let start = since.flatMap { HistoryCommand.instant(of: $0, now: WallClock.microseconds()) }
-            let records = selectHistory(read.records, since: start, limit: nil)
+            let records = selectHistory(read.records, since: since.start, limit: nil)
             switch format {
             case .csv:
                 try FITExport.write(Array(HistoryExport.csv(records).utf8), to: output)
             case .fit:
-                do throws(FileError) {
-                    _ = try ActivityFiles.write(records, into: output, paths: paths)
-                } catch {
-                    printError(error.description)
-                    throw ExitCode.failure
+                _ = try failingOnFileError { () throws(FileError) in
+                    try ActivityFiles.write(records, into: output, paths: paths)
                 }
             }
             if output != "-" {
@@ -168,6 +148,23 @@ extension HistoryCommand {
             }
         }
     }
+}
+
+/// `--since DATE` of `history` and `history export`.
+struct HistorySince: ParsableArguments {
+    @Option(help: ArgumentHelp("Only workouts started on or after DATE.", valueName: "DATE"))
+    var since: String?
+
+    /// Refuses a DATE that is not one (exit 64).
+    func validate() throws {
+        if let since, start == nil {
+            throw ValidationError(
+                tr("--since '{value}': expected YYYY-MM-DD, today, yesterday, or 7d / 2w.", ["value": since]))
+        }
+    }
+
+    /// The instant DATE names, in µs since the Unix epoch; nil without --since.
+    var start: Int64? { since.flatMap { HistoryCommand.instant(of: $0, now: WallClock.microseconds()) } }
 }
 
 /// What `history export` writes.

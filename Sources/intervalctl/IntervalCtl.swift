@@ -52,3 +52,13 @@ enum ExitStatus {
 func printError(_ message: String) {
     Console.error(tr("intervalctl: error: {message}", ["message": message]) + "\n")
 }
+
+/// What `body` answers; a file it cannot read or write is said, and exits 1.
+func failingOnFileError<Value>(_ body: () throws(FileError) -> Value) throws -> Value {
+    do throws(FileError) {
+        return try body()
+    } catch {
+        printError(error.description)
+        throw ExitCode.failure
+    }
+}
