@@ -104,27 +104,23 @@ extension PlansPage {
             shown.origin.hasSuffix(".plan")
             ? PlanLocator.planName(forPath: shown.origin) : PlanLibrary.fileStem(for: shown.plan.name)
         let text = shown.origin.hasSuffix(".plan") ? shown.text : PlanWriter.text(for: shown.plan)
-        choose(tr("Export the Plan"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: stem + ".plan")
-        {
-            [unowned self] path in
-            do throws(FileError) {
-                try FileBytes.replace(path, with: Array(text.utf8))
-                toast(tr("Exported “{name}”", ["name": shown.plan.name]), nil)
-            } catch {
-                tell(tr("The plan was not exported"), error.description)
-            }
-        }
+        export(shown.plan, Array(text.utf8), tr("Export the Plan"), name: stem + ".plan")
     }
 
     /// Writes the shown plan as a FIT workout (docs/fit.md) to a file chosen in a file chooser.
     func exportShownAsWorkout() {
         guard let shown = detailPlan, let bytes = workout(of: shown.plan) else { return }
-        let name = FIT.fileName(for: shown.plan.name, extension: "fit")
-        choose(tr("Export as a FIT Workout"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: name) {
-            [unowned self] path in
+        export(
+            shown.plan, bytes, tr("Export as a FIT Workout"), name: FIT.fileName(for: shown.plan.name, extension: "fit")
+        )
+    }
+
+    /// Writes `bytes`, `plan` as a file, to a file chosen in a file chooser titled `title` that offers `name`.
+    private func export(_ plan: Plan, _ bytes: [UInt8], _ title: String, name: String) {
+        choose(title, action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"), name: name) { [unowned self] path in
             do throws(FileError) {
                 try FileBytes.replace(path, with: bytes)
-                toast(tr("Exported “{name}”", ["name": shown.plan.name]), nil)
+                toast(tr("Exported “{name}”", ["name": plan.name]), nil)
             } catch {
                 tell(tr("The plan was not exported"), error.description)
             }

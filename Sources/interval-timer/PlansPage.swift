@@ -80,12 +80,12 @@ final class PlansPage {
             addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
             addAction(to: actions, "export-fit") { [unowned self] _ in exportShownAsWorkout() }
             let send = addAction(to: actions, "send-to-watch") { [unowned self] _ in sendShownToWatch() }
-            // Offered (the menu shows it) only while a watch is mounted.
-            g_simple_action_set_enabled(send, watch.folder == nil ? 0 : 1)
+            // Offered (the menu shows it, and each program day its button) only while a watch is mounted.
             watch.changed = { [unowned self] in
                 g_simple_action_set_enabled(send, watch.folder == nil ? 0 : 1)
                 programs.watchMounted = watch.folder != nil
             }
+            watch.changed()
             addAction(to: actions, "export") { [unowned self] _ in exportShown() }
             addAction(to: actions, "import") { [unowned self] _ in importPlan() }
             ownPlanActions = [
@@ -94,7 +94,6 @@ final class PlansPage {
                 addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
             ]
         }
-        programs.watchMounted = watch.folder != nil
         programs.sendToWatch = { [unowned self] plan, fileStem in send(plan, as: fileStem) }
         on(saveOneLine, .clicked) { [unowned self] in saveTyped() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }

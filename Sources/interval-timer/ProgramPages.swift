@@ -200,8 +200,9 @@ final class ProgramPages {
             if Self.visiblePage(leaflet) == "program" { adw_leaflet_set_visible_child_name(leaflet, "list") }
             return
         }
+        // The rows hold the program's title (Send to Watch names its files by it) and its days.
         let layout =
-            "\(name) "
+            "\(name) \(program.name)\n"
             + program.days.map { "\($0.id) \(PlanWriter.oneLineItems(of: $0.plan))" }
             .joined(separator: "\n")
         if shown != name || layout != shownLayout {
@@ -216,7 +217,7 @@ final class ProgramPages {
                 let group: Widget = adw_preferences_group_new()
                 adw_preferences_group_set_title(cast(group), tr("Week {week}", ["week": "\(week)"]))
                 for day in days {
-                    let made = dayRow(name, day)
+                    let made = dayRow(name, title: program.name, day)
                     dayRows[day.id] = made
                     adw_preferences_group_add(cast(group), made.row)
                 }
@@ -248,7 +249,9 @@ final class ProgramPages {
 
     /// A day: its timeline, Send to Watch (while a watch is mounted), Start (this day) and Make Next; its subtitle
     /// (length, done or next, workout) is set by ``open(_:show:)``.
-    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget, send: Widget) {
+    private func dayRow(
+        _ name: String, title: String, _ day: Program.Day
+    ) -> (row: Widget, makeNext: Widget, send: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
         adw_action_row_add_prefix(cast(row), Timeline.small(day.plan, restKinds: restKinds))
         let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
@@ -262,11 +265,7 @@ final class ProgramPages {
         gtk_widget_set_valign(send, GTK_ALIGN_CENTER)
         gtk_widget_set_visible(send, watchMounted ? 1 : 0)
         accessibleDescription(send, tr("Send {day} to the watch as a workout", ["day": day.id.title]))
-        on(send, .clicked) { [unowned self] in
-            if let program = try? ledger.program(named: name) {
-                sendToWatch(day.plan, Program.fileStem(program: program.name, day: day.id))
-            }
-        }
+        on(send, .clicked) { [unowned self] in sendToWatch(day.plan, Program.fileStem(program: title, day: day.id)) }
         adw_action_row_add_suffix(cast(row), send)
         let start: Widget = gtk_button_new_with_label(tr("Start"))
         gtk_widget_set_valign(start, GTK_ALIGN_CENTER)
