@@ -3,49 +3,51 @@
 public enum HistoryExport {
     // MARK: FIT activities
 
-    /// `record` as a FIT activity: its segments as laps (from `plan`, the plan it ran, when it can still be read; one
-    /// lap otherwise), indoors, without positions. A stopped or interrupted workout ends where it ended: its last lap
-    /// is cut there. The history keeps no instants of its segments, so a lap starts at its segment's offset in the
-    /// plan from the workout's start (a pause is not in the file).
+    /// `record` as a FIT activity: its segments as laps, indoors, without positions. A lap is a segment as it was
+    /// played, from its real start to its real end, its timer time without the pauses in it; the session ends when the
+    /// workout did, its elapsed time with the pauses and its timer time without; each pause is a stop and a start of
+    /// the timer. A record written before the history kept its segments' instants has laps at its segments' offsets
+    /// in `plan`, the plan it ran (when that can still be read; one lap otherwise), cut at the time done.
     public static func fitActivity(_ record: HistoryRecord, plan: Plan?) -> [UInt8] {
-        let start = record.startWall / Micros.second - FIT.epochOffset
-        let done = record.doneDuration + (record.skipped ?? 0)
-        var laps: [(start: Int64, duration: Int64, kind: String)] = []
-        if let plan, plan.duration > 0 {
-            for segment in plan.segments {
-                guard segment.start < done || laps.isEmpty else { break }
-                laps.append((segment.start, min(segment.end, max(done, segment.start)) - segment.start, segment.kind))
-            }
-        } else {
-            laps = [(0, done, record.timePerKind.max { $0.value < $1.value }?.key ?? "")]
-        }
+        let laps = self.laps(of: record, plan: plan)
+        let start = record.startWall
+        let end = record.endWall ?? laps.last.map { $0.start + $0.elapsed } ?? start
+        let timer = laps.reduce(0) { $0 + $1.timer }
         let (sport, subSport) = FIT.sport(of: record.timePerKind.keys)
-        let end = start + (done + Micros.second - 1) / Micros.second
+        func time(_ wall: Int64) -> Int64 { wall / Micros.second - FIT.epochOffset }
         func milliseconds(_ micros: Int64) -> Int64 { micros / Micros.millisecond }
-        var messages = [FIT.fileID(type: 4, created: record.startWall / Micros.second), event(at: start, type: 0)]
+        var messages = [FIT.fileID(type: 4, created: start / Micros.second), event(at: time(start), type: 0)]
+        var pauses = (record.pauses ?? [])[...]
         for (index, lap) in laps.enumerated() {
-            let lapStart = start + lap.start / Micros.second
-            messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, lapStart)]))
+            messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, time(lap.start))]))
+            // The pauses in the lap, in order of time: before the lap's message, which is written at its end.
+            while let pause = pauses.first, pause.startWall < lap.start + lap.elapsed {
+                messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
+                pauses.removeFirst()
+            }
             messages.append(
                 FITMessage(
                     FIT.Message.lap,
                     [
                         .integer(254, .uint16, Int64(index)),
-                        .integer(253, .uint32, start + (lap.start + lap.duration) / Micros.second),
-                        .integer(2, .uint32, lapStart), .integer(7, .uint32, milliseconds(lap.duration)),
-                        .integer(8, .uint32, milliseconds(lap.duration)), .integer(0, .enumeration, 9),
+                        .integer(253, .uint32, time(lap.start + lap.elapsed)),
+                        .integer(2, .uint32, time(lap.start)), .integer(7, .uint32, milliseconds(lap.elapsed)),
+                        .integer(8, .uint32, milliseconds(lap.timer)), .integer(0, .enumeration, 9),
                         .integer(1, .enumeration, 1), .integer(24, .enumeration, 0), .integer(25, .enumeration, sport),
                         .integer(39, .enumeration, subSport),
                     ]))
         }
-        messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, end)]))
-        messages.append(event(at: end, type: 4))
+        for pause in pauses {
+            messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
+        }
+        messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, time(end))]))
+        messages.append(event(at: time(end), type: 4))
         messages.append(
             FITMessage(
                 FIT.Message.session,
                 [
-                    .integer(254, .uint16, 0), .integer(253, .uint32, end), .integer(2, .uint32, start),
-                    .integer(7, .uint32, milliseconds(done)), .integer(8, .uint32, milliseconds(done)),
+                    .integer(254, .uint16, 0), .integer(253, .uint32, time(end)), .integer(2, .uint32, time(start)),
+                    .integer(7, .uint32, milliseconds(end - start)), .integer(8, .uint32, milliseconds(timer)),
                     .integer(5, .enumeration, sport), .integer(6, .enumeration, subSport),
                     .integer(25, .uint16, 0), .integer(26, .uint16, Int64(laps.count)), .integer(0, .enumeration, 8),
                     .integer(1, .enumeration, 1), .integer(28, .enumeration, 0),
@@ -54,10 +56,35 @@ public enum HistoryExport {
             FITMessage(
                 FIT.Message.activity,
                 [
-                    .integer(253, .uint32, end), .integer(0, .uint32, milliseconds(done)), .integer(1, .uint16, 1),
-                    .integer(2, .enumeration, 0), .integer(3, .enumeration, 26), .integer(4, .enumeration, 1),
+                    .integer(253, .uint32, time(end)), .integer(0, .uint32, milliseconds(timer)),
+                    .integer(1, .uint16, 1), .integer(2, .enumeration, 0), .integer(3, .enumeration, 26),
+                    .integer(4, .enumeration, 1),
                 ]))
         return FIT.encode(messages)
+    }
+
+    /// A lap of an activity: its start (µs since the Unix epoch), its length with pauses, and its time without.
+    struct Lap: Equatable {
+        var start: Int64
+        var elapsed: Int64
+        var timer: Int64
+    }
+
+    /// `record`'s laps: its segments as played, or, in a record without them, the plan's segments at their offsets
+    /// up to the time done (one lap when the plan is gone).
+    static func laps(of record: HistoryRecord, plan: Plan?) -> [Lap] {
+        if let segments = record.segments, !segments.isEmpty {
+            return segments.map { Lap(start: $0.startWall, elapsed: $0.endWall - $0.startWall, timer: $0.played) }
+        }
+        let done = record.doneDuration + (record.skipped ?? 0)
+        guard let plan, plan.duration > 0 else { return [Lap(start: record.startWall, elapsed: done, timer: done)] }
+        var laps: [Lap] = []
+        for segment in plan.segments {
+            guard segment.start < done || laps.isEmpty else { break }
+            let length = min(segment.end, max(done, segment.start)) - segment.start
+            laps.append(Lap(start: record.startWall + segment.start, elapsed: length, timer: length))
+        }
+        return laps
     }
 
     /// An `event` of the timer: `type` 0 start, 4 stop all.
@@ -78,12 +105,14 @@ public enum HistoryExport {
     /// The CSV columns: the history's fields by their names in history.jsonl (docs/reference.md §5).
     public static let csvColumns = [
         "id", "plan", "origin", "start", "end", "start_wall_us", "planned_us", "done_us", "skipped_us", "segments_done",
-        "result", "reason", "program", "day", "slept_us", "time_per_kind_us",
+        "result", "reason", "program", "day", "slept_us", "time_per_kind_us", "end_wall_us", "paused_us",
+        "segments_us",
     ]
 
     /// The records as CSV (RFC 4180: a header row, then a row per workout, CRLF line ends, fields with a comma, a
     /// quote or a line end quoted): numbers as integers, times as ISO 8601, whatever the locale; time per kind as
-    /// `kind=µs` pairs joined by `;`, in order of kind.
+    /// `kind=µs` pairs joined by `;`, in order of kind; the segments as played as `kind=µs` pairs (their time without
+    /// pauses) joined by `;`, in the order they were played (empty in a record written before they were kept).
     public static func csv(_ records: [HistoryRecord]) -> String {
         var lines = [csvColumns.joined(separator: ",")]
         for record in records {
@@ -93,6 +122,9 @@ public enum HistoryExport {
                 "\(record.segmentsDone)", record.result.rawValue, record.reason ?? "", record.program ?? "",
                 record.day ?? "", record.slept.map { "\($0)" } ?? "",
                 record.timePerKind.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"),
+                record.endWall.map { "\($0)" } ?? "",
+                record.pauses.map { "\($0.reduce(0) { $0 + $1.endWall - $1.startWall })" } ?? "",
+                (record.segments ?? []).map { "\($0.kind)=\($0.played)" }.joined(separator: ";"),
             ]
             lines.append(fields.map(csvField).joined(separator: ","))
         }

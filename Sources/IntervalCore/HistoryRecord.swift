@@ -33,11 +33,45 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// How long the computer slept during the workout (µs), or null when it did not (docs/reference.md §6); absent in
     /// older records.
     @NullWhenAbsent public var slept: Int64?
+    /// When it ended, µs since the Unix epoch; absent in records written before the segments' instants were kept.
+    @NullWhenAbsent public var endWall: Int64?
+    /// Each segment as it was played, in order (at most ``maximumSegments``); absent in older records.
+    @NullWhenAbsent public var segments: [PlayedSegment]?
+    /// The pauses, in order; absent in older records.
+    @NullWhenAbsent public var pauses: [Pause]?
+
+    /// A segment as it was played: its real start and end, µs since the Unix epoch, and the time paused in between.
+    public struct PlayedSegment: Sendable, Equatable, Codable {
+        public var index: Int64
+        public var kind: String
+        public var label: String
+        public var startWall: Int64
+        public var endWall: Int64
+        public var paused: Int64
+
+        /// The time it was played: its length less its pauses.
+        public var played: Int64 { endWall - startWall - paused }
+
+        enum CodingKeys: String, CodingKey {
+            case index, kind, label
+            case startWall = "start_wall_us", endWall = "end_wall_us", paused = "paused_us"
+        }
+    }
+
+    /// A pause, µs since the Unix epoch.
+    public struct Pause: Sendable, Equatable, Codable {
+        public var startWall: Int64
+        public var endWall: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case startWall = "start_wall_us", endWall = "end_wall_us"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason, program, day
-        case text
-        case slept = "slept_us", skipped = "skipped_us"
+        case text, segments, pauses
+        case slept = "slept_us", skipped = "skipped_us", endWall = "end_wall_us"
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
@@ -63,29 +97,54 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         day = program?.day.description
     }
 
-    /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them.
+    /// The record of `plan` played for its first `elapsed` microseconds; the times as the caller words them. `track`
+    /// is what happened, on the wall clock (µs since the Unix epoch): the time done, per kind and per segment, is what
+    /// its runs played; without one, the plan's first `elapsed` microseconds less what was skipped.
     public init(
         workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
-        reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0
+        reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0, track: WorkoutTrack? = nil
     ) {
         let played = plan.summary(playedFor: elapsed)
-        var timePerKind = Dictionary(played.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +)
-        for (kind, time) in skipped {
-            timePerKind[kind] = max((timePerKind[kind] ?? 0) - time, 0)
-        }
         let skippedDuration = min(skipped.values.reduce(0, +), played.duration)
+        var timePerKind: [String: Int64] = [:]
+        let done: Int64
+        if let track, !track.runs.isEmpty {
+            for run in track.runs {
+                guard let to = run.to else { continue }
+                for (kind, time) in plan.kindDurations(from: run.from, to: to) { timePerKind[kind, default: 0] += time }
+            }
+            done = timePerKind.values.reduce(0, +)
+        } else {
+            timePerKind = Dictionary(played.kindDurations.map { ($0.kind, $0.duration) }, uniquingKeysWith: +)
+            for (kind, time) in skipped {
+                timePerKind[kind] = max((timePerKind[kind] ?? 0) - time, 0)
+            }
+            done = played.duration - skippedDuration
+        }
         self.init(
             id: workout.id, plan: plan.name, origin: workout.origin, start: start, end: end,
-            startWall: workout.startedWall, plannedDuration: plan.duration,
-            doneDuration: played.duration - skippedDuration, segmentsDone: played.segmentCount,
-            timePerKind: timePerKind.filter { $0.value > 0 }, result: result, reason: reason?.rawValue,
-            program: workout.program)
+            startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done,
+            segmentsDone: played.segmentCount, timePerKind: timePerKind.filter { $0.value > 0 }, result: result,
+            reason: reason?.rawValue, program: workout.program)
         self.skipped = skippedDuration
         self.slept = slept > 0 ? slept : nil
+        if let track, !track.runs.isEmpty {
+            endWall = track.ended ?? track.runs.last?.end
+            segments = track.segments(of: plan, limit: Self.maximumSegments).map {
+                PlayedSegment(
+                    index: $0.segment.index, kind: $0.segment.kind, label: $0.segment.label, startWall: $0.start,
+                    endWall: $0.end, paused: $0.paused)
+            }
+            pauses = track.pauses.map { Pause(startWall: $0.start, endWall: $0.end) }
+        }
         text =
             workout.origin.isEmpty && !workout.text.isEmpty && workout.text.utf8.count <= Self.maximumText
             ? workout.text : nil
     }
+
+    /// The most segments a record lists: a workout of more keeps its first ones, the last entry running on to its end
+    /// (a FIT activity has at most 65 535 laps, and a line of the history stays small).
+    public static let maximumSegments = 10_000
 
     /// The longest one-line plan text a record keeps: a one-line plan is short; a long text sent over the bus is not
     /// copied into every history line.
@@ -165,6 +224,14 @@ extension Plan {
     /// Totals of the plan's first `elapsed` microseconds: time, segments begun, time per kind.
     func summary(playedFor elapsed: Int64) -> PlanSummary {
         root.summary(until: min(max(elapsed, 0), duration))
+    }
+
+    /// µs per kind of the plan between the offsets `from` and `to`.
+    func kindDurations(from: Int64, to: Int64) -> [String: Int64] {
+        var durations: [String: Int64] = [:]
+        for entry in summary(playedFor: to).kindDurations { durations[entry.kind, default: 0] += entry.duration }
+        for entry in summary(playedFor: from).kindDurations { durations[entry.kind, default: 0] -= entry.duration }
+        return durations.filter { $0.value > 0 }
     }
 }
 

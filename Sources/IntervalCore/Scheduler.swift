@@ -39,6 +39,8 @@ public final class Scheduler {
     private var endedElapsed: Int64 = 0
     /// Microseconds of the plan passed over by skips, per segment kind: part of ``elapsed``, but never done.
     public private(set) var skipped: [String: Int64] = [:]
+    /// What happened, on the timer's clock: the runs of the schedule and the pauses between them.
+    public private(set) var track = WorkoutTrack()
 
     public init(plan: Plan, timer: TimerSource, onEvent: @escaping (SchedulerEvent) -> Void) {
         self.plan = plan
@@ -81,18 +83,26 @@ public final class Scheduler {
         started = true
         startInstant = timer.now
         state = .running
+        track.begin(at: startInstant, from: 0)
         enter(first, at: 0)
         arm()
     }
 
     /// Continues a workout recorded by an earlier process on the schedule that starts at `anchor`, or paused at
-    /// `pausedElapsed`: cues the segment due now, once (and reports the pause). A scheduler runs once.
-    public func restore(anchor: ClockInstant, pausedElapsed: Int64?) {
+    /// `pausedElapsed`: cues the segment due now, once (and reports the pause). `track` is what the earlier process
+    /// recorded of it, on this timer's clock: a running workout goes on in the run it was in. A scheduler runs once.
+    public func restore(anchor: ClockInstant, pausedElapsed: Int64?, track recorded: WorkoutTrack = WorkoutTrack()) {
         let elapsed = pausedElapsed ?? (timer.now - anchor)
         guard !started, let due = plan.segment(at: max(elapsed, 0)) else { return }
         started = true
         startInstant = pausedElapsed.map { timer.now - $0 } ?? anchor
         state = .running
+        track = recorded
+        if pausedElapsed != nil {
+            track.end(at: timer.now, at: max(elapsed, 0))
+        } else if track.runs.last.map({ $0.end != nil }) ?? true {
+            track.begin(at: timer.now, from: max(elapsed, 0))
+        }
         enter(due, at: elapsed)
         if let pausedElapsed {
             self.pausedElapsed = pausedElapsed
@@ -110,7 +120,9 @@ public final class Scheduler {
         case .paused: throw TimerCommandError(.invalidState, "The workout is already paused.")
         case .running: break
         }
-        pausedElapsed = elapsed
+        let now = timer.now
+        pausedElapsed = min(max(now - startInstant, 0), plan.duration)
+        track.end(at: now, at: pausedElapsed)
         timer.disarm()
         state = .paused
         if let current { onEvent(.paused(current)) }
@@ -122,8 +134,10 @@ public final class Scheduler {
         case .running: throw TimerCommandError(.invalidState, "The workout is not paused.")
         case .paused: break
         }
-        startInstant = timer.now - pausedElapsed
+        let now = timer.now
+        startInstant = now - pausedElapsed
         state = .running
+        track.begin(at: now, from: pausedElapsed)
         if let current { onEvent(.resumed(current)) }
         arm()
     }
@@ -133,7 +147,11 @@ public final class Scheduler {
         if state == .paused {
             pausedElapsed = offset
         } else {
-            startInstant = timer.now - offset
+            // One reading: the runs meet, with no gap between them that would read as a pause.
+            let now = timer.now
+            track.end(at: now, at: elapsed)
+            startInstant = now - offset
+            track.begin(at: now, from: offset)
         }
     }
 
@@ -159,6 +177,7 @@ public final class Scheduler {
     public func stop(_ reason: StopReason) {
         guard state != .idle else { return }
         endedElapsed = elapsed
+        track.finish(at: timer.now, at: endedElapsed)
         timer.disarm()
         state = .idle
         onEvent(.stopped(reason))
@@ -226,6 +245,9 @@ public final class Scheduler {
 
     private func finish() {
         endedElapsed = plan.duration
+        // A running plan ran out at its schedule's end, though the timer may bring that later (the machine slept).
+        let end = state == .running ? min(timer.now, startInstant + plan.duration) : timer.now
+        track.finish(at: end, at: plan.duration)
         timer.disarm()
         state = .idle
         onEvent(.finished)

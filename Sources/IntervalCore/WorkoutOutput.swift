@@ -27,11 +27,14 @@ public struct WorkoutMoment: Sendable {
     public let slept: Int64
     /// µs of the plan passed over by skips so far, per kind (``Scheduler/skipped``).
     public let skipped: [String: Int64]
+    /// What happened so far, on the session's clock (``Scheduler/track``).
+    public let track: WorkoutTrack
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
         now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
-        pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:]
+        pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:],
+        track: WorkoutTrack = WorkoutTrack()
     ) {
         self.event = event
         self.plan = plan
@@ -46,6 +49,7 @@ public struct WorkoutMoment: Sendable {
         self.pausedBySleep = pausedBySleep
         self.slept = slept
         self.skipped = skipped
+        self.track = track
     }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.

@@ -91,11 +91,14 @@ public final class WorkoutSession {
         return begin(parsed, as: identity) { $0.start() }
     }
 
-    /// Continues a workout an earlier process recorded (docs/reference.md §5), as `resumption` says; nothing runs
-    /// before.
-    public func restore(_ parsed: Plan, as identity: WorkoutIdentity, anchor: ClockInstant, pausedElapsed: Int64?) {
+    /// Continues a workout an earlier process recorded (docs/reference.md §5), as `resumption` says, with what it
+    /// recorded of it (`track`, on this session's clock); nothing runs before.
+    public func restore(
+        _ parsed: Plan, as identity: WorkoutIdentity, anchor: ClockInstant, pausedElapsed: Int64?,
+        track: WorkoutTrack = WorkoutTrack()
+    ) {
         guard !isActive else { return }
-        begin(parsed, as: identity) { $0.restore(anchor: anchor, pausedElapsed: pausedElapsed) }
+        begin(parsed, as: identity) { $0.restore(anchor: anchor, pausedElapsed: pausedElapsed, track: track) }
     }
 
     @discardableResult
@@ -204,6 +207,6 @@ public final class WorkoutSession {
             event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
             onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept,
-            skipped: scheduler?.skipped ?? [:])
+            skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack())
     }
 }

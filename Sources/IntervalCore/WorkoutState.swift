@@ -29,9 +29,11 @@ public struct WorkoutState: Sendable, Equatable, Codable {
     public var notificationID: UInt32
     /// The program's day the workout is (docs/programs.md); absent for a plan.
     public var program: ProgramDayReference?
+    /// What happened so far, on CLOCK_BOOTTIME of `bootID` (µs), as `anchorBoot` is; absent in older files.
+    public var track: WorkoutTrack?
 
     enum CodingKeys: String, CodingKey {
-        case version, id, plan, origin, state, program
+        case version, id, plan, origin, state, program, track
         case bootID = "boot_id"
         case anchorBoot = "anchor_boot_us"
         case anchorWall = "anchor_wall_us"
@@ -43,7 +45,7 @@ public struct WorkoutState: Sendable, Equatable, Codable {
     public init(
         id: String, plan: String, origin: String, bootID: String, anchorBoot: Int64, anchorWall: Int64,
         startedWall: Int64, state: RunState, pausedElapsed: Int64?, notificationID: UInt32,
-        program: ProgramDayReference? = nil
+        program: ProgramDayReference? = nil, track: WorkoutTrack? = nil
     ) {
         version = Self.currentVersion
         self.id = id
@@ -57,6 +59,12 @@ public struct WorkoutState: Sendable, Equatable, Codable {
         self.pausedElapsed = pausedElapsed
         self.notificationID = notificationID
         self.program = program
+        self.track = track
+    }
+
+    /// The recorded track on the clock a resumption's `anchor` is on: moved as the anchor was from `anchorBoot`.
+    public func track(anchoredAt anchor: ClockInstant) -> WorkoutTrack {
+        track?.shifted(by: anchor - anchorBoot) ?? WorkoutTrack()
     }
 
     /// Whether `other` records the same schedule: equal but for the wall-clock anchor, which is derived anew at every
@@ -88,7 +96,8 @@ public struct WorkoutState: Sendable, Equatable, Codable {
     /// Whether every time in it is within ``plausibleMicroseconds``; a file with others is damaged (docs/reference.md
     /// §5: set aside, never fatal), and resuming from it would overflow.
     public var hasPlausibleTimes: Bool {
-        [anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0].allSatisfy(Self.plausibleMicroseconds.contains)
+        ([anchorBoot, anchorWall, startedWall, pausedElapsed ?? 0] + (track?.times ?? []))
+            .allSatisfy(Self.plausibleMicroseconds.contains)
     }
 }
 

@@ -26,30 +26,45 @@ public final class HistoryOutput: WorkoutOutput {
         case .stopped(let why): (result, reason) = (.stopped, why)
         case .segmentStarted, .countdown, .paused, .resumed: return
         }
-        let record = HistoryRecord(
-            workout: moment.workout, plan: moment.plan, elapsed: moment.elapsed,
-            start: WallClock.iso8601(moment.workout.startedWall), end: WallClock.iso8601(moment.wallNow),
-            result: result, reason: reason, skipped: moment.skipped, slept: moment.slept)
-        append(record)
-        if record.countsAsProgramDay, let day = moment.workout.program, let programs {
-            let (workout, wall) = (moment.workout.id, moment.wallNow)
-            writer.write(failure: "Failed to record the program's day as done.") {
-                try programs.finished(day, workout: workout, wall: wall)
-            }
-        }
-    }
-
-    /// Records a workout whose time passed while no daemon ran.
-    public func recordInterrupted(_ workout: WorkoutIdentity, plan: Plan, elapsed: Int64, endedWall: Int64) {
-        append(
+        // The record, its segments listed from the track, is made on the writer: a long workout of short segments
+        // takes a while to list, and this runs on the queue that times cues.
+        let (workout, plan, elapsed, wall) = (moment.workout, moment.plan, moment.elapsed, moment.wallNow)
+        let (skipped, slept) = (moment.skipped, moment.slept)
+        let track = moment.track.shifted(by: moment.wallNow - moment.now)
+        let appended = append {
             HistoryRecord(
                 workout: workout, plan: plan, elapsed: elapsed, start: WallClock.iso8601(workout.startedWall),
-                end: WallClock.iso8601(endedWall), result: .interrupted, reason: nil))
+                end: WallClock.iso8601(wall), result: result, reason: reason, skipped: skipped, slept: slept,
+                track: track)
+        }
+        guard let day = workout.program, let programs else { return }
+        writer.write(failure: "Failed to record the program's day as done.") {
+            guard appended.withLock({ $0?.countsAsProgramDay }) == true else { return }
+            try programs.finished(day, workout: workout.id, wall: wall)
+        }
     }
 
-    private func append(_ record: HistoryRecord) {
-        writer.write(failure: "Failed to append to the workout history, ignoring.") { [store] in
-            try store.append(record)
+    /// Records a workout whose time passed while no daemon ran; `track` is what its state file recorded of it, on the
+    /// wall clock.
+    public func recordInterrupted(
+        _ workout: WorkoutIdentity, plan: Plan, elapsed: Int64, endedWall: Int64, track: WorkoutTrack
+    ) {
+        append {
+            HistoryRecord(
+                workout: workout, plan: plan, elapsed: elapsed, start: WallClock.iso8601(workout.startedWall),
+                end: WallClock.iso8601(endedWall), result: .interrupted, reason: nil, track: track)
         }
+    }
+
+    /// Makes the record and appends it, on the writer; what it answers holds the record once it is appended.
+    @discardableResult
+    private func append(_ record: @escaping @Sendable () -> HistoryRecord) -> Locked<HistoryRecord?> {
+        let appended = Locked<HistoryRecord?>(nil)
+        writer.write(failure: "Failed to append to the workout history, ignoring.") { [store] in
+            let made = record()
+            try store.append(made)
+            appended.withLock { $0 = made }
+        }
+        return appended
     }
 }

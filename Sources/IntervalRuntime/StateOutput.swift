@@ -56,7 +56,7 @@ public final class StateOutput: WorkoutOutput {
             anchorBoot: anchor, anchorWall: moment.wallNow - (moment.now - anchor),
             startedWall: moment.workout.startedWall, state: paused ? .paused : .running,
             pausedElapsed: paused ? moment.elapsed : nil, notificationID: notificationID,
-            program: moment.workout.program)
+            program: moment.workout.program, track: moment.track)
     }
 
     private func save(_ state: WorkoutState) {

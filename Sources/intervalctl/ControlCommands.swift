@@ -30,12 +30,9 @@ struct StartCommand: ParsableCommand {
             throw ValidationError(tr("--day is for training programs; 'intervalctl programs' lists them."))
         }
         let loaded = try input.load()
-        // The daemon names the plan from its origin: the absolute path of a file, "" for inline text.
-        let inline = input.expression != nil || input.plan == "-"
-        let origin =
-            inline ? "" : PlanLocator.absolutePath(loaded.source.origin, from: FileManager.default.currentDirectoryPath)
         try DaemonConnection.call { client throws(TimerClientError) in
-            try client.call(TimerMethods.Start(plan: loaded.source.text, origin: origin, replace: replace))
+            try client.call(
+                TimerMethods.Start(plan: loaded.source.text, origin: loaded.recordedOrigin, replace: replace))
         }
         Console.print(
             tr("Started {plan} ({length})", ["plan": loaded.plan.name, "length": PlanReport.lengthText(loaded.plan)]))

@@ -34,6 +34,12 @@ struct PlanInput: ParsableArguments {
 struct LoadedPlan {
     let source: PlanSource
     let plan: Plan
+
+    /// Where the plan came from as the daemon and the history name it: the absolute path of a file, "" for inline
+    /// text (`-e`, standard input).
+    var recordedOrigin: String {
+        source.isInline ? "" : PlanLocator.absolutePath(source.origin, from: FileManager.default.currentDirectoryPath)
+    }
 }
 
 /// Plan text with the origin that names it in diagnostics.
@@ -44,6 +50,12 @@ struct PlanSource {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The text was given inline (`-e`) or on standard input, not read from a file.
+    var isInline: Bool { origin == Self.inlineOrigin || origin == Self.standardInputOrigin }
+
+    static let inlineOrigin = "<inline>"
+    static let standardInputOrigin = "<stdin>"
+
     func parse() throws(PlanDiagnostic) -> Plan {
         try PlanParser.parse(bytes: bytes, origin: origin, defaultName: defaultName)
     }
@@ -51,13 +63,14 @@ struct PlanSource {
     static func resolve(plan: String?, expression: String?) throws -> PlanSource {
         if let expression {
             return PlanSource(
-                bytes: Array(expression.utf8), origin: "<inline>", defaultName: PlanLocator.inlineName(for: expression))
+                bytes: Array(expression.utf8), origin: inlineOrigin,
+                defaultName: PlanLocator.inlineName(for: expression))
         }
         guard let plan else { throw ValidationError(tr("Give a PLAN, -e EXPR, or '-' for standard input.")) }
         if plan == "-" {
             let bytes = Console.readStandardInput()
             let text = String(decoding: bytes, as: UTF8.self)
-            return PlanSource(bytes: bytes, origin: "<stdin>", defaultName: PlanLocator.inlineName(for: text))
+            return PlanSource(bytes: bytes, origin: standardInputOrigin, defaultName: PlanLocator.inlineName(for: text))
         }
         return try file(at: locate(plan))
     }

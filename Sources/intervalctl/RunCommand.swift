@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
         // First: Ctrl-C or SIGTERM from here on ends the workout cleanly, however early it comes.
         let signals = try SignalWatcher.catching([SIGINT, SIGTERM])
         SpeechVoice.tagSpeechServiceStreams()
-        let plan = try input.load().plan
+        let loaded = try input.load()
         let logger = Logger(label: "intervalctl")
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         var (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
@@ -47,19 +47,27 @@ struct RunCommand: ParsableCommand {
         if silent { settings.sound.enabled = false }
         if voice { settings.sound.voice = true }
         let workout = EmbeddedWorkout(
-            plan: plan, settings: settings,
-            notifications: !noNotifications, signals: signals, logger: logger)
+            plan: loaded.plan, text: loaded.source.text, origin: loaded.recordedOrigin, settings: settings,
+            notifications: !noNotifications, history: StateStore(directory: paths.stateDirectory), signals: signals,
+            logger: logger)
         Console.print(workout.runToEnd())
     }
 }
 
 /// One workout run in this process: a ``WorkoutSession`` on a private serial queue with the outputs this process offers
-/// (the media player on a connection of its own, the sound, the terminal, the notification, the hooks), in the
-/// daemon's order (``SessionOutputs``); Ctrl-C feeds back into the queue.
+/// (the media player on a connection of its own, the sound, the terminal, the notification, the history, the hooks),
+/// in the daemon's order (``SessionOutputs``); Ctrl-C feeds back into the queue.
+///
+/// It records the workout in the history as the daemon does (docs/reference.md §5), so that a run in the foreground is
+/// counted and exported too.
 final class EmbeddedWorkout: @unchecked Sendable {
     private let queue = DispatchQueue(label: "intervalctl.run")
     private let plan: Plan
+    private let text: String
+    private let origin: String
     private let done = DispatchSemaphore(value: 0)
+    /// Writes the history record, off `queue`.
+    private let recordWriter: RecordWriter
     // Confined to `queue` from here on.
     private let session: WorkoutSession
     private let progress: TerminalProgress
@@ -69,10 +77,17 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private var refresh: DispatchSourceTimer?
     private var outcome = ""
 
-    /// - Parameter signals: SIGINT and SIGTERM, caught since the command began.
-    init(plan: Plan, settings: Settings, notifications: Bool, signals: SignalWatcher, logger: Logger) {
-        self.plan = plan
+    /// - Parameters:
+    ///   - text, origin: what the plan was read from, for its history record ("" for a one-line plan's origin).
+    ///   - history: where the workout is recorded when it ends.
+    ///   - signals: SIGINT and SIGTERM, caught since the command began.
+    init(
+        plan: Plan, text: String, origin: String, settings: Settings, notifications: Bool, history: StateStore,
+        signals: SignalWatcher, logger: Logger
+    ) {
+        (self.plan, self.text, self.origin) = (plan, text, origin)
         self.signals = signals
+        recordWriter = RecordWriter(logger: logger)
         session = WorkoutSession(timer: DispatchTimerSource(queue: queue), wallClock: WallClock.microseconds)
         session.defaultCountdown = settings.defaultCountdown
         progress = TerminalProgress(plan: plan, interactive: isatty(STDOUT_FILENO) == 1)
@@ -92,6 +107,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
             outputs[.notification] = NotificationOutput(
                 style: settings.notificationStyle, session: session, queue: queue, logger: logger)
         }
+        outputs[.history] = HistoryOutput(store: history, writer: recordWriter)
         outputs[.hooks] = HookOutput(hooks: settings.hooks, runner: HookRunner(logger: logger), logger: logger)
         let assembled = outputs.assemble(on: queue)
         deferred = assembled.deferred
@@ -105,6 +121,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
         done.wait()
         // What waits for after the instant (the last notification, the last hook) is handed on before the exit.
         queue.sync { deferred.flush() }
+        recordWriter.drain()
         sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
         // But the music they lowered is put back by this process: it waits for them to end (docs/reference.md §11).
         sound.finishDucking(timeout: .seconds(10))
@@ -126,7 +143,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
         }
         progress.begin()
         do {
-            try session.start(plan, replace: false)
+            try session.start(plan, text: text, origin: origin, replace: false)
         } catch {
             end("\(error)")
         }

@@ -448,12 +448,16 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             logger.notice(
                 "Resuming the recorded workout.",
                 metadata: ["plan": "\(plan.name)", "paused": "\(pausedElapsed != nil)"])
-            session.restore(plan, as: identity, anchor: anchor, pausedElapsed: pausedElapsed)
+            session.restore(
+                plan, as: identity, anchor: anchor, pausedElapsed: pausedElapsed,
+                track: recorded.track(anchoredAt: anchor))
         case .interrupted(let elapsed, let endedWall):
             logger.notice(
                 "The recorded workout ended while no daemon ran; recording it as interrupted.",
                 metadata: ["plan": "\(plan.name)"])
-            history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall)
+            var track = recorded.track(anchoredAt: recorded.anchorWall)
+            track.finish(at: endedWall, at: elapsed)
+            history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall, track: track)
             // After the history record, on the same queue: a crash in between leaves the workout to record again.
             recordWriter.write(failure: "Failed to remove the workout's state; the next start may resume it.") {
                 [store] in try store.removeState()

@@ -3,6 +3,7 @@ fitdecode from PyPI (MIT; scripts/setup-deps installs it), which checks every CR
 import csv
 import io
 import json
+import time
 from pathlib import Path
 
 import fitdecode
@@ -198,3 +199,56 @@ def test_the_history_goes_out_as_fit_activities_and_csv(activatable_daemon, tmp_
     assert int(row["done_us"]) == record["done_us"] and int(row["start_wall_us"]) == record["start_wall_us"]
     assert row["time_per_kind_us"] == "run=400000;walk=600000"
     assert row["start"] == record["start"]
+
+
+@desktop_required()
+def test_a_training_log_gets_what_was_done_with_its_skips_and_its_pause(activatable_daemon, tmp_path):
+    """Galloway 30:30 skipped twice and stopped after seconds was an activity of 332 s, laps of 300, 30 and 2 s, ending
+    minutes after the workout did, and a pause was in its timer time: the history kept the plan's offsets."""
+    history = tmp_path / "state" / "intervald" / "history.jsonl"
+    began = time.time()
+    started = ctl("start", str(REPO / "config" / "plans" / "galloway-30-30.plan"))
+    assert started.returncode == 0, started.stderr
+    for _ in range(2):
+        assert ctl("skip").returncode == 0
+    time.sleep(1)  # a second of the walk, done
+    assert ctl("pause").returncode == 0
+    paused = time.monotonic()
+    time.sleep(1.5)  # the pause: real time that must not count as training
+    assert ctl("resume").returncode == 0
+    pause = time.monotonic() - paused
+    time.sleep(1)
+    assert ctl("stop").returncode == 0
+    ended = time.time()
+    record = json.loads(history.read_text().splitlines()[-1])
+    # The warm-up, skipped at once, then the run, skipped at once (not played: no entry of its own), then the walk.
+    assert [segment["kind"] for segment in record["segments"]][-1] == "walk"
+    assert [segment["index"] for segment in record["segments"]][-1] == 2
+    (recorded_pause,) = record["pauses"]
+    assert abs((recorded_pause["end_wall_us"] - recorded_pause["start_wall_us"]) / 1e6 - pause) < 0.3
+    assert record["done_us"] < (ended - began - pause + 0.3) * 1e6
+
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"),
+                   env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    assert exported.returncode == 0, exported.stderr
+    (path,) = (tmp_path / "log").iterdir()
+    messages = read_fit(path)
+    session = next(fields for name, fields in messages if name == "session")
+    laps = [fields for name, fields in messages if name == "lap"]
+    elapsed = record["end_wall_us"] / 1e6 - record["start_wall_us"] / 1e6
+    assert abs(session["total_elapsed_time"] - elapsed) < 0.01 and elapsed < ended - began + 0.1
+    assert abs(session["total_timer_time"] - record["done_us"] / 1e6) < 0.01
+    assert abs(session["total_elapsed_time"] - session["total_timer_time"] - pause) < 0.3
+    assert session["timestamp"].timestamp() <= ended + 1, "the session ends when the workout did"
+    assert abs(sum(lap["total_timer_time"] for lap in laps) - session["total_timer_time"]) < 0.01
+    walk = laps[-1]
+    assert abs(walk["total_elapsed_time"] - walk["total_timer_time"] - pause) < 0.3, "the pause is in the walk's lap"
+    assert walk["total_timer_time"] < 3, "a lap as long as it was done, not the plan's 30 s"
+    timer_events = [fields["event_type"] for name, fields in messages if name == "event"]
+    assert timer_events == ["start", "stop_all", "start", "stop_all"]
+
+    table = ctl("history", "export", "--format", "csv", "-o", "-", env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    row = next(csv.DictReader(io.StringIO(table.stdout, newline="")))
+    assert int(row["end_wall_us"]) == record["end_wall_us"]
+    assert abs(int(row["paused_us"]) / 1e6 - pause) < 0.3
+    assert row["segments_us"].split(";")[-1].startswith("walk=")

@@ -1,4 +1,5 @@
 """`intervalctl run`: the embedded mode against dunst on a real session bus (issue: scheduler + notifications)."""
+import json
 import os
 import signal
 import subprocess
@@ -6,9 +7,16 @@ import time
 
 import pytest
 
-from conftest import BIN, SLOWDOWN, BusMonitor, NotifyLog, desktop_required, press, wait_until
+from conftest import BIN, SLOWDOWN, BusMonitor, NotifyLog, ctl, desktop_required, press, wait_until
 
 pytestmark = desktop_required()
+
+
+@pytest.fixture(autouse=True)
+def history(tmp_path, monkeypatch):
+    """A run records its workout in the history (docs/reference.md §5): each test's goes to a folder of its own."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state" / "intervald" / "history.jsonl"
 
 
 def start_run(*args):
@@ -147,3 +155,24 @@ def test_the_settings_file_applies_to_the_foreground_run(monitor, tmp_path):
     assert len(calls.wait_for("Notify", 8)) >= 8
     wait_until(lambda: cues.exists() and cues.read_text().split() == ["Run", "Walk", "Run", "Walk"], 5 * SLOWDOWN,
                "the on-cue hook to run at each change")
+
+
+def test_a_run_is_recorded_in_the_history_as_it_was_played(history, tmp_path):
+    """`intervalctl run` recorded nothing: a workout in the foreground could be neither counted nor exported."""
+    text = 'name "Porch"\n2x(300ms run, 200ms walk)'
+    run = start_run("--no-notifications", "--silent", "-e", text)
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 0, err
+    # Written before the command exits.
+    record = json.loads(history.read_text().splitlines()[-1])
+    assert (record["plan"], record["result"], record["origin"], record["text"]) == ("Porch", "finished", "", text)
+    assert record["done_us"] == record["planned_us"] == 1_000_000
+    assert [segment["kind"] for segment in record["segments"]] == ["run", "walk"] * 2
+    starts = [segment["start_wall_us"] for segment in record["segments"]]
+    assert starts == sorted(starts) and record["end_wall_us"] >= record["segments"][-1]["end_wall_us"]
+    listed = ctl("history", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [workout["id"] for workout in json.loads(listed.stdout)["workouts"]] == [record["id"]]
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"))
+    assert exported.returncode == 0, exported.stderr
+    assert [path.name[-9:] for path in (tmp_path / "log").iterdir()] == ["Porch.fit"]

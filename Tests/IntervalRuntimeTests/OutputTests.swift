@@ -88,7 +88,7 @@ import Testing
         let plan = try PlanParser.parse("1m walk", origin: "x.plan", defaultName: "C")
         history.recordInterrupted(
             WorkoutIdentity(id: "c", text: "1m walk", origin: "x.plan", startedWall: 0), plan: plan,
-            elapsed: 20_000_000, endedWall: 60_000_000)
+            elapsed: 20_000_000, endedWall: 60_000_000, track: WorkoutTrack())
         writer.drain()
         let records = try store.history().records
         #expect(records.map(\.plan) == ["A", "B", "C"])
