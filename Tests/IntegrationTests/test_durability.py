@@ -66,6 +66,11 @@ def test_kill_9_resumes_the_same_workout_on_its_schedule(activatable_daemon, tmp
     assert history["workouts"][0]["plan"] == "Durable"
     assert history["workouts"][0]["reason"] == "user"
     assert history["totals"]["count"] == 1
+    # What the killed daemon played is in the record too, its segments at their real instants from the first on.
+    segments = history["workouts"][0]["segments"]
+    assert segments[0]["index"] == 0
+    assert abs(segments[0]["start_wall_us"] - history["workouts"][0]["start_wall_us"]) < 5000
+    assert [segment["index"] for segment in segments] == list(range(len(segments)))
     assert not (state_dir(tmp_path) / "state.json").exists()
 
 
