@@ -150,6 +150,40 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
     assert not (tmp_path / "config").exists()
 
 
+def bundled_plans(tmp_path):
+    """An environment whose named plans are the bundled ones (found in XDG_DATA_DIRS) and none of the user's yet."""
+    data = tmp_path / "share"
+    (data / "intervald").mkdir(parents=True)
+    (data / "intervald" / "plans").symlink_to(REPO / "config" / "plans")
+    return {"XDG_DATA_DIRS": str(data), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_DATA_HOME": str(tmp_path / "none")}
+
+
+def test_an_import_never_hides_a_bundled_plan_or_makes_a_second_of_a_name(tmp_path):
+    """Tabata exported and imported again wrote ~/.config/intervald/plans/tabata.plan without a word, hiding the
+    bundled Tabata (its comments and countdown lost); a second import wrote tabata-2.plan, "Tabata" too."""
+    env = bundled_plans(tmp_path)
+    bundled = tmp_path / "share" / "intervald" / "plans" / "tabata.plan"
+    exported = ctl("plan", "export", "tabata", "--format", "fit", "-o", str(tmp_path / "t.fit"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    refused = ctl("plan", "import", str(tmp_path / "t.fit"), env=env)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (f"intervalctl: error: a plan named “Tabata” exists already ({bundled}); "
+                              "import it under another name with --name NAME\n")
+    assert not (tmp_path / "config").exists(), "nothing written"
+    assert json.loads(ctl("plan", "show", "tabata", "--json", env=env).stdout)["countdown_us"] == 3_000_000
+    # Under a name of its own it is imported; that name is then taken too, letter case aside.
+    mine = ctl("plan", "import", str(tmp_path / "t.fit"), "--name", "Tabata at home", env=env)
+    assert mine.returncode == 0, mine.stderr
+    own = tmp_path / "config" / "intervald" / "plans" / "tabata-at-home.plan"
+    assert mine.stdout == f"Imported Tabata at home as {own}\n"
+    again = ctl("plan", "import", str(tmp_path / "t.fit"), "--name", "TABATA AT HOME", env=env)
+    assert again.returncode == 1 and f"“TABATA AT HOME” exists already ({own})" in again.stderr, again.stderr
+    assert [path.name for path in own.parent.iterdir()] == [own.name]
+    # -o writes where it is told, whatever the name.
+    assert ctl("plan", "import", str(tmp_path / "t.fit"), "-o", "-", env=env).stdout.startswith('name "Tabata"')
+
+
 def test_a_name_too_long_for_a_watch_is_shortened_and_said(tmp_path):
     name = "Saturday long run with strides and a very easy finish"
     result = ctl("plan", "export", "-e", f'name "{name}"\n30m run', "-o", str(tmp_path / "w.fit"))
