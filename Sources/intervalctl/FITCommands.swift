@@ -68,7 +68,7 @@ extension PlanCommand {
             do throws(FITWorkoutError) {
                 plan = try FITWorkout.decode(bytes, name: name, fallbackName: PlanLocator.planName(forPath: file))
             } catch {
-                Console.error("\(file): error: \(error.message)\n")
+                Console.error(tr("{file}: error: {message}", ["file": file, "message": error.message]) + "\n")
                 throw ExitStatus.invalidPlan
             }
             let text = PlanWriter.text(for: plan)

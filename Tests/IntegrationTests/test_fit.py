@@ -8,7 +8,7 @@ from pathlib import Path
 import fitdecode
 import pytest
 
-from conftest import REPO, call, ctl, desktop_required, wait_until
+from conftest import REPO, call, ctl, desktop_required, history_activity, wait_until
 
 PLANS = sorted((REPO / "config" / "plans").glob("*.plan"))
 DATA = Path(__file__).with_name("data") / "fit"
@@ -137,8 +137,8 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
     damaged = bytearray(good)
     damaged[40] ^= 0xFF
     cases = {
-        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 0: an open step"),
-        "damaged.fit": (bytes(damaged), "the file's CRC does not match"),
+        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 1"),
+        "damaged.fit": (bytes(damaged), "the file is damaged: its CRC does not match its contents"),
         "cut.fit": (good[:100], "the file is cut short"),
         "text.fit": (b"8x(30s run, 30s walk)\n", "not a FIT file"),
     }
@@ -182,6 +182,24 @@ def test_an_import_never_hides_a_bundled_plan_or_makes_a_second_of_a_name(tmp_pa
     assert [path.name for path in own.parent.iterdir()] == [own.name]
     # -o writes where it is told, whatever the name.
     assert ctl("plan", "import", str(tmp_path / "t.fit"), "-o", "-", env=env).stdout.startswith('name "Tabata"')
+
+
+def test_fit_refusals_say_what_the_file_is_or_that_it_is_damaged(tmp_path):
+    """A recorded run was refused as "of FIT file type 4, not a workout (5)"; a damaged header is said to be one."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    activity = ctl("plan", "import", str(history_activity(tmp_path)), env=env)
+    assert activity.returncode == 65
+    assert activity.stderr.endswith(
+        "error: the file is a recorded activity (what a watch saves after a run), not a workout\n"), activity.stderr
+    workout = tmp_path / "w.fit"
+    assert ctl("plan", "export", "-e", "2x(1m run, 1m walk)", "-o", str(workout)).returncode == 0
+    header = bytearray(workout.read_bytes())
+    header[12] ^= 0x01
+    (tmp_path / "header.fit").write_bytes(header)
+    damaged = ctl("plan", "import", str(tmp_path / "header.fit"), env=env)
+    assert (damaged.returncode, damaged.stderr) == (
+        65, f"{tmp_path / 'header.fit'}: error: byte 12: the file is damaged: its header's CRC does not match the header\n")
+    assert not (tmp_path / "config").exists()
 
 
 def test_a_name_too_long_for_a_watch_is_shortened_and_said(tmp_path):

@@ -21,6 +21,7 @@ import Testing
         "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
         "next {next}": "danach {next}", "Next: {next}": "Danach: {next}",
         "Week {week}, Day {day}": "Woche {week}, Tag {day}", "Distance": "Strecke", "Total": "Gesamt",
+        "step {number} ({name})": "Schritt {number} ({name})",
     ]
     static let germanPlurals = [
         "{count} second": ("{count} Sekunde", "{count} Sekunden"),
