@@ -174,7 +174,8 @@ public enum FITWorkout {
         var items: [(first: Int64, node: PlanNode)] = []
         for (position, message) in steps.enumerated() {
             let index = message[254]?.integer ?? Int64(position)
-            let stepName = Self.stepName(index: index, name: message[0]?.text)
+            // Made only for a refusal: a workout of 65,534 steps looks up no translation for its steps.
+            var stepName: String { Self.stepName(index: index, name: message[0]?.text) }
             guard let typeNumber = message[1]?.integer, let type = DurationType(rawValue: typeNumber) else {
                 throw FITWorkoutError(
                     message[1]?.integer.map {
