@@ -156,7 +156,8 @@ public struct FITError: Error, Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
-    public var description: String { "byte \(offset): \(message)" }
+    /// The message with where: "byte 12: …".
+    public var description: String { tr("byte {offset}: {problem}", ["offset": "\(offset)", "problem": message]) }
 }
 
 extension FIT {
@@ -214,32 +215,47 @@ extension FIT {
     /// short, has a CRC that does not match, or has a record it cannot read, saying which byte.
     public static func decode(_ bytes: [UInt8]) throws(FITError) -> [FITMessage] {
         guard bytes.count >= 12 else {
-            throw FITError("not a FIT file: \(bytes.count) bytes is shorter than a header", at: 0)
+            throw FITError(
+                trn(
+                    "not a FIT file: {count} byte is shorter than a FIT header",
+                    "not a FIT file: {count} bytes is shorter than a FIT header", bytes.count), at: 0)
+        }
+        // The signature first: without it the file is something else (plan text, a picture), and its other header
+        // bytes mean nothing; with it, a header that does not add up is a FIT file damaged.
+        guard hasSignature(bytes) else {
+            throw FITError(tr("not a FIT file, or one whose header is damaged: it has no “.FIT” signature"), at: 8)
         }
         let headerSize = Int(bytes[0])
-        guard headerSize == 12 || headerSize == 14, bytes.count >= headerSize else {
-            throw FITError("not a FIT file: a header of \(headerSize) bytes", at: 0)
+        guard headerSize == 12 || headerSize == 14 else {
+            throw FITError(
+                tr(
+                    "the file is damaged: its header gives its own size as {size} bytes, not 12 or 14",
+                    ["size": "\(headerSize)"]), at: 0)
         }
-        guard hasSignature(bytes) else {
-            throw FITError("not a FIT file: no \".FIT\" signature", at: 8)
-        }
+        guard bytes.count >= headerSize else { throw FITError(Self.cutShort(headerSize, bytes.count), at: bytes.count) }
         if headerSize == 14 {
             let stored = littleEndianValue(bytes[12..<14])
             guard stored == 0 || stored == crc(bytes[0..<12]) else {
-                throw FITError("the header's CRC does not match", at: 12)
+                throw FITError(tr("the file is damaged: its header's CRC does not match the header"), at: 12)
             }
         }
         let dataSize = Int(littleEndianValue(bytes[4..<8]))
         let end = headerSize + dataSize
         guard end + 2 <= bytes.count else {
-            throw FITError(
-                "the file is cut short: its header promises \(end + 2) bytes, it has \(bytes.count)", at: bytes.count)
+            throw FITError(Self.cutShort(end + 2, bytes.count), at: bytes.count)
         }
         guard littleEndianValue(bytes[end..<end + 2]) == crc(bytes[0..<end]) else {
-            throw FITError("the file's CRC does not match: the file is damaged", at: end)
+            throw FITError(tr("the file is damaged: its CRC does not match its contents"), at: end)
         }
         var reader = RecordReader(bytes: bytes, offset: headerSize, end: end)
         return try reader.messages()
+    }
+
+    /// A file shorter than its header says.
+    private static func cutShort(_ promised: Int, _ count: Int) -> String {
+        tr(
+            "the file is cut short: its header promises {promised} bytes, it has {count}",
+            ["promised": "\(promised)", "count": "\(count)"])
     }
 
     /// A file name for a thing called `name`: "Galloway run-walk 30-30.fit", with what a watch's FAT volume cannot
@@ -346,14 +362,17 @@ private struct RecordReader {
         return messages
     }
 
+    /// A record cut by the end of the data: the file is damaged.
+    private static var pastTheEnd: String { tr("the file is damaged: a record runs past the end of the data") }
+
     private mutating func take(_ count: Int) throws(FITError) -> ArraySlice<UInt8> {
-        guard count <= end - offset else { throw FITError("a record runs past the end of the data", at: offset) }
+        guard count <= end - offset else { throw FITError(Self.pastTheEnd, at: offset) }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
     private mutating func byte() throws(FITError) -> UInt8 {
-        guard offset < end else { throw FITError("a record runs past the end of the data", at: offset) }
+        guard offset < end else { throw FITError(Self.pastTheEnd, at: offset) }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -364,14 +383,21 @@ private struct RecordReader {
         switch fixed[1] {
         case 0: bigEndian = false
         case 1: bigEndian = true
-        default: throw FITError("a definition's architecture is \(fixed[1]), not 0 or 1", at: start + 2)
+        default:
+            throw FITError(
+                tr(
+                    "the file is damaged: a definition's architecture is {value}, not 0 or 1",
+                    ["value": "\(fixed[1])"]), at: start + 2)
         }
         let global = UInt16(FIT.littleEndianValue(bigEndian ? fixed[2...3].reversed() : Array(fixed[2...3])))
         var fields: [(number: UInt8, size: Int, type: FIT.BaseType?)] = []
         for _ in 0..<fixed[4] {
             let field = Array(try take(3))
             guard field[1] > 0 else {
-                throw FITError("field \(field[0]) of message \(global) has size 0", at: offset - 2)
+                throw FITError(
+                    tr(
+                        "the file is damaged: field {field} of message {message} has size 0",
+                        ["field": "\(field[0])", "message": "\(global)"]), at: offset - 2)
             }
             fields.append((field[0], Int(field[1]), FIT.BaseType(rawValue: field[2])))
         }
@@ -389,7 +415,10 @@ private struct RecordReader {
 
     private mutating func data(local: UInt8, at start: Int) throws(FITError) -> FITMessage {
         guard let definition = definitions[local] else {
-            throw FITError("a data message of local type \(local) comes before its definition", at: start)
+            throw FITError(
+                tr(
+                    "the file is damaged: a data message of local type {type} comes before its definition",
+                    ["type": "\(local)"]), at: start)
         }
         var fields: [FITField] = []
         for field in definition.fields {

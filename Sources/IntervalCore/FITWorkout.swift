@@ -54,7 +54,11 @@ public enum FITWorkout {
         var notes: [String] = []
         var steps: [FITMessage] = []
         try append(plan.root.children, restKinds: restKinds, to: &steps, notes: &notes)
-        let name = shortened(plan.name, what: "The workout's name", notes: &notes)
+        let name = shortened(plan.name, notes: &notes) { text, kept in
+            tr(
+                "The workout's name “{name}” is shortened to “{kept}” (a FIT workout shows {count} bytes).",
+                ["name": text, "kept": kept, "count": "\(maximumNameBytes)"])
+        }
         let sport = FIT.sport(of: plan.root.totalSummary.kindDurations.map(\.kind)).sport
         let messages =
             [
@@ -72,7 +76,9 @@ public enum FITWorkout {
         for node in nodes {
             guard steps.count < maximumSteps else {
                 throw FITWorkoutError(
-                    "the plan has more than \(maximumSteps) steps and repeats; a FIT workout holds at most that many")
+                    tr(
+                        "the plan has more than {count} steps and repeats; a FIT workout holds at most that many",
+                        ["count": "\(maximumSteps)"]))
             }
             switch node {
             case .step(let step):
@@ -80,7 +86,11 @@ public enum FITWorkout {
                 steps.append(
                     stepMessage(
                         index: steps.count,
-                        name: shortened(step.label, what: "A step's label", notes: &notes),
+                        name: shortened(step.label, notes: &notes) { text, kept in
+                            tr(
+                                "A step's label “{name}” is shortened to “{kept}” (a FIT workout shows {count} bytes).",
+                                ["name": text, "kept": kept, "count": "\(maximumNameBytes)"])
+                        },
                         duration: (.time, milliseconds(step.duration)), target: speed == nil ? (2, 0) : (0, 0),
                         band: speed.map {
                             (Int64(($0 * (1 - paceBand)).rounded()), Int64(($0 * (1 + paceBand)).rounded()))
@@ -128,11 +138,14 @@ public enum FITWorkout {
             ])
     }
 
-    /// `text` cut to ``maximumNameBytes`` at a character's boundary, with a note when it was cut.
-    private static func shortened(_ text: String, what: String, notes: inout [String]) -> String {
+    /// `text` cut to ``maximumNameBytes`` at a character's boundary, with a note (`note` of the text and what is kept)
+    /// when it was cut.
+    private static func shortened(
+        _ text: String, notes: inout [String], note: (_ text: String, _ kept: String) -> String
+    ) -> String {
         let kept = FIT.fittingText(text, maximumBytes: maximumNameBytes)
         if kept != text {
-            notes.append("\(what) “\(text)” is shortened to “\(kept)” (a FIT workout shows \(maximumNameBytes) bytes).")
+            notes.append(note(text, kept))
         }
         return kept
     }
@@ -151,48 +164,57 @@ public enum FITWorkout {
             throw FITWorkoutError(error.description)
         }
         guard let fileID = messages.first(where: { $0.global == FIT.Message.fileID }) else {
-            throw FITWorkoutError("the file has no file_id message: it is not a FIT workout")
+            throw FITWorkoutError(tr("the file has no file_id message: it is not a FIT workout"))
         }
-        guard fileID[0]?.integer == 5 else {
-            let type = fileID[0]?.integer.map { "\($0)" } ?? "none"
-            throw FITWorkoutError("the file is of FIT file type \(type), not a workout (5)")
-        }
+        guard fileID[0]?.integer == 5 else { throw FITWorkoutError(notAWorkout(type: fileID[0]?.integer)) }
         let workout = messages.first { $0.global == FIT.Message.workout }
         let steps = messages.filter { $0.global == FIT.Message.workoutStep }
-        guard !steps.isEmpty else { throw FITWorkoutError("the workout has no steps") }
+        guard !steps.isEmpty else { throw FITWorkoutError(tr("the workout has no steps")) }
         // Each item so far: the index of its first step, and the plan it makes.
         var items: [(first: Int64, node: PlanNode)] = []
         for (position, message) in steps.enumerated() {
             let index = message[254]?.integer ?? Int64(position)
-            let stepName = "step \(index)"
+            // Made only for a refusal: a workout of 65,534 steps looks up no translation for its steps.
+            var stepName: String { Self.stepName(index: index, name: message[0]?.text) }
             guard let typeNumber = message[1]?.integer, let type = DurationType(rawValue: typeNumber) else {
-                let found = message[1]?.integer.map { "\($0)" } ?? "none"
-                throw FITWorkoutError("\(stepName): its duration type \(found) is not one intervald can time")
+                throw FITWorkoutError(
+                    message[1]?.integer.map {
+                        tr(
+                            "{step}: its duration type {type} is not one intervald can time",
+                            ["step": stepName, "type": "\($0)"])
+                    } ?? tr("{step}: it has no duration type", ["step": stepName]))
             }
             let value = message[2]?.integer
             switch type {
             case .time:
                 guard let milliseconds = value, milliseconds > 0 else {
-                    throw FITWorkoutError("\(stepName): a timed step without a time")
+                    throw FITWorkoutError(tr("{step}: a timed step without a time", ["step": stepName]))
                 }
                 items.append((index, .step(try step(message, duration: milliseconds * Micros.millisecond))))
             case .distance:
                 // A distance at a pace is a time; without a pace it is not one.
                 guard let centimetres = value, centimetres > 0, let pace = pace(of: message) else {
                     throw FITWorkoutError(
-                        "\(stepName): a step of a distance without a pace target; intervald's steps are timed")
+                        tr(
+                            "{step}: a step of a distance without a pace target; intervald's steps are timed",
+                            ["step": stepName]))
                 }
                 let seconds = Double(centimetres) / 100 / pace.metresPerSecond
                 items.append((index, .step(try step(message, duration: Int64((seconds * 1e6).rounded())))))
             case .open:
                 throw FITWorkoutError(
-                    "\(stepName): an open step (ended by pressing Lap) has no time; intervald's steps are timed")
+                    tr(
+                        "{step}: an open step (ended by pressing Lap) has no time; intervald's steps are timed",
+                        ["step": stepName]))
             case .repeatUntilStepsComplete, .repeatUntilTime, .repeatUntilDistance:
                 guard let first = value, let start = items.firstIndex(where: { $0.first == first }), first < index
                 else {
                     throw FITWorkoutError(
-                        "\(stepName): a repeat from step \(value.map { "\($0)" } ?? "none"), which does not start a step before it at this level"
-                    )
+                        value.map {
+                            tr(
+                                "{step}: a repeat from step {first}, which does not start a step before it at this level",
+                                ["step": stepName, "first": Self.ordinal($0)])
+                        } ?? tr("{step}: a repeat that says not from which step", ["step": stepName]))
                 }
                 let target = message[4]?.integer ?? 0
                 let repetition: Repetition
@@ -200,22 +222,31 @@ public enum FITWorkout {
                 case .repeatUntilStepsComplete:
                     guard target >= 1, target <= Int64(PlanLimits.maximumRepeatCount) else {
                         throw FITWorkoutError(
-                            "\(stepName): repeats \(target) times; a plan repeats 1 to \(PlanLimits.maximumRepeatCount) times"
-                        )
+                            tr(
+                                "{step}: repeats {count} times; a plan repeats 1 to {limit} times",
+                                [
+                                    "step": stepName, "count": "\(target)",
+                                    "limit": "\(PlanLimits.maximumRepeatCount)",
+                                ]))
                     }
                     repetition = .times(Int(target))
                 case .repeatUntilTime:
-                    guard target > 0 else { throw FITWorkoutError("\(stepName): repeats until a time of 0") }
+                    guard target > 0 else {
+                        throw FITWorkoutError(tr("{step}: repeats until a time of 0", ["step": stepName]))
+                    }
                     repetition = .forDuration(target * Micros.millisecond)
                 default:
-                    guard target > 0 else { throw FITWorkoutError("\(stepName): repeats until a distance of 0") }
+                    guard target > 0 else {
+                        throw FITWorkoutError(tr("{step}: repeats until a distance of 0", ["step": stepName]))
+                    }
                     repetition = .forDistance(Double(target) / 100)
                 }
                 let group: PlanGroup
                 do throws(PlanLimitError) {
                     group = try PlanGroup(repetition: repetition, children: items[start...].map(\.node))
                 } catch {
-                    throw FITWorkoutError("\(stepName): \(error.message)")
+                    throw FITWorkoutError(
+                        tr("{step}: {problem}", ["step": stepName, "problem": error.message]))
                 }
                 items.removeSubrange(start...)
                 items.append((first, .group(group)))
@@ -229,6 +260,44 @@ public enum FITWorkout {
         }
         let named = name ?? workout?[8]?.text ?? fallbackName
         return Plan(name: named.isEmpty ? fallbackName : named, countdown: nil, root: root)
+    }
+
+    /// A step as a person finds it in a workout app: counted from 1 (the file counts from 0), with its name when it
+    /// has one, "step 2 (B1_)".
+    static func stepName(index: Int64, name: String?) -> String {
+        guard let name = name.map({ $0.filter { !$0.isNewline } }), !name.isEmpty else {
+            return tr("step {number}", ["number": ordinal(index)])
+        }
+        return tr("step {number} ({name})", ["number": ordinal(index), "name": name])
+    }
+
+    /// The number a person counts for the file's `message_index` (from 0); the index is the file's, any integer.
+    private static func ordinal(_ index: Int64) -> String {
+        index < Int64.max ? "\(index + 1)" : "\(index)"
+    }
+
+    /// Why a file of FIT file type `type` (nil: none given) is not a workout: what it is, in words where the type is
+    /// one people meet (a watch's recorded run above all), else its number.
+    static func notAWorkout(type: Int64?) -> String {
+        let what: String? =
+            switch type {
+            case 1: tr("a device's description")
+            case 2: tr("a device's settings")
+            case 3: tr("sport settings")
+            case 4: tr("a recorded activity (what a watch saves after a run)")
+            case 6: tr("a course (a route to follow)")
+            case 7: tr("a training schedule")
+            case 9: tr("weight measurements")
+            case 10: tr("activity totals")
+            case 11: tr("goals")
+            case 15, 28, 32: tr("daily monitoring (steps and heart rate through the day)")
+            case 20: tr("an activity's summary")
+            case 34: tr("a segment (a stretch of a route to race on)")
+            default: nil
+            }
+        if let what { return tr("the file is {what}, not a workout", ["what": what]) }
+        guard let type else { return tr("the file says no FIT file type; a workout is type 5") }
+        return tr("the file is of FIT file type {type}, not a workout (5)", ["type": "\(type)"])
     }
 
     /// A timed step: its kind from `notes` when that is a kind, else from its intensity; its label from its name.

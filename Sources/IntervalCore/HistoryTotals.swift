@@ -21,6 +21,17 @@ public struct HistoryTotals: Sendable, Equatable, Codable {
     }
 }
 
+extension HistoryTotals {
+    /// Time per kind as a person reads it in a history (`intervalctl history`'s totals, the window's rows): each kind by
+    /// its display name, most time first, "Laufen 0:13, Gehen 0:01" in German; empty for no kinds.
+    public static func text(ofTimePerKind timePerKind: [String: Int64]) -> String {
+        // Ties by kind, so that the same history reads the same every time.
+        timePerKind.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\(Localization.kindName($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
+            .joined(separator: ", ")
+    }
+}
+
 /// The records `intervalctl history` shows: those started at or after `since` (µs since the Unix epoch), the
 /// latest `limit` of them, oldest first.
 public func selectHistory(_ records: [HistoryRecord], since: Int64?, limit: Int?) -> [HistoryRecord] {

@@ -105,7 +105,7 @@ public enum PlanReport {
         nodes.map { node in
             switch node {
             case .step(let step):
-                .step(title: title(of: step), duration: TimeText.clock(microseconds: step.duration))
+                .step(title: title(of: step, inWords: true), duration: TimeText.clock(microseconds: step.duration))
             case .group(let group):
                 .repeats(
                     title: head(of: group),
@@ -115,13 +115,15 @@ public enum PlanReport {
         }
     }
 
-    /// "Uphill (Run) @ 5:00/km": the step's label, its kind by name when the label is not the kind's own, its pace.
-    static func title(of step: Step) -> String {
-        var title = Localization.label(step.label)
-        let kind = Localization.kindName(step.kind)
-        if title != kind { title += " (\(kind))" }
-        if let pace = step.pace { title += " @ \(pace.perKilometreText)" }
-        return title
+    /// "Uphill (Run) @ 5:00/km", as `plan show`'s timeline, beside plan text, writes a step; the window's rows say it in
+    /// words, "Uphill · Run · 5:00/km".
+    static func title(of step: Step, inWords: Bool = false) -> String {
+        // The label, the kind by name when the label is not the kind's own, the pace.
+        let label = Localization.label(step.label)
+        let kind = Localization.kindName(step.kind) == label ? nil : Localization.kindName(step.kind)
+        let pace = step.pace?.perKilometreText
+        if inWords { return ([label] + [kind, pace].compactMap { $0 }).joined(separator: " · ") }
+        return label + (kind.map { " (\($0))" } ?? "") + (pace.map { " @ \($0)" } ?? "")
     }
 
     static func perRound(_ group: PlanGroup) -> String {

@@ -76,11 +76,10 @@ public final class WorkoutSession {
         _ parsed: Plan, text: String = "", origin: String = "", program: ProgramDayReference? = nil, replace: Bool
     ) throws(TimerCommandError) -> Plan {
         if let running = scheduler, running.state != .idle {
+            // The fact alone: what to do about it is each client's to say (intervalctl's --replace, the window's
+            // question, Start's `replace` in docs/reference.md §3).
             guard replace else {
-                throw TimerCommandError(
-                    .alreadyRunning,
-                    "'\(running.plan.name)' is running; stop it first, or start with replace to stop it and start the new plan."
-                )
+                throw TimerCommandError(.alreadyRunning, tr("“{plan}” is running.", ["plan": running.plan.name]))
             }
             running.stop(.replaced)
         }

@@ -54,10 +54,11 @@ public struct PlanCatalog: Sendable {
         files().map { Self.load(name: $0.name, path: $0.path) }
     }
 
-    /// Whether a plan other than the file at `path` shows as `name` (its `name` directive, else its file's name;
-    /// letter case aside): the window names no second plan alike.
-    public func hasPlan(named name: String, except path: String? = nil) -> Bool {
-        items().contains { item in
+    /// The plan other than the file at `path` that shows as `name` (its `name` directive, else its file's name;
+    /// letter case aside), if there is one: no second plan is named alike (the window's editor, Rename and Import,
+    /// `intervalctl plan import`), so that a list shows each name once and none hides another.
+    public func namesake(of name: String, except path: String? = nil) -> Item? {
+        items().first { item in
             item.path != path && ((try? item.plan.get())?.name ?? item.name).lowercased() == name.lowercased()
         }
     }

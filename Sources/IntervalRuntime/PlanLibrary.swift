@@ -6,9 +6,13 @@ import IntervalCore
 /// and never over another plan's.
 public struct PlanLibrary: Sendable {
     public let directory: String
+    /// The directories named plans are looked up in after ``directory`` (the bundled plans' among them).
+    let laterDirectories: [String]
 
     public init(paths: XDGPaths) {
-        directory = paths.configHome + "/intervald/plans"
+        let directory = paths.configHome + "/intervald/plans"
+        self.directory = directory
+        laterDirectories = paths.planDirectories.filter { $0 != directory }
     }
 
     /// Whether the plan file at `path` is one of the user's own (not a bundled one).
@@ -17,12 +21,15 @@ public struct PlanLibrary: Sendable {
     }
 
     /// Adds a plan file for `text`, named after `name` ("Hill repeats" → `hill-repeats.plan`, then
-    /// `hill-repeats-2.plan`… if that is taken); its path.
+    /// `hill-repeats-2.plan`… if that is taken, here or in a later plan directory: a file of that name here would hide
+    /// the bundled plan of that name); its path.
     public func add(_ text: String, named name: String) throws(FileError) -> String {
         try FileBytes.makeDirectories(directory)
         let stem = Self.fileStem(for: name)
         for number in 1...1000 {
-            let path = "\(directory)/\(number == 1 ? stem : "\(stem)-\(number)").plan"
+            let file = "\(number == 1 ? stem : "\(stem)-\(number)").plan"
+            guard !laterDirectories.contains(where: { access("\($0)/\(file)", F_OK) == 0 }) else { continue }
+            let path = "\(directory)/\(file)"
             do throws(FileError) {
                 try FileBytes.create(path, with: Array(text.utf8))
                 return path

@@ -92,14 +92,12 @@ final class HistoryPage {
         removeChildren(list.widget, from: true)
         let when = LocaleDateFormats.hoursAndMinutes(from: LocalTime.format(T_FMT))
         for record in read.reversed().prefix(200) {
-            let kinds = record.timePerKind.sorted { $0.value > $1.value }
-                .map { "\(Localization.kindName($0.key)) \(TimeText.clockToTheSecond(microseconds: $0.value))" }
             let started = LocalTime.text(record.startWall, "%x " + when)
             gtk_list_box_append(
                 list.c,
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
-                    subtitle: "\(started) · " + kinds.joined(separator: ", ")))
+                    subtitle: "\(started) · " + HistoryTotals.text(ofTimePerKind: record.timePerKind)))
         }
     }
 

@@ -525,7 +525,7 @@ final class PlanEditor {
             return
         }
         let ownPath: String? = if case .file(let path, _) = target { path } else { nil }
-        guard !application.catalog.hasPlan(named: name, except: ownPath) else {
+        guard application.catalog.namesake(of: name, except: ownPath) == nil else {
             showHint(tr("A plan named “{name}” exists already: choose another name.", ["name": name]))
             gtk_widget_grab_focus(nameField.widget)
             return

@@ -81,7 +81,7 @@ extension PlansPage {
                 }
                 text = String(decoding: bytes, as: UTF8.self)
             }
-            guard !application.catalog.hasPlan(named: plan.name) else {
+            guard application.catalog.namesake(of: plan.name) == nil else {
                 tell(
                     tr("“{name}” was not imported", ["name": plan.name]),
                     tr("A plan of that name exists already. Rename one of them first."))
@@ -221,7 +221,7 @@ extension PlansPage {
             toast(tr("A plan needs a name."), nil)
             return nil
         }
-        guard !application.catalog.hasPlan(named: name, except: path) else {
+        guard application.catalog.namesake(of: name, except: path) == nil else {
             toast(tr("A plan named “{name}” exists already: choose another name.", ["name": name]), nil)
             return nil
         }

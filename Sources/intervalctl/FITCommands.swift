@@ -44,8 +44,9 @@ extension PlanCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a plan of a FIT workout (intervald's, Garmin Connect's) in your plans folder.",
             discussion: """
-                The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan), or written where -o \
-                says ('-': standard output). A file that is not a FIT workout, is damaged or has a step intervald \
+                The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan; a plan of the same \
+                name, a bundled one too, is refused: give it another with --name), or written where -o says ('-': \
+                standard output). A file that is not a FIT workout, is damaged or has a step intervald \
                 cannot time is refused (exit 65) and nothing is written.
                 """
         )
@@ -67,7 +68,7 @@ extension PlanCommand {
             do throws(FITWorkoutError) {
                 plan = try FITWorkout.decode(bytes, name: name, fallbackName: PlanLocator.planName(forPath: file))
             } catch {
-                Console.error("\(file): error: \(error.message)\n")
+                Console.error(tr("{file}: error: {message}", ["file": file, "message": error.message]) + "\n")
                 throw ExitStatus.invalidPlan
             }
             let text = PlanWriter.text(for: plan)
@@ -75,6 +76,14 @@ extension PlanCommand {
                 try FITExport.write(Array(text.utf8), to: output)
                 if output != "-" { Console.error(tr("Wrote {path}", ["path": output]) + "\n") }
                 return
+            }
+            // The window's rule: no second plan of a name, which would hide a bundled one or list two alike.
+            if let namesake = PlanCatalog(locator: PlanLocator(paths: ProgramLookup.paths)).namesake(of: plan.name) {
+                printError(
+                    tr(
+                        "a plan named “{name}” exists already ({path}); import it under another name with --name NAME",
+                        ["name": plan.name, "path": namesake.path]))
+                throw ExitCode.failure
             }
             let path = try failingOnFileError { () throws(FileError) in
                 try PlanLibrary(paths: ProgramLookup.paths).add(text, named: plan.name)

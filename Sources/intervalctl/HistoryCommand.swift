@@ -64,12 +64,11 @@ struct HistoryCommand: ParsableCommand {
                 "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 30)) "
                     + record.displayName.terminalEscaped + skipped)
         }
-        let kinds = totals.timePerKind.sorted { $0.value > $1.value }
-            .map { "\($0.key.terminalEscaped) \(Self.clock($0.value))" }
+        let kinds = HistoryTotals.text(ofTimePerKind: totals.timePerKind).terminalEscaped
         Console.print("")
         Console.print(
             trn("{count} workout", "{count} workouts", totals.count) + ", \(Self.clock(totals.doneDuration))"
-                + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
+                + (kinds.isEmpty ? "" : ": " + kinds))
     }
 
     /// A duration to the second, as a history reads.

@@ -87,6 +87,27 @@ def ctl(*args, input=None, timeout=30, env=None, cwd=None):
     )
 
 
+def write_history(state, time_per_kind_us):
+    """A history of one finished one-line workout under XDG_STATE_HOME `state` that spent `time_per_kind_us`."""
+    (state / "intervald").mkdir(parents=True, exist_ok=True)
+    done = sum(time_per_kind_us.values())
+    record = {"id": "a1", "plan": "2x(1m run, 1m walk)", "origin": "", "start": "2026-11-27T18:00:00+01:00",
+              "end": "2026-11-27T18:04:00+01:00", "start_wall_us": 1795806000000000, "planned_us": done,
+              "done_us": done, "segments_done": 4, "time_per_kind_us": time_per_kind_us, "result": "finished",
+              "text": "2x(1m run, 1m walk)"}
+    (state / "intervald" / "history.jsonl").write_text(json.dumps(record) + "\n")
+
+
+def history_activity(tmp_path):
+    """A FIT activity file (file type 4), as `history export` writes one for a workout of the history."""
+    write_history(tmp_path / "state", {"run": 120_000_000, "walk": 120_000_000})
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"),
+                   env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    assert exported.returncode == 0, exported.stderr
+    [activity] = (tmp_path / "log").iterdir()
+    return activity
+
+
 def busctl(*args, timeout=20, check=True):
     result = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:

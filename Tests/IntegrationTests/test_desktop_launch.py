@@ -104,7 +104,7 @@ def test_gapplication_actions_start_their_plan_refuse_a_second_and_stop(activata
     assert "AlreadyRunning" in refused.stderr
     shown = wait_until(lambda: [n for n in notify_log.entries() if n["summary"] == "Could not start the workout"],
                        10, "a notification saying why")
-    assert "'Tabata' is running" in shown[0]["body"]
+    assert "“Tabata” is running." in shown[0]["body"]
     assert status()["plan_name"] == "Tabata"
 
     assert desktop_tool(share, "gapplication", "action", SERVICE, "stop").returncode == 0

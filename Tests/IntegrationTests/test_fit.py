@@ -9,7 +9,7 @@ from pathlib import Path
 import fitdecode
 import pytest
 
-from conftest import REPO, call, ctl, desktop_required, wait_until
+from conftest import REPO, call, ctl, desktop_required, history_activity, wait_until
 
 PLANS = sorted((REPO / "config" / "plans").glob("*.plan"))
 DATA = Path(__file__).with_name("data") / "fit"
@@ -138,8 +138,8 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
     damaged = bytearray(good)
     damaged[40] ^= 0xFF
     cases = {
-        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 0: an open step"),
-        "damaged.fit": (bytes(damaged), "the file's CRC does not match"),
+        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 1"),
+        "damaged.fit": (bytes(damaged), "the file is damaged: its CRC does not match its contents"),
         "cut.fit": (good[:100], "the file is cut short"),
         "text.fit": (b"8x(30s run, 30s walk)\n", "not a FIT file"),
     }
@@ -148,6 +148,58 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
         result = ctl("plan", "import", str(tmp_path / name), env=env)
         assert result.returncode == 65, (name, result.stderr)
         assert result.stderr.startswith(f"{tmp_path / name}: error: ") and reason in result.stderr, result.stderr
+    assert not (tmp_path / "config").exists()
+
+
+def bundled_plans(tmp_path):
+    """An environment whose named plans are the bundled ones (found in XDG_DATA_DIRS) and none of the user's yet."""
+    data = tmp_path / "share"
+    (data / "intervald").mkdir(parents=True)
+    (data / "intervald" / "plans").symlink_to(REPO / "config" / "plans")
+    return {"XDG_DATA_DIRS": str(data), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_DATA_HOME": str(tmp_path / "none")}
+
+
+def test_an_import_never_hides_a_bundled_plan_or_makes_a_second_of_a_name(tmp_path):
+    """Tabata exported and imported again wrote ~/.config/intervald/plans/tabata.plan without a word, hiding the
+    bundled Tabata (its comments and countdown lost); a second import wrote tabata-2.plan, "Tabata" too."""
+    env = bundled_plans(tmp_path)
+    bundled = tmp_path / "share" / "intervald" / "plans" / "tabata.plan"
+    exported = ctl("plan", "export", "tabata", "--format", "fit", "-o", str(tmp_path / "t.fit"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    refused = ctl("plan", "import", str(tmp_path / "t.fit"), env=env)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (f"intervalctl: error: a plan named “Tabata” exists already ({bundled}); "
+                              "import it under another name with --name NAME\n")
+    assert not (tmp_path / "config").exists(), "nothing written"
+    assert json.loads(ctl("plan", "show", "tabata", "--json", env=env).stdout)["countdown_us"] == 3_000_000
+    # Under a name of its own it is imported; that name is then taken too, letter case aside.
+    mine = ctl("plan", "import", str(tmp_path / "t.fit"), "--name", "Tabata at home", env=env)
+    assert mine.returncode == 0, mine.stderr
+    own = tmp_path / "config" / "intervald" / "plans" / "tabata-at-home.plan"
+    assert mine.stdout == f"Imported Tabata at home as {own}\n"
+    again = ctl("plan", "import", str(tmp_path / "t.fit"), "--name", "TABATA AT HOME", env=env)
+    assert again.returncode == 1 and f"“TABATA AT HOME” exists already ({own})" in again.stderr, again.stderr
+    assert [path.name for path in own.parent.iterdir()] == [own.name]
+    # -o writes where it is told, whatever the name.
+    assert ctl("plan", "import", str(tmp_path / "t.fit"), "-o", "-", env=env).stdout.startswith('name "Tabata"')
+
+
+def test_fit_refusals_say_what_the_file_is_or_that_it_is_damaged(tmp_path):
+    """A recorded run was refused as "of FIT file type 4, not a workout (5)"; a damaged header is said to be one."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    activity = ctl("plan", "import", str(history_activity(tmp_path)), env=env)
+    assert activity.returncode == 65
+    assert activity.stderr.endswith(
+        "error: the file is a recorded activity (what a watch saves after a run), not a workout\n"), activity.stderr
+    workout = tmp_path / "w.fit"
+    assert ctl("plan", "export", "-e", "2x(1m run, 1m walk)", "-o", str(workout)).returncode == 0
+    header = bytearray(workout.read_bytes())
+    header[12] ^= 0x01
+    (tmp_path / "header.fit").write_bytes(header)
+    damaged = ctl("plan", "import", str(tmp_path / "header.fit"), env=env)
+    assert (damaged.returncode, damaged.stderr) == (
+        65, f"{tmp_path / 'header.fit'}: error: byte 12: the file is damaged: its header's CRC does not match the header\n")
     assert not (tmp_path / "config").exists()
 
 

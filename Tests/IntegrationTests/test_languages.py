@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LOCALE_DIR, REPO, ctl, desktop_required, has_locale, in_language, press, wait_until
+from conftest import (LOCALE_DIR, REPO, ctl, desktop_required, has_locale, history_activity, in_language, press,
+                      wait_until, write_history)
 
 pytestmark = pytest.mark.skipif(
     not all(has_locale(name) for name in ("de_DE.UTF-8", "fr_FR.UTF-8", "es_ES.UTF-8"))
@@ -67,6 +68,32 @@ def test_errors_are_in_french_and_spanish_with_their_typography():
     assert "Indica un PLAN o -e EXPR, no ambos." in spanish.stderr
 
 
+def test_the_history_and_fit_refusals_are_german(tmp_path):
+    """`intervalctl history`'s totals listed kind ids ("walk 0:13, run 0:01, warmup 0:00") where the window says
+    display names, and FIT refusals were English."""
+    german = in_language("de_DE.UTF-8")
+    write_history(tmp_path / "state", {"run": 1_000_000, "walk": 13_000_000, "warmup": 400_000})
+    history = ctl("history", env={**german, "XDG_STATE_HOME": str(tmp_path / "state")})
+    assert history.returncode == 0, history.stderr
+    assert history.stdout.splitlines()[-1] == "1 Training, 0:14: Gehen 0:13, Laufen 0:01, Aufwärmen 0:00"
+    env = {**german, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    activity = history_activity(tmp_path)
+    refused = ctl("plan", "import", str(activity), env=env)
+    assert (refused.returncode, refused.stderr) == (
+        65, f"{activity}: Fehler: die Datei ist eine aufgezeichnete Aktivität (was eine Uhr nach einem Lauf speichert), "
+        "kein Training\n")
+    workout = tmp_path / "w.fit"
+    assert ctl("plan", "export", "-e", "2x(1m run, 1m walk)", "-o", str(workout)).returncode == 0
+    header = bytearray(workout.read_bytes())
+    header[12] ^= 0x01
+    workout.write_bytes(header)
+    damaged = ctl("plan", "import", str(workout), env=env)
+    assert (damaged.returncode, damaged.stderr) == (
+        65, f"{workout}: Fehler: Byte 12: die Datei ist beschädigt: die Prüfsumme (CRC) ihres Kopfs passt nicht zum "
+        "Kopf\n")
+    assert not (tmp_path / "config").exists()
+
+
 @desktop_required()
 class TestTheDaemonInGerman:
     @pytest.fixture
@@ -87,3 +114,15 @@ class TestTheDaemonInGerman:
         offered = Path(os.environ["INTERVALD_TEST_DESKTOP_DIR"], "press.offered").read_text()
         assert "#Beenden (Laufen · 30 s)" in offered and "#Anhalten" in offered and "#Überspringen" in offered
         wait_until(lambda: ctl("status").stdout.strip() == "idle", 5, "the German Stop button to stop it")
+
+    def test_the_refusal_to_start_while_a_workout_runs_is_german_and_said_once(self, activatable_daemon):
+        german = in_language("de_DE.UTF-8")
+        assert ctl("start", "-e", "10m run", env=german).returncode == 0
+        try:
+            refused = ctl("start", "-e", "8x(30s run, 30s walk)", env=german)
+            assert (refused.returncode, refused.stdout) == (1, "")
+            assert refused.stderr == (
+                "intervalctl: Fehler: „10m run“ läuft.\n"
+                "intervalctl: Tipp: „intervalctl start --replace …“ beendet es und startet den neuen Plan.\n")
+        finally:
+            ctl("stop")

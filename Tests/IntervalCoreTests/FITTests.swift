@@ -58,10 +58,23 @@ import Testing
         #expect(refusal(Array(good.prefix(20)))?.message.hasPrefix("the file is cut short") == true)
         var flipped = good
         flipped[30] ^= 0x01
-        #expect(refusal(flipped)?.message == "the file's CRC does not match: the file is damaged")
+        #expect(refusal(flipped)?.message == "the file is damaged: its CRC does not match its contents")
         var header = good
         header[2] ^= 0x01
-        #expect(refusal(header)?.message == "the header's CRC does not match")
+        #expect(refusal(header)?.message == "the file is damaged: its header's CRC does not match the header")
+        // A header that is not 12 or 14 bytes, or that the file is shorter than, in a file with the signature.
+        var size = good
+        size[0] = 40
+        #expect(
+            refusal(size)?.message == "the file is damaged: its header gives its own size as 40 bytes, not 12 or 14")
+        #expect(
+            refusal(Array(good.prefix(13)))?.message == "the file is cut short: its header promises 14 bytes, it has 13"
+        )
+        var signature = good
+        signature[8] = 0
+        #expect(
+            refusal(signature)
+                == FITError("not a FIT file, or one whose header is damaged: it has no “.FIT” signature", at: 8))
         // A data record whose definition never came, with a valid CRC.
         var orphan = Array(good[0..<14]) + [0x03, 0x01]
         orphan[4] = 2
@@ -73,7 +86,9 @@ import Testing
         orphan[13] = UInt8(headerCRC >> 8)
         let fileCRC = FIT.crc(orphan)
         orphan += [UInt8(fileCRC & 0xFF), UInt8(fileCRC >> 8)]
-        #expect(refusal(orphan) == FITError("a data message of local type 3 comes before its definition", at: 14))
+        #expect(
+            refusal(orphan)
+                == FITError("the file is damaged: a data message of local type 3 comes before its definition", at: 14))
     }
 
     /// Random and mutated files never crash the decoder: each decodes, or is refused with a message and an offset

@@ -134,32 +134,64 @@ import Testing
         #expect(try FITWorkout.decode(bytes, name: "Mine", fallbackName: "file").name == "Mine")
     }
 
-    @Test func whatIsNotAWorkoutOrCannotBeTimedIsRefusedSayingWhy() {
-        func refusal(_ bytes: [UInt8]) -> String? {
-            do {
-                _ = try FITWorkout.decode(bytes, fallbackName: "x")
-                return nil
-            } catch {
-                return error.message
-            }
+    /// Why `bytes` are not imported; nil when they are.
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try FITWorkout.decode(bytes, fallbackName: "x")
+            return nil
+        } catch {
+            return error.message
         }
-        #expect(
-            refusal(Self.garminLike([Self.step(0, (0, 1000))], type: 4))
-                == "the file is of FIT file type 4, not a workout (5)")
-        #expect(refusal(Self.garminLike([Self.step(0, (5, 0))]))?.hasPrefix("step 0: an open step") == true)
+    }
+
+    @Test func whatIsNotAWorkoutOrCannotBeTimedIsRefusedSayingWhy() {
+        let refusal = Self.refusal
+        // Steps are counted from 1, as a workout app lists them (the file counts from 0), and named when they are.
+        #expect(refusal(Self.garminLike([Self.step(0, (5, 0))]))?.hasPrefix("step 1: an open step") == true)
         #expect(
             refusal(Self.garminLike([Self.step(0, (1, 100_000))]))?.hasPrefix(
-                "step 0: a step of a distance without a pace") == true)
+                "step 1: a step of a distance without a pace") == true)
         #expect(
-            refusal(Self.garminLike([Self.step(0, (3, 150))]))
-                == "step 0: its duration type 3 is not one intervald can time")
+            refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (3, 150), name: "B1_")]))
+                == "step 2 (B1_): its duration type 3 is not one intervald can time")
         #expect(
             refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (6, 5), target: 2)]))?.hasPrefix(
-                "step 1: a repeat from step 5") == true)
+                "step 2: a repeat from step 6,") == true)
         #expect(refusal(Self.garminLike([])) == "the workout has no steps")
         var damaged = Self.garminLike([Self.step(0, (0, 1000))])
         damaged[damaged.count - 5] ^= 0xFF
-        #expect(refusal(damaged)?.hasSuffix("the file's CRC does not match: the file is damaged") == true)
+        #expect(refusal(damaged)?.hasSuffix("the file is damaged: its CRC does not match its contents") == true)
         #expect(refusal(Array(damaged.prefix(30)))?.contains("the file is cut short") == true)
+    }
+
+    @Test func aFileOfAnotherTypeSaysWhatItIsInWords() {
+        func refusal(type: Int64) -> String? { Self.refusal(Self.garminLike([Self.step(0, (0, 1000))], type: type)) }
+        // What a watch saves after a run: the file people most often mistake for a workout.
+        #expect(refusal(type: 4) == "the file is a recorded activity (what a watch saves after a run), not a workout")
+        #expect(refusal(type: 6) == "the file is a course (a route to follow), not a workout")
+        #expect(refusal(type: 200) == "the file is of FIT file type 200, not a workout (5)")
+    }
+
+    @Test func aDamagedHeaderIsSaidToBeDamagedNotAnotherKindOfFile() {
+        let good = Self.garminLike([Self.step(0, (0, 1000))])
+        func refusal(_ change: (inout [UInt8]) -> Void) -> String? {
+            var bytes = good
+            change(&bytes)
+            return Self.refusal(bytes)
+        }
+        #expect(
+            refusal { $0[13] ^= 0x01 } == "byte 12: the file is damaged: its header's CRC does not match the header")
+        #expect(
+            refusal { $0[0] = 13 }
+                == "byte 0: the file is damaged: its header gives its own size as 13 bytes, not 12 or 14")
+        #expect(
+            refusal { $0[9] = UInt8(ascii: "X") }
+                == "byte 8: not a FIT file, or one whose header is damaged: it has no “.FIT” signature")
+    }
+
+    @Test func refusalsAreInTheUsersLanguage() {
+        let open = Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (5, 0), name: "B1_")])
+        let german = Localization.using(LocalizationTests.german) { Self.refusal(open) }
+        #expect(german?.hasPrefix("Schritt 2 (B1_): ") == true, "\(german ?? "decoded")")
     }
 }

@@ -21,6 +21,7 @@ import Testing
         "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
         "next {next}": "danach {next}", "Next: {next}": "Danach: {next}",
         "Week {week}, Day {day}": "Woche {week}, Tag {day}", "Distance": "Strecke", "Total": "Gesamt",
+        "step {number} ({name})": "Schritt {number} ({name})",
     ]
     static let germanPlurals = [
         "{count} second": ("{count} Sekunde", "{count} Sekunden"),
@@ -42,6 +43,26 @@ import Testing
             Localization.using(Self.german) { note.actions.map(\.label) } == ["Beenden", "Anhalten", "Überspringen"])
         // The bus, hooks and --json keep the plan's own label.
         #expect(run.label == "Run")
+    }
+
+    /// `intervalctl history`'s totals listed kind ids ("walk 0:13, run 0:01") where the window said "Gehen, Laufen".
+    @Test func aHistorysTimePerKindNamesTheKindsInTheUsersLanguage() {
+        let kinds: [String: Int64] = ["run": 1_000_000, "walk": 13_000_000, "warmup": 400_000]
+        #expect(
+            Localization.using(Self.german) { HistoryTotals.text(ofTimePerKind: kinds) }
+                == "Gehen 0:13, Laufen 0:01, Aufwärmen 0:00")
+        #expect(HistoryTotals.text(ofTimePerKind: [:]) == "")
+    }
+
+    /// A plan's page showed "Easy jog (Aufwärmen) @ 7:00/km", plan syntax in a title.
+    @Test func aPlansRowsSayAStepInWords() throws {
+        let parsed = try plan(#"10m warmup "Easy jog" @ 7:00/km, 1m run"#)
+        let rows = Localization.using(Self.german) { PlanReport.rows(for: parsed) }
+        #expect(
+            rows == [
+                .step(title: "Easy jog · Aufwärmen · 7:00/km", duration: "10:00"),
+                .step(title: "Laufen", duration: "1:00"),
+            ])
     }
 
     /// The notification said "Danach: Vollgas" and the window "Danach: All out".

@@ -18,7 +18,7 @@ struct PlanReportRowsTests {
                 .repeats(
                     title: "2 ×", subtitle: "3:00, 1:30 per round",
                     rows: [
-                        .step(title: "Uphill (Run) @ 5:00/km", duration: "1:00"),
+                        .step(title: "Uphill · Run · 5:00/km", duration: "1:00"),
                         .repeats(
                             title: "3 ×", subtitle: "0:30, 0:10 per round",
                             rows: [.step(title: "Walk", duration: "0:10")]),

@@ -60,11 +60,14 @@ import Testing
             try "name \"Hill repeats\"\n30s run".write(
                 toFile: config + "/hills.plan", atomically: true, encoding: .utf8)
             try "30s run".write(toFile: data + "/easy.plan", atomically: true, encoding: .utf8)
-            #expect(catalog.hasPlan(named: "hill REPEATS"))
-            #expect(catalog.hasPlan(named: "Easy"), "a plan without a name directive shows its file's name")
+            #expect(catalog.namesake(of: "hill REPEATS")?.path == config + "/hills.plan")
             #expect(
-                !catalog.hasPlan(named: "hills"), "the file name of a plan that has a name directive is not its name")
-            #expect(!catalog.hasPlan(named: "Hill repeats", except: config + "/hills.plan"))
+                catalog.namesake(of: "Easy")?.path == data + "/easy.plan",
+                "a plan without a name directive shows its file's name")
+            #expect(
+                catalog.namesake(of: "hills") == nil,
+                "the file name of a plan that has a name directive is not its name")
+            #expect(catalog.namesake(of: "Hill repeats", except: config + "/hills.plan") == nil)
         }
     }
 }

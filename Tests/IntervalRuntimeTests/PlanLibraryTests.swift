@@ -39,6 +39,22 @@ import Testing
         #expect(access(first + ".new", F_OK) != 0, "no temporary file left")
     }
 
+    @Test func anAddedPlanNeverHidesABundledOneOfItsFileName() throws {
+        let data = temporaryDirectory(prefix: "intervald-data")
+        try FileBytes.makeDirectories(data + "/intervald/plans")
+        try FileBytes.create(data + "/intervald/plans/tabata.plan", with: Array("8x(20s work, 10s rest)\n".utf8))
+        let paths = XDGPaths(environment: [
+            "HOME": "/nonexistent", "XDG_CONFIG_HOME": temporaryDirectory(prefix: "intervald-plans"),
+            "XDG_DATA_HOME": data, "XDG_DATA_DIRS": "/nonexistent",
+        ])
+        let library = PlanLibrary(paths: paths)
+        // "Tabata!" is not the bundled plan's name, but tabata.plan here would be found first and hide it.
+        let added = try library.add("name \"Tabata!\"\n30s run\n", named: "Tabata!")
+        #expect(added == library.directory + "/tabata-2.plan")
+        let found = PlanCatalog(locator: PlanLocator(paths: paths)).files()
+        #expect(found.first { $0.name == "tabata" }?.path == data + "/intervald/plans/tabata.plan")
+    }
+
     @Test func aDuplicateKeepsTheTextAndItsCommentsUnderANewName() throws {
         let library = temporaryLibrary()
         let original = "# Tabata\nname \"Tabata\"   # the classic\ncountdown 3s\n\n8x(20s work, 10s rest)\n"
