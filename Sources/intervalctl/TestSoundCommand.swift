@@ -37,7 +37,10 @@ struct TestSoundCommand: ParsableCommand {
                 language: settings.voiceLanguage, rate: settings.voiceRate, logger: Logger(label: "intervalctl"))
             let run = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
             Console.print("voice: \(run())")
-            if !speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) { failed = true }
+            if let failure = speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) {
+                Console.error("voice: could not be spoken: \(failure)")
+                failed = true
+            }
         }
         if failed { throw ExitCode.failure }
     }
