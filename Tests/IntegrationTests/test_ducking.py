@@ -357,12 +357,13 @@ def test_ctrl_c_of_intervalctl_run_at_any_moment_exits_0_with_the_music_back(pul
             music.close()
 
 
-
-#: The steepest the music may come back: the restore's ramp (DuckTimeline.fadeLength, 200 ms in 8 steps on the volume
-#: scale) rises at most 1.6 dB a step, and the server applies a volume at its next block (43 ms at the pipe sink), so
-#: two steps may land together (3.6 dB seen at a cue's return). 5 dB between windows 20 ms apart leaves room for that,
-#: and none for a jump: the full duck, 10.5 dB at once, measured 6.6 to 7.7 dB so (the issue's 7.2 at a workout's end).
-RAMP_RISE_DB_IN_20_MS = 5
+#: The restore's ramp (DuckTimeline.fadeLength, 200 ms in 8 steps on the volume scale) rises at most 1.6 dB a step;
+#: the server applies a volume at its next block (43 ms at the pipe sink) and the duck's timer may be late on a busy
+#: machine, so steps may land together: up to 5.1 dB was seen between windows 20 ms apart. The full duck put back at
+#: once (10.5 dB) measured 6.6 to 7.7 dB so (the issue's 7.2 at a workout's end).
+RAMP_RISE_DB_IN_20_MS = 6
+#: The ramp takes 200 ms from down to back; a jump, seen through 50 ms windows, about 40 ms.
+RAMP_SECONDS_AT_LEAST = 0.1
 
 
 def steepest_rise(found, since, until):
@@ -395,12 +396,16 @@ def test_at_the_workouts_end_the_music_comes_back_over_the_ramp_as_after_every_c
         _, _, found = levels(pulse, started - 1.0, ended + 1.5)
         base = base_level(found, started)
         # Down at the end (under the finish sound, or the work sound the stop cut), so that a jump back would show.
-        under = (ended, ended + 0.2) if end == "finished" else (ended - 0.1, ended)
-        assert max(db for t, db in found if under[0] <= t <= under[1]) <= base - LOWERED_DB
-        rise = steepest_rise(found, started, ended + 1.5)
-        assert rise <= RAMP_RISE_DB_IN_20_MS, \
-            f"the music rose {rise:.1f} dB in 20 ms: " \
-            f"{[(round(t - ended, 3), round(db, 1)) for t, db in found if ended - 0.1 <= t <= ended + 0.6]}"
+        under = (ended, ended + 0.2) if end == "finished" else (ended - 0.1, ended - 0.03)
+        down = max(db for t, db in found if under[0] <= t <= under[1])
+        assert down <= base - LOWERED_DB
+        # The end's return: from the first window above the lowered level to the first back at the base.
+        leaving = next(t for t, db in found if t >= under[0] and db > down + 1)
+        back = next(t for t, db in found if t >= leaving and db >= base - 1)
+        seen = [(round(t - leaving, 3), round(db, 1)) for t, db in found if leaving - 0.05 <= t <= back + 0.05]
+        rise = steepest_rise(found, leaving - 0.05, back + 0.05)
+        assert rise <= RAMP_RISE_DB_IN_20_MS, f"the music rose {rise:.1f} dB in 20 ms: {seen}"
+        assert back - leaving >= RAMP_SECONDS_AT_LEAST, f"the music came back in {back - leaving:.3f} s: {seen}"
     finally:
         signals.close()
         music.close()
