@@ -9,7 +9,7 @@ public enum SoundFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case sound(String)
     /// speech-dispatcher could not be reached (or started), in libspeechd's words.
     case speechUnreachable(String)
-    /// speech-dispatcher took the phrase but did not say it, with an audio server there.
+    /// speech-dispatcher refused the phrase, or took it and did not say it with an audio server there.
     case notSpoken
 
     public var description: String {

@@ -107,9 +107,8 @@ public final class SpeechVoice: @unchecked Sendable {
             }
         }
         if id < 0 {
-            let refused = "speech-dispatcher refused the message"
-            report("Failed to speak, ignoring.", error: refused)
-            return .failure(.speechUnreachable(refused))
+            report("Failed to speak, ignoring.", error: "speech-dispatcher refused the message")
+            return .failure(.notSpoken)
         }
         SpeechLatency.shared.said(id: Int(id), at: BootClock.microseconds())
         if let ducker {

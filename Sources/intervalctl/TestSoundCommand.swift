@@ -27,7 +27,7 @@ struct TestSoundCommand: ParsableCommand {
             Console.print("\(cue.rawValue): \(sound)")
             for _ in 0..<times {
                 guard let failure = player.playToEnd(sound) else { continue }
-                Console.error("\(cue.rawValue): \(sound) could not be played: \(failure)")
+                Console.error("\(cue.rawValue): \(sound) could not be played: \(failure)\n")
                 failed = true
                 break
             }
@@ -38,7 +38,7 @@ struct TestSoundCommand: ParsableCommand {
             let run = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
             Console.print("voice: \(run())")
             if let failure = speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) {
-                Console.error("voice: could not be spoken: \(failure)")
+                Console.error("voice: could not be spoken: \(failure)\n")
                 failed = true
             }
         }
