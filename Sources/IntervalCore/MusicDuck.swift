@@ -236,12 +236,19 @@ public struct DuckTimeline: Sendable, Equatable {
         holds[token] = nil
     }
 
-    /// Forgets every hold and expected cue: the music is back at once (no fade).
-    public mutating func releaseAll() {
+    /// Nothing plays any more (a pause, a stop, the daemon's exit): forgets every hold and expected cue, and music that
+    /// is down comes back over ``fadeLength`` from `now`, as after a cue (a return in one step is a click). A fade under
+    /// way goes on.
+    public mutating func releaseAll(at now: Int64) {
         expected = []
         holds = [:]
-        fadeStart = nil
-        lowered = false
+        if lowered, fadeStart == nil { fadeStart = now }
+    }
+
+    /// Forgets every hold, expected cue and fade: the music is back at once. Only for what is still down once the fade
+    /// has had its time (the process is about to exit).
+    public mutating func reset() {
+        self = DuckTimeline()
     }
 
     /// The level at `now`; call it with non-decreasing times.

@@ -78,13 +78,22 @@ public final class CanberraPlayer: @unchecked Sendable {
     }
 
     /// Plays `sound` and waits until it has finished (`intervalctl test-sound`, Preferences' play buttons): nil when
-    /// it played, else why it could not, in canberra's words ("Not found").
-    public func playToEnd(_ sound: String) -> String? {
+    /// it played, else why it could not: no audio server when no context could be opened (canberra then says only
+    /// "Invalid state"), else the sound's fault in canberra's words ("Not found").
+    public func playToEnd(_ sound: String) -> SoundFailure? {
         let finished = DispatchSemaphore(value: 0)
-        let result = queue.sync { playNow(sound) { finished.signal() } }
-        guard result == Int32(CA_SUCCESS) else { return Self.errorText(result) }
+        let (result, connected) = queue.sync { (playNow(sound) { finished.signal() }, context != nil) }
+        guard result == Int32(CA_SUCCESS) else { return connected ? .sound(Self.errorText(result)) : .noAudioServer }
         finished.wait()
         return nil
+    }
+
+    /// Whether an audio server can be reached now: a context opens. For a phrase speech-dispatcher never began, which
+    /// it does not say why.
+    public static func reachesAudioServer() -> Bool {
+        guard case .success(let context) = openedContext() else { return false }
+        ca_context_destroy(context)
+        return true
     }
 
     // MARK: On `queue`
@@ -188,9 +197,37 @@ public final class CanberraPlayer: @unchecked Sendable {
         }
         lastConnectionAttempt = DispatchTime.now().uptimeNanoseconds
         logger.debug("Connecting to the audio server.")
+        let created: OpaquePointer
+        switch Self.openedContext() {
+        case .success(let opened): created = opened
+        case .failure(let error):
+            if !failing, let code = error.code {
+                failing = true
+                logger.warning(
+                    "Failed to connect to the audio server, ignoring; cues are silent until it is back.",
+                    metadata: ["error": "\(Self.errorText(code))"])
+            }
+            return nil
+        }
+        context = created
+        for sound in preload {
+            _ = play(sound) { context, properties in ca_context_cache_full(context, properties) }
+        }
+        return created
+    }
+
+    /// canberra's error code (nil: no context could be made).
+    private struct ContextError: Error {
+        let code: Int32?
+    }
+
+    /// A new context with intervald's names, connected to the audio server.
+    private static func openedContext() -> Result<OpaquePointer, ContextError> {
         var created: OpaquePointer?
-        guard ca_context_create(&created) == Int32(CA_SUCCESS), let created else { return nil }
-        if let properties = Self.proplist([
+        guard ca_context_create(&created) == Int32(CA_SUCCESS), let created else {
+            return .failure(ContextError(code: nil))
+        }
+        if let properties = proplist([
             (CA_PROP_APPLICATION_NAME, "intervald"), (CA_PROP_APPLICATION_ID, BusNames.service),
             (CA_PROP_CANBERRA_XDG_THEME_NAME, "intervald"),
         ]) {
@@ -200,19 +237,9 @@ public final class CanberraPlayer: @unchecked Sendable {
         let opened = ca_context_open(created)
         guard opened == Int32(CA_SUCCESS) else {
             ca_context_destroy(created)
-            if !failing {
-                failing = true
-                logger.warning(
-                    "Failed to connect to the audio server, ignoring; cues are silent until it is back.",
-                    metadata: ["error": "\(Self.errorText(opened))"])
-            }
-            return nil
+            return .failure(ContextError(code: opened))
         }
-        context = created
-        for sound in preload {
-            _ = play(sound) { context, properties in ca_context_cache_full(context, properties) }
-        }
-        return created
+        return .success(created)
     }
 
     /// Errors after which a new context may succeed: the server is gone, restarting, or was never reached.

@@ -12,10 +12,10 @@ protocol MusicDucking: AnyObject, Sendable {
     func expect(after delay: Int64)
     /// The cues expected later will not come (the schedule changed); a duck under way goes on.
     func dropExpected()
-    /// Nothing plays any more (a pause, a stop): the music is back at once.
+    /// Nothing plays any more (a pause, a stop): the music comes back over the fade, as after a cue.
     func releaseAll()
-    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it, and (at
-    /// most `timeout` more) until it lists no stream this process plays.
+    /// Brings every lowered stream back over the fade and waits (at most `timeout`) until it is back, then (at most a
+    /// second each) until the server has done it and lists no stream this process plays: before the process exits.
     func restoreAndWait(timeout: DispatchTimeInterval)
     /// Waits (at most `timeout`) until the music is back by itself, then puts back whatever is still down.
     func finish(timeout: DispatchTimeInterval)
@@ -135,19 +135,33 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
 
     func releaseAll() {
         queue.async { [self] in
-            timeline.releaseAll()
+            timeline.releaseAll(at: Self.now())
             update()
         }
     }
 
-    /// Puts every lowered stream back at once and waits (at most `timeout`) until the server has done it: before the
-    /// process exits.
+    /// Brings every lowered stream back over the fade, as after a cue, and waits (at most `timeout`) until it is back,
+    /// then as ``finish(timeout:)`` does: before the process exits.
     public func restoreAndWait(timeout: DispatchTimeInterval) {
+        releaseAll()
+        finish(timeout: timeout)
+    }
+
+    /// Waits (at most `timeout`) until the music is back by itself (the last sound has ended and the fade is done),
+    /// then puts back at once whatever is still down and waits (at most a second each) until the server has done it
+    /// and lists no stream of this process: the end of `intervalctl run`, and of the daemon.
+    public func finish(timeout: DispatchTimeInterval) {
+        let back = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            if level == .normal { back.signal() } else { whenBack.append(back) }
+        }
+        _ = back.wait(timeout: .now() + timeout)
         queue.sync {
-            timeline.releaseAll()
+            timeline.reset()
             update()
         }
-        _ = pendingRequests.wait(timeout: .now() + timeout)
+        let second = DispatchTimeInterval.seconds(1)
+        _ = pendingRequests.wait(timeout: .now() + second)
         // A cue sound cut just before (Stop, Ctrl-C, SIGTERM) is torn down by the server after the request: PipeWire's
         // pulse server (0.3.65) crashes when its client leaves in the midst of that (docs/reliability.md). Whoever
         // leaves next waits until the server lists no stream of this process.
@@ -155,18 +169,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         queue.async { [self] in
             if hasOwnStream { whenOwnStreamsGone.append(gone) } else { gone.signal() }
         }
-        _ = gone.wait(timeout: .now() + timeout)
-    }
-
-    /// Waits (at most `timeout`) until the music is back by itself (the last sound has ended and the fade is done),
-    /// then restores whatever is still down: the end of `intervalctl run`.
-    public func finish(timeout: DispatchTimeInterval) {
-        let back = DispatchSemaphore(value: 0)
-        queue.async { [self] in
-            if level == .normal { back.signal() } else { whenBack.append(back) }
-        }
-        _ = back.wait(timeout: .now() + timeout)
-        restoreAndWait(timeout: .seconds(1))
+        _ = gone.wait(timeout: .now() + second)
     }
 
     /// Whether the server lists a stream this process plays (a cue sound); false when not connected.

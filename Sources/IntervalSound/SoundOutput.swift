@@ -69,8 +69,8 @@ public final class SoundOutput: WorkoutOutput {
         self.ducking = ducking
     }
 
-    /// Puts the music back at once and waits until the audio server has done it (at most a second): before the
-    /// process exits.
+    /// Brings the music back over the fade, as after a cue, and waits until the audio server has done it (at most a
+    /// second, then the rest at once): before the process exits.
     public func restoreMusic() {
         ducking?.restoreAndWait()
     }
@@ -106,8 +106,8 @@ public final class SoundOutput: WorkoutOutput {
     }
 
     /// Tells the duck what the schedule is now: the next change, and the sounds timed ahead of it; a pause or a stop
-    /// puts the music back at once. The voice's phrases need no warning: they are started ahead of the change by
-    /// speech's latency, and lower the music from then.
+    /// brings the music back (over the fade, as after a cue). The voice's phrases need no warning: they are started
+    /// ahead of the change by speech's latency, and lower the music from then.
     private func prepareDuck(_ ducking: any MusicDucking, for moment: WorkoutMoment, sounds: AudibleActions) {
         switch moment.event {
         case .paused, .stopped:

@@ -37,7 +37,7 @@ public final class SpeechVoice: @unchecked Sendable {
         // libspeechd writes to its socket with plain write(2): a speech service that died mid-workout would raise
         // SIGPIPE and end the process. The write's error is handled (a new connection), so the signal is not wanted.
         signal(SIGPIPE, SIG_IGN)
-        queue.async { [self] in _ = connect() }
+        queue.async { [self] in connect() }
     }
 
     deinit {
@@ -71,32 +71,44 @@ public final class SpeechVoice: @unchecked Sendable {
         work.flush()
     }
 
-    /// Says `text` now and waits until it has been said (for `intervalctl test-sound`), at most `timeout` seconds;
-    /// false if it could not be said.
-    public func sayToEnd(_ text: String, orInEnglish english: String, timeout: Int = 15) -> Bool {
+    /// Says `text` now and waits until it has been said (`intervalctl test-sound`, Preferences' Speak), at most
+    /// `timeout` seconds: nil when it was, else why not.
+    public func sayToEnd(_ text: String, orInEnglish english: String, timeout: Int = 15) -> SoundFailure? {
         let ended = DispatchSemaphore(value: 0)
-        let id: Int? = queue.sync { speak(text, orInEnglish: english) }
-        guard let id else { return false }
+        let id: Int
+        switch queue.sync(execute: { speak(text, orInEnglish: english) }) {
+        case .success(let said): id = said
+        case .failure(let failure): return failure
+        }
         SpeechLatency.shared.whenEnded(id: id) { ended.signal() }
-        return ended.wait(timeout: .now() + .seconds(timeout)) == .success
+        guard ended.wait(timeout: .now() + .seconds(timeout)) == .timedOut else { return nil }
+        // speech-dispatcher takes a phrase it cannot play (its audio output failed) and never says so: the phrase
+        // just does not begin. No audio server is the usual reason.
+        return CanberraPlayer.reachesAudioServer() ? .notSpoken : .noAudioServer
     }
 
     // MARK: On `queue`
 
-    @discardableResult
-    private func speak(_ text: String, orInEnglish english: String) -> Int? {
-        guard let connection = connection ?? connect() else { return nil }
+    /// The phrase's id, or why it could not be handed to speech-dispatcher.
+    private func speak(_ text: String, orInEnglish english: String) -> Result<Int, SoundFailure> {
+        let connection: UnsafeMutablePointer<SPDConnection>
+        switch self.connection.map(Result.success) ?? connect() {
+        case .success(let connected): connection = connected
+        case .failure(let failure): return .failure(failure)
+        }
         var id = spd_say(connection, SPD_MESSAGE, speaksLanguage ? text : english)
         if id < 0 {
             // The service went away (it exits when idle, or was restarted): connect to a new one, once.
             spd_close(connection)
             self.connection = nil
-            guard let reconnected = connect() else { return nil }
-            id = spd_say(reconnected, SPD_MESSAGE, speaksLanguage ? text : english)
+            switch connect() {
+            case .success(let reconnected): id = spd_say(reconnected, SPD_MESSAGE, speaksLanguage ? text : english)
+            case .failure(let failure): return .failure(failure)
+            }
         }
         if id < 0 {
             report("Failed to speak, ignoring.", error: "speech-dispatcher refused the message")
-            return nil
+            return .failure(.notSpoken)
         }
         SpeechLatency.shared.said(id: Int(id), at: BootClock.microseconds())
         if let ducker {
@@ -105,16 +117,18 @@ public final class SpeechVoice: @unchecked Sendable {
         }
         if failing { logger.notice("Speech is back.") }
         failing = false
-        return Int(id)
+        return .success(Int(id))
     }
 
     /// The corresponding C function is `spd_open2`; it starts the user's speech-dispatcher if none runs.
-    private func connect() -> UnsafeMutablePointer<SPDConnection>? {
+    @discardableResult
+    private func connect() -> Result<UnsafeMutablePointer<SPDConnection>, SoundFailure> {
         var error: UnsafeMutablePointer<CChar>?
         guard let opened = spd_open2("intervald", "cues", nil, SPD_MODE_THREADED, nil, 1, &error) else {
-            report("Failed to connect to speech-dispatcher, ignoring.", error: error.map { String(cString: $0) } ?? "")
+            let reason = error.map { String(cString: $0) } ?? ""
+            report("Failed to connect to speech-dispatcher, ignoring.", error: reason)
             free(error)
-            return nil
+            return .failure(.speechUnreachable(reason))
         }
         opened.pointee.callback_begin = { id, _, _ in
             SpeechLatency.shared.begun(id: Int(id), at: BootClock.microseconds())
@@ -130,7 +144,7 @@ public final class SpeechVoice: @unchecked Sendable {
             voicesLookedUp = true
             lookUpVoices()
         }
-        return opened
+        return .success(opened)
     }
 
     /// Looks up whether a voice of `language` is installed, on a connection and a thread of its own: speech-dispatcher

@@ -238,12 +238,12 @@ final class PreferencesWindow {
             let box = UncheckedBox(Unmanaged.passRetained(self))
             DispatchQueue.global().async {
                 let voice = SpeechVoice(language: sound.voiceLanguage, rate: sound.voiceRate, logger: logger)
-                let spoken = voice.sayToEnd(text, orInEnglish: english)
+                let failure = voice.sayToEnd(text, orInEnglish: english)
                 onMainThread {
                     let preferences = box.value.takeRetainedValue()
-                    if !spoken {
-                        preferences.toast(tr("The sample could not be spoken: is speech-dispatcher installed?"))
-                    }
+                    guard let failure else { return }
+                    preferences.toast(
+                        tr("The sample could not be spoken: {reason}", ["reason": failure.description]))
                 }
             }
         }
@@ -263,7 +263,7 @@ final class PreferencesWindow {
                 preferences.toast(
                     tr(
                         "{sound} could not be played: {reason}",
-                        ["sound": Preference.soundTitle(sound), "reason": failure]))
+                        ["sound": Preference.soundTitle(sound), "reason": failure.description]))
             }
         }
     }

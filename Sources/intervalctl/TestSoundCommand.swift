@@ -27,7 +27,7 @@ struct TestSoundCommand: ParsableCommand {
             Console.print("\(cue.rawValue): \(sound)")
             for _ in 0..<times {
                 guard let failure = player.playToEnd(sound) else { continue }
-                Console.error("\(cue.rawValue): \(sound) could not be played: \(failure)")
+                Console.error("\(cue.rawValue): \(sound) could not be played: \(failure)\n")
                 failed = true
                 break
             }
@@ -37,7 +37,10 @@ struct TestSoundCommand: ParsableCommand {
                 language: settings.voiceLanguage, rate: settings.voiceRate, logger: Logger(label: "intervalctl"))
             let run = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
             Console.print("voice: \(run())")
-            if !speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) { failed = true }
+            if let failure = speech.sayToEnd(run(), orInEnglish: Localization.inEnglish(run)) {
+                Console.error("voice: could not be spoken: \(failure)\n")
+                failed = true
+            }
         }
         if failed { throw ExitCode.failure }
     }

@@ -204,17 +204,22 @@ def test_the_users_volume_change_during_a_duck_is_kept(pulse, long_cue):
     ctl("stop")
 
 
-@pytest.mark.parametrize("action", ["pause", "stop", "SIGTERM"])
-def test_pause_stop_and_sigterm_during_a_duck_put_the_music_back_at_once(pulse, long_cue, action):
-    daemon, music = long_cue
-    assert ctl("start", "-e", "10s run").returncode == 0
-    wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
-    acted = time.monotonic()
+def act(daemon, action):
+    """`intervalctl pause` or `stop`, or SIGTERM to the daemon (waiting until it has exited)."""
     if action == "SIGTERM":
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(timeout=10)
     else:
         assert ctl(action).returncode == 0
+
+
+@pytest.mark.parametrize("action", ["pause", "stop", "SIGTERM"])
+def test_pause_stop_and_sigterm_during_a_duck_put_the_music_back_within_a_second(pulse, long_cue, action):
+    daemon, music = long_cue
+    assert ctl("start", "-e", "10s run").returncode == 0
+    wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+    acted = time.monotonic()
+    act(daemon, action)
     wait_until(lambda: music.volume() == NORMAL or None, 2, f"the music back after {action}")
     assert time.monotonic() - acted < 1.0, f"the music came back {time.monotonic() - acted:.2f} s after {action}"
     if action != "SIGTERM":
@@ -350,3 +355,57 @@ def test_ctrl_c_of_intervalctl_run_at_any_moment_exits_0_with_the_music_back(pul
     finally:
         if music is not None:
             music.close()
+
+
+#: The restore's ramp (DuckTimeline.fadeLength, 200 ms in 8 steps on the volume scale) rises at most 1.6 dB a step;
+#: the server applies a volume at its next block (43 ms at the pipe sink) and the duck's timer may be late on a busy
+#: machine, so steps may land together: up to 5.1 dB was seen between windows 20 ms apart. The full duck put back at
+#: once (10.5 dB) measured 6.6 to 7.7 dB so (the issue's 7.2 at a workout's end).
+RAMP_RISE_DB_IN_20_MS = 6
+#: The ramp takes 200 ms from down to back; a jump, seen through 50 ms windows, about 40 ms.
+RAMP_SECONDS_AT_LEAST = 0.1
+
+
+def steepest_rise(found, since, until):
+    """The largest rise of the level (dB) between tone_levels' windows 20 ms apart, from `since` to `until`."""
+    span = [db for t, db in found if since <= t <= until]
+    return max((later - db for db, later in zip(span, span[2:])), default=0)
+
+
+@pytest.mark.parametrize("end", ["finished", "stop", "SIGTERM"])
+def test_at_the_workouts_end_the_music_comes_back_over_the_ramp_as_after_every_cue(pulse, sound_daemon, tmp_path, end):
+    """The end of a workout put the music back in one step while every cue's return ramped: a click."""
+    tone = tmp_path / "long.wav"
+    write_tone(tone, 4, 1000, 0.5)
+    # A stop and the daemon's exit come in the midst of a 4 s work sound, the finish at its own sound's end.
+    daemon = sound_daemon(f'[sound]\nwork = "{tone}"\n' if end != "finished" else "")
+    music = Stream(pulse)
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        started = time.time()
+        assert ctl("start", "-e", "2x(1s run)" if end == "finished" else "10s run").returncode == 0
+        if end == "finished":
+            ended = signals.wait_for("Finished", timeout=20)[0]["timestamp-realtime"] / 1e6
+        else:
+            wait_until(lambda: lowered(music.volume()), 5, "the music lowered under the long sound")
+            # Recorded down for a while before the end.
+            pulse.wait_until_recorded(time.time() + 0.4)
+            ended = time.time()
+            act(daemon, end)
+        wait_until(lambda: music.volume() == NORMAL or None, 5, f"the music back after the {end}")
+        _, _, found = levels(pulse, started - 1.0, ended + 1.5)
+        base = base_level(found, started)
+        # Down at the end (under the finish sound, or the work sound the stop cut), so that a jump back would show.
+        under = (ended, ended + 0.2) if end == "finished" else (ended - 0.1, ended - 0.03)
+        down = max(db for t, db in found if under[0] <= t <= under[1])
+        assert down <= base - LOWERED_DB
+        # The end's return: from the first window above the lowered level to the first back at the base.
+        leaving = next(t for t, db in found if t >= under[0] and db > down + 1)
+        back = next(t for t, db in found if t >= leaving and db >= base - 1)
+        seen = [(round(t - leaving, 3), round(db, 1)) for t, db in found if leaving - 0.05 <= t <= back + 0.05]
+        rise = steepest_rise(found, leaving - 0.05, back + 0.05)
+        assert rise <= RAMP_RISE_DB_IN_20_MS, f"the music rose {rise:.1f} dB in 20 ms: {seen}"
+        assert back - leaving >= RAMP_SECONDS_AT_LEAST, f"the music came back in {back - leaving:.3f} s: {seen}"
+    finally:
+        signals.close()
+        music.close()

@@ -1,5 +1,6 @@
 """Cues you hear (docs/reference.md §4b): intervald and `intervalctl run` play their cues through libcanberra into a private
 PulseAudio whose sink records every sample, and the recording is checked against the cues' schedule."""
+import os
 import shutil
 import subprocess
 import time
@@ -176,6 +177,29 @@ def test_test_sound_plays_every_cue_sound(pulse):
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["work", "rest", "countdown", "finish"]
     pulse.wait_until_recorded(time.time() + 0.5)
     assert len(onsets(*pulse.recording(since=started))) >= 4
+
+
+def test_test_sound_says_there_is_no_audio_server_when_there_is_none(tmp_path):
+    """It said libcanberra's "Invalid state", run into the next line."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "PULSE_SERVER": f"unix:{runtime / 'pulse' / 'native'}",
+           "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share"}
+    result = ctl("test-sound", env=env)
+    assert result.returncode == 1
+    said = [line for line in result.stderr.splitlines() if "could not be played" in line]
+    assert said == [f"{cue}: intervald-{cue} could not be played: No audio server"
+                    for cue in ("work", "rest", "countdown", "finish")], result.stderr
+
+
+def test_test_sound_says_when_speech_dispatcher_cannot_be_reached(pulse, tmp_path):
+    """A voice that failed said nothing of why; the window asked whether speech-dispatcher was installed."""
+    # An address of its own that nothing serves: libspeechd starts no speech-dispatcher for an address it is given.
+    env = {**pulse.env, "XDG_DATA_DIRS": f"{REPO / 'config'}:/usr/share",
+           "SPEECHD_ADDRESS": f"unix_socket:{tmp_path / 'nothing.sock'}"}
+    result = ctl("test-sound", "--voice", env=env)
+    assert result.returncode == 1
+    assert "voice: could not be spoken: speech-dispatcher could not be reached" in result.stderr, result.stderr
 
 
 def test_no_audio_server_then_a_restarting_one_leave_the_workout_on_time_and_sound_returns(pulse, sound_daemon,

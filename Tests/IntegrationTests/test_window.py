@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -691,6 +692,53 @@ def test_preferences_choose_sounds_by_name_and_say_when_one_cannot_play(window, 
     assert controls_without_a_name(window, preferences) == []
     window.press("push button", "Play Sound of a change to rest", root=preferences)
     window.wait("label", re.compile(r"File cue\.oga could not be played: .+"), root=preferences)
+
+
+@pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
+def test_preferences_play_and_speak_say_there_is_no_audio_server_when_there_is_none(tmp_path, activatable_daemon):
+    """With no audio server, Play said libcanberra's "Invalid state", and Speak asked whether speech-dispatcher was
+    installed while it was installed and running."""
+    # A runtime directory of the window's own: no audio server's socket in it, and the speech-dispatcher that Speak
+    # starts there is this test's alone (found by its socket's path, and stopped).
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    window = Window(tmp_path, env={"XDG_RUNTIME_DIR": str(runtime),
+                                   "PULSE_SERVER": f"unix:{runtime / 'pulse' / 'native'}"})
+    try:
+        window.menu("Preferences")
+        preferences = window.wait("frame", "Preferences")
+        window.press("push button", "Play Sound of a change to work", root=preferences)
+        window.wait("label", "Work tone could not be played: No audio server", root=preferences)
+        window.press("push button", re.compile(r"Speak.*"), root=preferences)
+        # speech-dispatcher takes the phrase and never begins it: the window says why after its 15 s.
+        window.wait("label", "The sample could not be spoken: No audio server", timeout=30, root=preferences)
+        assert speech_dispatchers_in(runtime), "speech-dispatcher was reached: it runs for this runtime directory"
+    finally:
+        window.close()
+        stop_speech_dispatchers_in(runtime)
+
+
+def speech_dispatchers_in(runtime):
+    """The speech-dispatcher processes whose socket is in `runtime` (on their command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and str(runtime).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+def stop_speech_dispatchers_in(runtime):
+    for pid in speech_dispatchers_in(runtime):
+        os.kill(pid, signal.SIGTERM)
+    # Stuck on an audio output that never opened, it may not heed SIGTERM.
+    try:
+        wait_until(lambda: not speech_dispatchers_in(runtime), 5, "speech-dispatcher to exit")
+    except AssertionError:
+        for pid in speech_dispatchers_in(runtime):
+            os.kill(pid, signal.SIGKILL)
 
 
 #: Silence recorded after a sound's last loud sample that shows it has ended (longer than any gap within it).

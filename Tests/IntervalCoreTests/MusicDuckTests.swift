@@ -68,7 +68,7 @@ import Testing
         #expect(afterTheSound == .restoring(progress: 0), "2.7 s to the next cue: not bridged")
     }
 
-    @Test func aPauseBringsTheMusicBackAtOnceAndASkipDropsOnlyTheCuesAhead() {
+    @Test func aPauseBringsTheMusicBackOverTheFadeAndASkipDropsOnlyTheCuesAhead() {
         var timeline = DuckTimeline()
         timeline.expect(cueAt: 100 * Self.ms)
         timeline.expect(cueAt: 5000 * Self.ms)
@@ -78,10 +78,53 @@ import Testing
         timeline.dropExpected(at: 100 * Self.ms)
         let afterTheSkip = timeline.level(at: 200 * Self.ms)
         #expect(afterTheSkip == .lowered, "the sound playing holds it")
-        timeline.releaseAll()
-        let afterThePause = timeline.level(at: 200 * Self.ms)
-        #expect(afterThePause == .normal)
-        #expect(timeline.nextChange(after: 200 * Self.ms) == nil, "the cue 5 s ahead was dropped too")
+        timeline.releaseAll(at: 200 * Self.ms)
+        let atThePause = timeline.level(at: 200 * Self.ms)
+        #expect(atThePause == .restoring(progress: 0))
+        let afterTheFade = timeline.level(at: 200 * Self.ms + DuckTimeline.fadeLength)
+        #expect(afterTheFade == .normal)
+        let next = timeline.nextChange(after: 200 * Self.ms + DuckTimeline.fadeLength)
+        #expect(next == nil, "the cue 5 s ahead was dropped too")
+    }
+
+    /// The workout's end (a stop mid-sound, the daemon's exit) put the music back in one step, a click 7.2 dB in 20 ms,
+    /// where a cue's return takes the fade.
+    @Test func theWorkoutsEndBringsTheMusicBackOverTheSameFadeAsACuesReturn() {
+        func levels(ending end: (inout DuckTimeline) -> Void) -> [DuckTimeline.Level] {
+            var timeline = DuckTimeline()
+            timeline.hold(1, at: 0)
+            _ = timeline.level(at: 0)
+            end(&timeline)
+            let step = DuckTimeline.fadeLength / DuckTimeline.fadeSteps
+            var seen: [DuckTimeline.Level] = []
+            var now: Int64 = 500 * Self.ms
+            while true {
+                seen.append(timeline.level(at: now))
+                guard let next = timeline.nextChange(after: now) else { break }
+                #expect(next - now <= step, "the fade's steps come at most \(step) µs apart")
+                now = next
+            }
+            return seen
+        }
+        let cuesReturn = levels { $0.release(1) }
+        let end = levels { $0.releaseAll(at: 500 * Self.ms) }
+        #expect(cuesReturn.count == Int(DuckTimeline.fadeSteps) + 1)
+        #expect(cuesReturn.last == .normal)
+        #expect(end == cuesReturn)
+    }
+
+    @Test func theEndDuringAFadeLetsItGoOnInsteadOfStartingAgain() {
+        var timeline = DuckTimeline()
+        timeline.hold(1, at: 0)
+        _ = timeline.level(at: 0)
+        timeline.release(1)
+        _ = timeline.level(at: 100 * Self.ms)
+        timeline.releaseAll(at: 150 * Self.ms)
+        let later = timeline.level(at: 200 * Self.ms)
+        #expect(later == .restoring(progress: 0.5))
+        timeline.reset()
+        let afterAReset = timeline.level(at: 210 * Self.ms)
+        #expect(afterAReset == .normal, "what is still down at the exit goes back at once")
     }
 
     @Test func aHoldWhoseEndNeverCameLapses() {
