@@ -159,11 +159,12 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
 
 extension HistoryRecord {
     /// The workout's name as the reader reads it: a program's day named in the reader's language ("Couch to 5K ·
-    /// Woche 1, Tag 1"), since the record keeps the name in the language of the daemon that recorded it; any other
+    /// Woche 1, Tag 1"), since the record keeps the name in the language of the daemon that recorded it; a one-line
+    /// plan in words (``PlanReport/readableName(_:)``); any other
     /// plan's name is its author's.
     public var displayName: String {
         guard program != nil, let day = day.flatMap(ProgramDay.init), let separator = plan.ranges(of: " · ").last
-        else { return plan }
+        else { return PlanReport.readableName(plan) }
         return Program.dayName(program: String(plan[..<separator.lowerBound]), day: day)
     }
 

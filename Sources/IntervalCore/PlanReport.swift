@@ -115,6 +115,27 @@ public enum PlanReport {
         }
     }
 
+    /// A plan's name as a person reads it: a one-line plan, named by its own text (`8x(30s run, 30s walk)`, which
+    /// `start -e` and the overview search send), is said in words, "8 × (Run 0:30, Walk 0:30)", the kinds in the
+    /// reader's language (docs/reference.md §9), without paces; any other name is its author's, as it is.
+    public static func readableName(_ name: String) -> String {
+        guard name.utf8.count <= 48, let plan = try? PlanParser.parse(name, origin: "", defaultName: ""),
+            plan.name.isEmpty, PlanLocator.inlineName(for: name) == name
+        else { return name }
+        return inWords(plan.root.children)
+    }
+
+    private static func inWords(_ nodes: [PlanNode]) -> String {
+        nodes.map { node in
+            switch node {
+            case .step(let step):
+                "\(Localization.label(step.label)) \(TimeText.clock(microseconds: step.duration))"
+            case .group(let group):
+                "\(head(of: group)) (\(inWords(group.children)))"
+            }
+        }.joined(separator: ", ")
+    }
+
     /// "Uphill (Run) @ 5:00/km", as `plan show`'s timeline, beside plan text, writes a step; the window's rows say it in
     /// words, "Uphill · Run · 5:00/km".
     static func title(of step: Step, inWords: Bool = false) -> String {

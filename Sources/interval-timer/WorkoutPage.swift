@@ -157,7 +157,7 @@ final class WorkoutPage {
         }
         setText(countdown.widget, display.countdown)
         setText(next.widget, display.next)
-        setText(position.widget, "\(planName) · \(display.position)")
+        setText(position.widget, "\(PlanReport.readableName(planName)) · \(display.position)")
         gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)
         gtk_progress_bar_set_fraction(planBar.c, display.planProgress)
         setText(times.widget, display.times)

@@ -76,6 +76,8 @@ def test_the_history_and_fit_refusals_are_german(tmp_path):
     history = ctl("history", env={**german, "XDG_STATE_HOME": str(tmp_path / "state")})
     assert history.returncode == 0, history.stderr
     assert history.stdout.splitlines()[-1] == "1 Training, 0:14: Gehen 0:13, Laufen 0:01, Aufwärmen 0:00"
+    # The one-line plan is named in words, not by its plan text.
+    assert "2 × (Laufen 1:00, Gehen 1:00)" in history.stdout and "2x(" not in history.stdout
     env = {**german, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     activity = history_activity(tmp_path)
     refused = ctl("plan", "import", str(activity), env=env)

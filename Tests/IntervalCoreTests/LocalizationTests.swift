@@ -65,6 +65,19 @@ import Testing
             ])
     }
 
+    /// The workout page and the history named a one-line plan by its text, English kinds and all: "8x(30s run, 30s
+    /// walk)" on a German desktop.
+    @Test func aOneLinePlanIsNamedInWordsAndANamedPlanByItsName() {
+        let named = Localization.using(Self.german) {
+            ["8x(30s run, 30s walk)", "5m walk \"Warm-up\", 2x(1m run)", "Galloway 30:30", "8x(30s run"].map(
+                PlanReport.readableName)
+        }
+        #expect(
+            named == [
+                "8 × (Laufen 0:30, Gehen 0:30)", "Aufwärmen 5:00, 2 × (Laufen 1:00)", "Galloway 30:30", "8x(30s run",
+            ])
+    }
+
     /// The notification said "Danach: Vollgas" and the window "Danach: All out".
     @Test func theWindowShowsTheLabelsAsTheNotificationSaysThem() throws {
         var status = TimerStatus.idle
