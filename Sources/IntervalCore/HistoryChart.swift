@@ -7,6 +7,14 @@ public struct HistoryChart: Sendable, Equatable {
         public var minutes: [Double]
 
         public var total: Double { minutes.reduce(0, +) }
+
+        /// The figure over the week's bar: its whole minutes, "<1" for a week of less than half a minute (a bar is
+        /// drawn for any time at all, so "0" over a drawn bar would contradict it), nil for a week of none.
+        public var label: String? {
+            guard total > 0 else { return nil }
+            let rounded = Int(total.rounded())
+            return rounded == 0 ? "<1" : "\(rounded)"
+        }
     }
 
     /// The tones done in the charted weeks: work, then rest, each only if any minutes of it were done.

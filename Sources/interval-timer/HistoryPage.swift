@@ -1,4 +1,5 @@
 import CGtk
+import Dispatch
 import Glibc
 import IntervalCore
 import IntervalRuntime
@@ -108,11 +109,9 @@ final class HistoryPage {
             parent: parent, tr("Export the History as CSV"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"),
             name: "intervald-history.csv", filter: (tr("CSV files"), ["*.csv"]),
             { [unowned self] path in
-                do throws(FileError) {
+                export { () throws(FileError) in
                     try FileBytes.replace(path, with: Array(HistoryExport.csv(records).utf8))
-                    toast(trn("Exported {count} workout", "Exported {count} workouts", records.count))
-                } catch {
-                    toast(error.description)
+                    return records.count
                 }
             }
         ) { [unowned self] in chooser = nil }
@@ -125,15 +124,33 @@ final class HistoryPage {
             parent: parent, tr("Export for a Training Log"), action: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
             accept: tr("Export"), name: nil, filter: nil,
             { [unowned self] folder in
-                do throws(FileError) {
-                    let written = try ActivityFiles.write(records, into: folder, paths: application.paths)
-                    toast(trn("Exported {count} workout", "Exported {count} workouts", written.count))
-                } catch {
-                    toast(error.description)
+                let paths = application.paths
+                export { () throws(FileError) in
+                    try ActivityFiles.write(records, into: folder, paths: paths).count
                 }
             }
         ) { [unowned self] in chooser = nil }
     }
+
+    /// Runs an export's `write` (which answers how many workouts went) on the export queue: a long history is hundreds
+    /// of files, each fsync'd, which froze the window when written on the GTK thread. The toast saying how it went
+    /// comes back to the GTK thread.
+    private func export(_ write: @escaping @Sendable () throws(FileError) -> Int) {
+        let box = UncheckedBox(Unmanaged.passRetained(self))
+        Self.exports.async {
+            let said: String
+            do throws(FileError) {
+                let count = try write()
+                said = trn("Exported {count} workout", "Exported {count} workouts", count)
+            } catch {
+                said = error.description
+            }
+            onMainThread { box.value.takeRetainedValue().toast(said) }
+        }
+    }
+
+    /// One export at a time, in the order they were asked for (two into one folder do not interleave).
+    private static let exports = DispatchQueue(label: "interval-timer.export", qos: .userInitiated)
 
     /// The history, or nil once a toast says why it cannot be read.
     private func readForExport() -> [HistoryRecord]? {
@@ -170,9 +187,9 @@ final class HistoryPage {
                 y -= barHeight
             }
             cairo_set_source_rgba(cairo, Double(text.red), Double(text.green), Double(text.blue), Double(text.alpha))
-            if week.total > 0 {
+            if let label = week.label {
                 cairo_move_to(cairo, x, y - 4)
-                cairo_show_text(cairo, "\(Int(week.total.rounded()))")
+                cairo_show_text(cairo, label)
             }
             cairo_move_to(cairo, x, height - 4)
             cairo_show_text(cairo, LocalTime.text(week.start, dayAndMonth))

@@ -71,6 +71,15 @@ final class MainWindow {
                 adw_view_stack_add_titled(viewStack.c, root, page.rawValue, tr(page.title)), page.icon)
         }
         addActions()
+        // The view switchers (the header bar's and the narrow window's bottom bar's) and the menus of the layouts'
+        // menu buttons: GTK 4.8 names them after their classes ("AdwViewSwitcher", "GtkPopoverMenu").
+        namePageSwitchers(in: window.widget)
+        for button in descendants(of: window.widget, ofType: gtk_menu_button_get_type()) {
+            // Its label ("Export"), or the tooltip of an icon's ("Main Menu").
+            if let name = gtk_menu_button_get_label(cast(button)) ?? gtk_widget_get_tooltip_text(button) {
+                nameMenu(of: button, String(cString: name))
+            }
+        }
         on(UnsafeMutableRawPointer(viewStack), .notify("visible-child-name")) { [unowned self] _ in
             if visiblePage == .history { historyPage.reload() }
             if visiblePage == .workout, application.session.status.state != .idle { workoutPage.focusPause() }

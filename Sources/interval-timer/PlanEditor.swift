@@ -425,6 +425,10 @@ final class PlanEditor {
         gtk_editable_set_width_chars(cast(entry), 6)
         accessibleName(combo, tr("Kind"))
         accessibleName(entry, tr("Kind"))
+        // The arrow that lists the usual kinds: GTK 4.8 names it after its class ("GtkToggleButton").
+        for arrow in descendants(of: combo, ofType: gtk_toggle_button_get_type()) {
+            accessibleName(arrow, tr("Choose a Kind"))
+        }
         gtk_widget_set_tooltip_text(combo, tr("Kind"))
         on(entry, .changed) { [weak self] in
             guard let self, !updating else { return }
@@ -467,6 +471,7 @@ final class PlanEditor {
         gtk_widget_add_css_class(button, "flat")
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         accessibleName(button, tr("Actions for {item}", ["item": name]))
+        nameMenu(of: button, tr("Actions for {item}", ["item": name]))
         gtk_widget_set_tooltip_text(button, tr("Move, duplicate or remove"))
         return button
     }

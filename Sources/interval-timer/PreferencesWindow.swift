@@ -51,7 +51,7 @@ final class PreferencesWindow {
         }
         adw_preferences_window_add(cast(window), cast(page))
         on(window, .destroy) { [self] in isOpen = false }
-        // libadwaita 1.2 leaves its search button and field unnamed.
+        // libadwaita 1.2 leaves its search button and field unnamed, and its page switchers named by their class.
         for button in descendants(of: window, ofType: gtk_button_get_type())
         where gtk_button_get_icon_name(cast(button)).map({ String(cString: $0) }) == "edit-find-symbolic" {
             accessibleName(button, tr("Search"))
@@ -59,6 +59,7 @@ final class PreferencesWindow {
         for entry in descendants(of: window, ofType: gtk_search_entry_get_type()) {
             accessibleName(entry, tr("Search Preferences"))
         }
+        namePageSwitchers(in: window)
     }
 
     func present() {
@@ -229,6 +230,7 @@ final class PreferencesWindow {
         let speak: Widget = gtk_button_new_with_label(tr("Speak"))
         gtk_widget_set_valign(speak, GTK_ALIGN_CENTER)
         let row = suffixed(tr("Speak a sample"), speak)
+        sayNameOnce(speak)
         adw_action_row_set_subtitle(cast(row), tr("With the language and rate above"))
         on(speak, .clicked) { [self] in
             let sound = settings.sound

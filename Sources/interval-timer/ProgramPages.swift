@@ -247,24 +247,26 @@ final class ProgramPages {
         }
     }
 
-    /// A day: its timeline, Send to Watch (while a watch is mounted), Start (this day) and Make Next; its subtitle
-    /// (length, done or next, workout) is set by ``open(_:show:)``.
+    /// A day: its timeline, Make Next and Send to Watch (while a watch is mounted) as icons, and Start; its subtitle
+    /// (length, done or next, workout) is set by ``open(_:show:)``. Make Next and Send to Watch are icons named in
+    /// words (their tooltips say them too): three worded buttons left a 360-pixel window no room for the title, which
+    /// broke letter by letter ("D-a-y 2"), and with a watch mounted the window could not be narrower than 520.
     private func dayRow(
         _ name: String, title: String, _ day: Program.Day
     ) -> (row: Widget, makeNext: Widget, send: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
+        // One line, ellipsized if ever short of room, never broken between its letters.
+        adw_action_row_set_title_lines(cast(row), 1)
         adw_action_row_add_prefix(cast(row), Timeline.small(day.plan, restKinds: restKinds))
-        let makeNext: Widget = gtk_button_new_with_label(tr("Make Next"))
-        gtk_widget_set_valign(makeNext, GTK_ALIGN_CENTER)
-        accessibleDescription(makeNext, tr("{day} comes next", ["day": day.id.title]))
+        let makeNext = iconButton(
+            "go-jump-symbolic", tr("Make Next"), tr("{day} comes next", ["day": day.id.title]))
         on(makeNext, .clicked) { [unowned self] in
             change { program, progress throws(ProgramProgressError) in try progress.go(to: day.id, in: program) }
         }
         adw_action_row_add_suffix(cast(row), makeNext)
-        let send: Widget = gtk_button_new_with_label(tr("Send to Watch"))
-        gtk_widget_set_valign(send, GTK_ALIGN_CENTER)
+        let send = iconButton(
+            "send-to-symbolic", tr("Send to Watch"), tr("Send {day} to the watch as a workout", ["day": day.id.title]))
         gtk_widget_set_visible(send, watchMounted ? 1 : 0)
-        accessibleDescription(send, tr("Send {day} to the watch as a workout", ["day": day.id.title]))
         on(send, .clicked) { [unowned self] in sendToWatch(day.plan, Program.fileStem(program: title, day: day.id)) }
         adw_action_row_add_suffix(cast(row), send)
         let start: Widget = gtk_button_new_with_label(tr("Start"))
@@ -273,6 +275,17 @@ final class ProgramPages {
         on(start, .clicked) { [unowned self] in startDay(name, day.id) }
         adw_action_row_add_suffix(cast(row), start)
         return (row, makeNext, send)
+    }
+
+    /// A flat icon button named `name` (a screen reader says it, the tooltip shows it) that does `description`.
+    private func iconButton(_ icon: String, _ name: String, _ description: String) -> Widget {
+        let button: Widget = gtk_button_new_from_icon_name(icon)
+        gtk_widget_add_css_class(button, "flat")
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(button, name)
+        accessibleName(button, name)
+        accessibleDescription(button, description)
+        return button
     }
 
     /// Changes the shown program's progress, which the page and the list then show; a refusal ("nothing done yet")

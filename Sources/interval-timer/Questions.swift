@@ -21,6 +21,7 @@ func ask(
         adw_message_dialog_add_response(cast(dialog), answer.id, answer.label)
         adw_message_dialog_set_response_appearance(cast(dialog), answer.id, answer.appearance)
     }
+    for button in descendants(of: dialog, ofType: gtk_button_get_type()) { sayNameOnce(button) }
     if let preferred = preferred ?? answers.first?.id {
         adw_message_dialog_set_default_response(cast(dialog), preferred)
     }

@@ -4,7 +4,8 @@ import IntervalCore
 import IntervalRuntime
 
 /// A Garmin watch mounted as USB storage (docs/fit.md): the first mount GIO's volume monitor shows that has a `GARMIN`
-/// folder. `changed` runs when one is mounted or goes away; Send to Watch is offered only while ``folder`` is set.
+/// folder. `changed` runs when one is mounted or goes away, or when a mounted volume's `GARMIN` folder is made or
+/// removed; Send to Watch is offered only while ``folder`` is set.
 final class WatchMonitor {
     /// The mounted watch's `GARMIN` folder, if one is mounted.
     private(set) var folder: String?
@@ -12,19 +13,31 @@ final class WatchMonitor {
     private let monitor: UnsafeMutablePointer<GVolumeMonitor>?
     /// This object's handlers on the monitor.
     private var handlers: [gulong] = []
+    /// Each mount's root folder, watched: the volume monitor says nothing when a folder is made on a volume already
+    /// mounted, so a `GARMIN` folder made there went unnoticed until the volume was mounted again.
+    private var roots: [String: FileWatch] = [:]
 
     init() {
         monitor = g_volume_monitor_get()
-        folder = Self.find(in: monitor)
+        update()
         guard let monitor else { return }
         handlers = [Signal.mountAdded, .mountRemoved, .mountChanged].map { signal in
-            on(UnsafeMutableRawPointer(monitor), signal) { [unowned self] _ in
-                let found = Self.find(in: monitor)
-                guard found != folder else { return }
-                folder = found
-                changed()
-            }
+            on(UnsafeMutableRawPointer(monitor), signal) { [unowned self] _ in update() }
         }
+    }
+
+    /// Watches the roots of the mounts there are now, and looks for a `GARMIN` folder on them again.
+    private func update() {
+        let mounted = Self.mountRoots(monitor)
+        roots = mounted.reduce(into: [:]) { watches, root in
+            watches[root] =
+                roots[root] ?? watches[root]
+                ?? FileWatch(.folder(root), settle: 150) { [unowned self] in update() }
+        }
+        let found = mounted.lazy.map { $0 + "/GARMIN" }.first(where: Self.isFolder)
+        guard found != folder else { return }
+        folder = found
+        changed()
     }
 
     deinit {
@@ -45,11 +58,12 @@ final class WatchMonitor {
         return path
     }
 
-    /// The `GARMIN` folder of the first mount that has one.
-    private static func find(in monitor: UnsafeMutablePointer<GVolumeMonitor>?) -> String? {
-        guard let monitor else { return nil }
+    /// The root folders of the mounts GIO shows, in its order.
+    private static func mountRoots(_ monitor: UnsafeMutablePointer<GVolumeMonitor>?) -> [String] {
+        guard let monitor else { return [] }
         let mounts = g_volume_monitor_get_mounts(monitor)
         defer { g_list_free_full(mounts) { g_object_unref($0) } }
+        var roots: [String] = []
         var node = mounts
         while let current = node {
             defer { node = current.pointee.next }
@@ -57,10 +71,13 @@ final class WatchMonitor {
             defer { g_object_unref(UnsafeMutableRawPointer(root)) }
             guard let path = g_file_get_path(root) else { continue }
             defer { g_free(path) }
-            let garmin = String(cString: path) + "/GARMIN"
-            var status = stat()
-            if stat(garmin, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return garmin }
+            roots.append(String(cString: path))
         }
-        return nil
+        return roots
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }

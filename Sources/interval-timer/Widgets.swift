@@ -1,5 +1,6 @@
 import CGtk
 import CGtkShims
+import IntervalCore
 
 /// A layout of `ui/` (GtkBuilder XML, embedded by Package.swift), built with its texts translated (each file names
 /// the `intervald` domain). It holds the objects it built: keep it as long as they are used, or until they have a
@@ -115,6 +116,26 @@ func accessibleName(_ widget: Widget, _ name: String) {
 func accessibleName(dropDown: Widget, _ name: String) {
     accessibleName(dropDown, name)
     if let button = gtk_widget_get_first_child(dropDown) { accessibleName(button, name) }
+}
+
+/// Leaves `widget` named by its own label alone: GTK 4.8 says a widget's label, then each widget it is labelled by,
+/// so a button that libadwaita also labels by its text, or by its row's title, is said twice ("Keep Going Keep
+/// Going", "Speak Speak a sample").
+func sayNameOnce(_ widget: Widget) {
+    gtk_accessible_reset_relation(cast(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+}
+
+/// Names the view switchers below `widget` (a window's pages), which GTK 4.8 names after their class
+/// ("AdwViewSwitcher").
+func namePageSwitchers(in widget: Widget) {
+    for switcher in descendants(of: widget, ofType: adw_view_switcher_get_type()) {
+        accessibleName(switcher, tr("Pages"))
+    }
+}
+
+/// Names a menu button's menu (its popover), which GTK 4.8 names after its class ("GtkPopoverMenu").
+func nameMenu(of button: Widget, _ name: String) {
+    if let popover = gtk_menu_button_get_popover(cast(button)) { accessibleName(cast(popover), name) }
 }
 
 /// The widgets below `widget`, depth first, that are of `type` (`gtk_button_get_type()`): to name those that

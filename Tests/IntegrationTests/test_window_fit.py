@@ -4,10 +4,9 @@ window's own mount namespace while it runs (as udisks mounts a watch plugged in)
 The image is ext2: the kernels of these machines have no vfat, and the window looks at the folder, not the file
 system."""
 import csv
+import datetime
 import io
 import json
-import os
-import subprocess
 
 from pathlib import Path
 
@@ -15,7 +14,8 @@ import fitdecode
 import pytest
 
 from conftest import wait_until
-from test_window import Window, accessibility_bus, key, response, window_environment  # noqa: F401
+from test_window import (Window, accessibility_bus, in_window_namespace, read_menu, response,  # noqa: F401
+                         root_required, watch_window)
 from test_window_editor import choose, own_plans, xdotool_required
 
 DATA = Path(__file__).with_name("data") / "fit"
@@ -32,33 +32,13 @@ def workout_name(path):
 
 
 def menu_items(window):
-    """The names of the Plan Menu's items, read while it is open; closed again with Escape."""
-    window.open_menu("Plan Menu")
-    wait_until(lambda: window.find("menu item", "Export…"), 10, "the plan menu")
-    names = [item.get_name() for item in window.all("menu item")]
-    key("Escape")
-    wait_until(lambda: not window.find("menu item", "Export…"), 10, "the plan menu to close")
-    return names
+    """The names of the Plan Menu's items."""
+    return read_menu(window, "Plan Menu", "Export…", lambda: [item.get_name() for item in window.all("menu item")])
 
 
-def in_window_namespace(window, *command):
-    return subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", *command], capture_output=True, check=True,
-                          timeout=20)
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="a test watch is a loop mount in a mount namespace: needs root")
+@root_required
 def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes_back(tmp_path, activatable_daemon):
-    # The watch: an image with a GARMIN folder, and where the desktop would mount it (under the home folder, which
-    # GIO's volume monitor shows as it shows /media and /run/media).
-    content = tmp_path / "watch-content"
-    (content / "GARMIN").mkdir(parents=True)
-    image = tmp_path / "watch.img"
-    subprocess.run(["mkfs.ext2", "-q", "-F", "-L", "FORERUNNER", "-d", str(content), str(image), "8M"], check=True)
-    home = tmp_path / "home"
-    mount_point = home / "FORERUNNER"
-    mount_point.mkdir(parents=True)
-    window = Window(tmp_path, env={"HOME": str(home)}, wrapper=("unshare", "-m", "--propagation", "private"))
-    try:
+    with watch_window(tmp_path) as (window, image, mount_point):
         window.open_plan("Tabata")
         items = menu_items(window)
         assert "Export as FIT Workout…" in items and "Send to Watch" not in items, items
@@ -112,9 +92,6 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         wait_until(imported.exists, 10, "the imported plan")
         assert imported.read_text().startswith('name "Intervals 5x1km"\n')
         window.wait("label", "Imported “Intervals 5x1km”", timeout=30)  # perhaps behind the watch's toasts
-    finally:
-        subprocess.run(["nsenter", "-t", str(window.pid), "-m", "--", "umount", str(mount_point)], capture_output=True)
-        window.close()
 
 
 def test_the_history_page_exports_a_csv_file_and_fit_activities(tmp_path, activatable_daemon):
@@ -157,5 +134,53 @@ def test_the_history_page_exports_a_csv_file_and_fit_activities(tmp_path, activa
         # Galloway stopped at 10:00: its warm-up and the segments after it, the last one cut where it stopped.
         assert laps["2026-11-27 18-00 Galloway run-walk 30-30.fit"] == [300.0] + [30.0] * 8 + [60.0]
         assert laps["2026-11-28 07-00 8x(20s work, 10s rest).fit"] == [20.0, 10.0] * 8
+    finally:
+        window.close()
+
+
+@root_required
+def test_a_garmin_folder_made_or_removed_on_a_mounted_volume_is_noticed(tmp_path, activatable_daemon):
+    """A GARMIN folder made on a volume already mounted went unnoticed until the volume was mounted again (GIO's volume
+    monitor says nothing of folders); one removed left Send to Watch offered."""
+    with watch_window(tmp_path) as (window, image, mount_point):
+        window.open_plan("Tabata")
+        in_window_namespace(window, "mount", "-o", "loop", str(image), str(mount_point))
+        wait_until(lambda: "Send to Watch" in menu_items(window), 10, "Send to Watch in the plan menu")
+        in_window_namespace(window, "rmdir", str(mount_point / "GARMIN"))
+        wait_until(lambda: "Send to Watch" not in menu_items(window), 10, "Send to Watch gone with the folder")
+        in_window_namespace(window, "mkdir", str(mount_point / "GARMIN"))
+        wait_until(lambda: "Send to Watch" in menu_items(window), 10, "Send to Watch back with a new GARMIN folder")
+        window.menu("Send to Watch", "Plan Menu")
+        window.wait("label", "Sent “Tabata” to the watch")
+
+
+def test_the_window_answers_while_a_long_export_writes(tmp_path, activatable_daemon):
+    """The History page's exports wrote on the GTK thread: a long history's hundreds of files, each fsync'd, froze the
+    window until the last was written."""
+    count = 1000
+    state = tmp_path / "state" / "intervald"
+    state.mkdir(parents=True)
+    start = datetime.datetime(2026, 11, 27, 18, tzinfo=datetime.timezone.utc)
+    # Each its own hour, so each its own file ("2026-11-27 18-00 8x(20s work, 10s rest).fit").
+    (state / "history.jsonl").write_text("".join(json.dumps(
+        {"id": f"w{index}", "plan": "8x(20s work, 10s rest)", "origin": "",
+         "start": (start - datetime.timedelta(hours=index)).isoformat(), "end": "",
+         "start_wall_us": int((start - datetime.timedelta(hours=index)).timestamp()) * 1_000_000,
+         "planned_us": 240000000, "done_us": 240000000, "segments_done": 16, "time_per_kind_us": {"work": 160000000, "rest": 80000000}, "result": "finished",
+         "text": "8x(20s work, 10s rest)"}) + "\n" for index in range(count)))
+    window = Window(tmp_path)
+    try:
+        window.tab("History")
+        folder = tmp_path / "activities"
+        folder.mkdir()
+        window.menu("Export for a Training Log…", "Export")
+        choose(window, "Export for a Training Log", folder, "Export")
+        wait_until(lambda: list(folder.glob("*.fit")), 30, "the export to begin")
+        # The window takes a click and shows its result while the files are still being written.
+        window.tab("Calculator")
+        assert len(list(folder.glob("*.fit"))) < count, "the window answered only once the export was done"
+        # Every one is written all the same. (Its toast, which the CSV export's test reads, is gone before a walk of
+        # this window, with its 200 history rows, reaches it.)
+        wait_until(lambda: len(list(folder.glob("*.fit"))) == count, 120, f"{count} activity files")
     finally:
         window.close()

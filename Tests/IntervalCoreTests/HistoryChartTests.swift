@@ -33,6 +33,16 @@ import Testing
         #expect(chart.weeks.last?.total == 32)
     }
 
+    /// A week of 14 seconds was labelled "0" over a bar drawn 45 px tall.
+    @Test func aWeekOfSecondsIsLabelledLessThanAMinuteNotZero() {
+        let records = [
+            record(at: Self.monday, ["run": 14_000_000]),
+            record(at: Self.monday - HistoryChart.week, ["run": 20 * Self.minute, "walk": 40_000_000]),
+        ]
+        let chart = HistoryChart(records, now: Self.now, utcOffset: { _ in 0 }, restKinds: Self.rest, count: 3)
+        #expect(chart.weeks.map(\.label) == [nil, "21", "<1"])
+    }
+
     @Test func noWeeksAskedForIsAnEmptyChart() {
         let chart = HistoryChart(
             [record(at: Self.now, ["run": Self.minute])], now: Self.now, utcOffset: { _ in 0 }, restKinds: [],

@@ -188,10 +188,56 @@ import Testing
                 .replacing("</property>", with: "").replacing("&lt;", with: "<").replacing("&gt;", with: ">")
                 .split(separator: " ").map(String.init)
         }
-        // The workout page's controls take these themselves (ui/workout-page.ui), while one of them has the focus.
-        let workoutPage = ["space", "Right", "Left"]
-        let tables = (WindowKey.application + WindowKey.editor).compactMap(\.accelerators.first)
-        #expect(listed.sorted() == (workoutPage + tables).sorted())
+        // The workout page's controls take these themselves (ui/workout-page.ui), while one of them has the focus; the
+        // Plans page's leaflet takes Alt+Left (can-navigate-back, ui/plans-page.ui).
+        let ownKeys = ["space", "Right", "Left", "<Alt>Left"]
+        // Every accelerator of an action, not only its first: Ctrl+W closed the window unlisted.
+        let tables = (WindowKey.application + WindowKey.editor).flatMap(\.accelerators)
+        #expect(listed.sorted() == (ownKeys + tables).sorted())
+    }
+
+    /// Each key docs/window.md's key tables document ("| Ctrl+Q, Ctrl+W | close the window |") is listed: the
+    /// shortcuts window listed Ctrl+Q but not Ctrl+W or Alt+Left.
+    @Test func theKeyboardShortcutsWindowListsEveryKeyTheWindowsPageDocuments() throws {
+        let ui = try String(
+            contentsOfFile: "\(ReferenceDocsTests.repository)/Sources/interval-timer/ui/shortcuts.ui", encoding: .utf8)
+        let page = try String(contentsOfFile: "\(ReferenceDocsTests.repository)/docs/window.md", encoding: .utf8)
+        let documented = Self.documentedKeys(page)
+        #expect(documented.contains("<Alt>Left") && documented.contains("<Control>w"), "\(documented)")
+        for key in documented {
+            let escaped = key.replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+            let listed = try Regex(#"<property name="accelerator">([^<]* )?\#(escaped)( [^<]*)?</property>"#)
+            #expect(ui.contains(listed), "docs/window.md documents \(key); ui/shortcuts.ui does not list it")
+        }
+    }
+
+    /// The keys of the page's key tables (a table whose first column is headed "key"), as GTK writes them:
+    /// "Ctrl+Shift+Enter" is `<Control><Shift>Return`.
+    static func documentedKeys(_ page: String) -> [String] {
+        var keys: [String] = []
+        var inKeyTable = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard line.hasPrefix("|"), let first = cells.first else {
+                inKeyTable = false
+                continue
+            }
+            if first.lowercased() == "key" {
+                inKeyTable = true
+            } else if inKeyTable, !first.hasPrefix("-") {
+                keys += first.split(separator: ", ").map { Self.gtkAccelerator(String($0)) }
+            }
+        }
+        return keys
+    }
+
+    private static func gtkAccelerator(_ written: String) -> String {
+        let parts = written.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        let modifiers = ["Ctrl": "<Control>", "Shift": "<Shift>", "Alt": "<Alt>"]
+        let names = ["Enter": "Return", "?": "question", "Space": "space"]
+        let key = parts.last ?? written
+        let name = names[key] ?? (key.count == 1 ? key.lowercased() : key)
+        return parts.dropLast().map { modifiers[$0] ?? $0 }.joined() + name
     }
 }
 
