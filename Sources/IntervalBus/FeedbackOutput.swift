@@ -1,0 +1,193 @@
+import Dispatch
+import IntervalCore
+import IntervalRuntime
+import Logging
+
+/// Where ``FeedbackOutput`` meets feedbackd: ``FeedbackdClient``, or a test's recorder. Neither call blocks the caller.
+public protocol FeedbackTriggering: AnyObject {
+    /// Asks for the feedback of `event` (a name of feedbackd's event-naming spec) `delay` µs from now.
+    func trigger(_ event: String, after delay: Int64)
+    /// Drops what waits to be asked for and ends the feedbacks still playing.
+    func cut()
+}
+
+/// Cues you feel (docs/reference.md §4d) as an output of a ``WorkoutSession``: at each change, countdown pip and the
+/// finish, feedbackd's event for it (``HapticCues``), which a phone plays on its vibration motor; a pause, a stop or a
+/// skip ends what still plays. `handle` only hands the event over: the bus call is made on the feedback's own queue.
+public final class FeedbackOutput: WorkoutOutput {
+    private let feedback: any FeedbackTriggering
+    private let restKinds: Set<String>
+
+    public init(feedback: any FeedbackTriggering, restKinds: Set<String>) {
+        self.feedback = feedback
+        self.restKinds = restKinds
+    }
+
+    /// The output `settings` ask for, on the feedback `connect` makes; nil with `[haptics] enabled = false`, and then
+    /// nothing is connected.
+    public static func forSettings(
+        _ settings: Settings, connect: () -> any FeedbackTriggering
+    ) -> FeedbackOutput? {
+        guard settings.hapticsEnabled else { return nil }
+        return FeedbackOutput(feedback: connect(), restKinds: settings.sound.restKinds)
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        let actions = HapticCues.actions(for: moment, restKinds: restKinds)
+        if actions.cut { feedback.cut() }
+        for cue in actions.cues { feedback.trigger(cue.text, after: cue.delay) }
+    }
+}
+
+/// feedbackd (`org.sigxcpu.Feedback` on the session bus), asked for events on a connection of its own served on a queue
+/// of its own (`intervald.haptics`): sd-bus is not thread-safe, and the queue that times cues must never wait for it.
+/// Each event is one `TriggerFeedback` answered later; a pip timed ahead waits on a strict timer there.
+///
+/// The events are asked for in feedbackd's "quiet" profile at most (the `profile` hint): its vibration and LEDs, never
+/// a sound of its theme over the cue sounds. feedbackd ends an event's feedbacks when the connection that asked for it
+/// closes, so what plays ends with the daemon; ``cut()`` ends them at once with `EndFeedback`, for the ids that have not
+/// yet reported `FeedbackEnded`. Where feedbackd neither runs nor can be started by the bus, each call fails at once
+/// (`ServiceUnknown`): that is logged once, and nothing else happens.
+public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
+    static let service = "org.sigxcpu.Feedback"
+    static let path = "/org/sigxcpu/Feedback"
+    static let interface = "org.sigxcpu.Feedback"
+    /// feedbackd's profile levels are full (sound), quiet (vibration) and silent (LEDs); this one and those below it.
+    static let profile = "quiet"
+
+    private let timed: TimedQueue
+    private let logger: Logger
+    // Confined to the queue.
+    private var driver: BusDispatchDriver?
+    private var ended: BusSlot?
+    /// The events asked for since the last cut whose feedbacks may still play.
+    private var running: Set<UInt32> = []
+    /// Counts cuts, so that an event answered after a cut that should have ended it is ended then.
+    private var cuts = 0
+    private var saidUnavailable = false
+
+    public init(logger: Logger) {
+        timed = TimedQueue(label: "intervald.haptics", qos: .userInteractive, leeway: .milliseconds(1))
+        self.logger = logger
+        // Connected ahead, so that the first cue does not wait for the connection.
+        timed.run(after: 0) { [weak self] in _ = self?.connection() }
+    }
+
+    deinit {
+        driver?.stop()
+    }
+
+    public func trigger(_ event: String, after delay: Int64) {
+        timed.run(after: delay) { [weak self] in self?.ask(for: event) }
+    }
+
+    public func cut() {
+        timed.dropTimed { [weak self] in self?.endRunning() }
+    }
+
+    /// Waits until every event asked for so far has been written to the bus: before the process exits.
+    public func flush() {
+        timed.queue.sync {
+            do throws(BusError) {
+                try driver?.bus.flush()
+            } catch {
+                logger.debug("Could not flush the feedback connection.", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// The connection, opened at the first need and again after it was lost; nil without a session bus.
+    private func connection() -> Bus? {
+        if let driver { return driver.bus }
+        do throws(BusError) {
+            let bus = try Bus.openUser(description: "intervald-haptics")
+            ended = try bus.matchSignal(
+                sender: nil, path: Self.path, interface: Self.interface, member: "FeedbackEnded",
+                callback: { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    let client = Unmanaged<FeedbackdClient>.fromOpaque(userdata).takeUnretainedValue()
+                    if let id = try? BusMessage(borrowing: message).readUInt32() { client.running.remove(id) }
+                    return 0
+                },
+                // The match is this object's and ends with it.
+                userdata: Unmanaged.passUnretained(self).toOpaque())
+            let driver = BusDispatchDriver(bus: bus, queue: timed.queue, logger: logger) { [weak self] _ in
+                self?.disconnected()
+            }
+            try driver.start()
+            self.driver = driver
+            return bus
+        } catch {
+            unavailable(error)
+            return nil
+        }
+    }
+
+    private func disconnected() {
+        driver = nil
+        ended = nil
+        running = []
+    }
+
+    private func ask(for event: String) {
+        guard let bus = connection() else { return }
+        let cutsBefore = cuts
+        do throws(BusError) {
+            let message = try bus.newMethodCall(
+                destination: Self.service, path: Self.path, interface: Self.interface, member: "TriggerFeedback")
+            try message.append(DesktopIdentity.window)
+            try message.append(event)
+            try message.openContainer("a", contents: "{sv}")
+            try message.appendEntry("profile", "s") { message throws(BusError) in try message.append(Self.profile) }
+            try message.closeContainer()
+            try message.append(Int32(-1))  // each feedback of the event once
+            try bus.callAsync(message, timeout: .seconds(5)) { [weak self] result in
+                self?.answered(result, cutsBefore: cutsBefore)
+            }
+            driver?.updateInterest()
+        } catch {
+            unavailable(error)
+        }
+    }
+
+    private func answered(_ result: Result<BusMessage, BusError>, cutsBefore: Int) {
+        switch result {
+        case .success(let reply):
+            guard let id = try? reply.readUInt32() else { return }
+            saidUnavailable = false
+            if cuts == cutsBefore {
+                running.insert(id)
+            } else {
+                end(id)
+            }
+        case .failure(let error):
+            unavailable(error)
+        }
+    }
+
+    private func endRunning() {
+        cuts += 1
+        for id in running { end(id) }
+        running = []
+    }
+
+    private func end(_ id: UInt32) {
+        guard let bus = driver?.bus else { return }
+        do throws(BusError) {
+            let message = try bus.newMethodCall(
+                destination: Self.service, path: Self.path, interface: Self.interface, member: "EndFeedback")
+            try message.append(id)
+            try bus.send(message)
+            driver?.updateInterest()
+        } catch {
+            logger.debug("Could not end a feedback.", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Says once that there is no feedbackd, until it answers again.
+    private func unavailable(_ error: BusError) {
+        guard !saidUnavailable else { return }
+        saidUnavailable = true
+        logger.info("No cues you feel: feedbackd does not answer.", metadata: ["error": "\(error)"])
+    }
+}
