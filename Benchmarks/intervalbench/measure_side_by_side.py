@@ -2,6 +2,7 @@
 clock_nanosleep loop that emits one sd-bus signal, then shows one libnotify notification per cue) cue at the same
 time, half a period out of phase, seen by the same monitor, in several runs. Each run is reported as intervald minus
 the floor beside it, for `SegmentStarted` and for `Notify`: the machine's noise in that window is the same for both."""
+import re
 import subprocess
 import time
 
@@ -72,10 +73,49 @@ def beside_the_floor(bench, plan, segments, segment_s):
     return signals, floor_signals, floor.returncode
 
 
+def costed_beside_the_floor(bench, plan, segments, segment_s):
+    """`beside_the_floor`, with the daemon's CPU time over the run: what a comparison of one output on and off needs."""
+    sampler = Window(bench.pid, interval=1.0)
+    signals, floor, status = beside_the_floor(bench, plan, segments, segment_s)
+    cost = sampler.finish()
+    return {"signals": signals, "floor": floor, "floor_status": status, "daemon_cpu_ms": cost["cpu_ms"],
+            "seconds": cost["seconds"]}
+
+
+def switched_off(bench, table, name):
+    """A copy of the bench's settings with `[table] enabled = false`, written as `name` in its work directory. The
+    shipped file has the table already: a second one would make the whole file invalid."""
+    settings = bench.settings
+    text, count = re.subn(rf"^(\[{table}\][^\[]*?^enabled\s*=\s*)true", r"\1false", settings.read_text(),
+                          flags=re.M | re.S)
+    if count != 1:
+        raise RuntimeError(f"no [{table}] enabled = true in {settings} to turn off")
+    off = bench.work / name
+    off.write_text(text)
+    return off
+
+
 def lateness_beside_the_floor(run, period_ns):
     """intervald's and the floor's jitter in one `beside_the_floor` run, and their difference."""
     ours, floor = jitter(run["signals"], period_ns), jitter(run["floor"], period_ns)
     return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
+
+
+def costed_lateness(run, period_ns):
+    """A `costed_beside_the_floor` run's lateness beside the floor, and the daemon's CPU use in percent of a core."""
+    return {**lateness_beside_the_floor(run, period_ns),
+            "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
+
+
+def floor_run_problems(prefix, s, names):
+    """What went wrong in the runs `names` of a summary of `costed_lateness` runs, as sentences starting `prefix`."""
+    found = []
+    for name in names:
+        if not s[name]["signal"] or not s[name]["floor"]:
+            found.append(f"{prefix}: no cues measured ({name})")
+        if s[name]["floor_status"]:
+            found.append(f"{prefix}: the C floor exited with {s[name]['floor_status']} ({name})")
+    return found
 
 
 def lateness_cells(run):

@@ -2,15 +2,14 @@
 in kded5 and Plasma's system tray, which reads every property again after each second's signals), next to the same
 plan with `[tray] enabled = false` and the same host running, each run with the C floor cueing alongside, as in
 "Side by side"."""
-import re
 import sys
 import tempfile
 import time
 
 from .common import REPO, log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor, lateness_cells
-from .procstat import Window
+from .measure_side_by_side import (costed_beside_the_floor, costed_lateness, floor_run_problems, lateness_cells,
+                                   switched_off)
 
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 import tray_hosts  # noqa: E402 - the hosts the tests run, after the path to them
@@ -19,15 +18,6 @@ KEY = "tray"
 PARAMS = {"quick": {"tray_segments": 3, "tray_segment_s": 2},
           "full": {"tray_segments": 60, "tray_segment_s": 3}}
 NEEDS_QUIET_MACHINE = True
-
-
-def _run(bench, plan):
-    p = bench.p
-    sampler = Window(bench.pid, interval=1.0)
-    signals, floor, status = beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
-    cost = sampler.finish()
-    return {"signals": signals, "floor": floor, "floor_status": status, "daemon_cpu_ms": cost["cpu_ms"],
-            "seconds": cost["seconds"]}
 
 
 def run(bench):
@@ -43,23 +33,17 @@ def run(bench):
             tray_hosts.plasma_systemtray(tmp_dir=scratch) as tray:
         log(f"the tray item in Plasma's system tray, {plan}, the C floor alongside …")
         reads_before = len(tray.recorder.property_reads())
-        shown = _run(bench, plan)
+        shown = costed_beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
         shown["host_reads"] = len(tray.recorder.property_reads()) - reads_before
         log("the same plan with [tray] enabled = false, Plasma's system tray still there, the C floor alongside …")
         settings = bench.settings
-        off = bench.work / "intervald-no-tray.toml"
-        # The shipped file has its [tray] table already: a second one would make the whole file invalid.
-        text, count = re.subn(r"^(\[tray\][^\[]*?^enabled\s*=\s*)true", r"\1false", settings.read_text(),
-                              flags=re.M | re.S)
-        if count != 1:
-            raise RuntimeError(f"no [tray] enabled = true in {settings} to turn off")
-        off.write_text(text)
+        off = switched_off(bench, "tray", "intervald-no-tray.toml")
         bench.settings = off
         try:
             bench.restart_daemon()
             warm_up(bench)
             reads_before = len(tray.recorder.property_reads())
-            hidden = _run(bench, plan)
+            hidden = costed_beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
             hidden["host_reads"] = len(tray.recorder.property_reads()) - reads_before
         finally:
             bench.settings = settings
@@ -74,9 +58,7 @@ def summarize(raw, params):
     period_ns = s["segment_s"] * 1_000_000_000
     runs = {}
     for name in ("shown", "off"):
-        run = s[name]
-        runs[name] = {**lateness_beside_the_floor(run, period_ns),
-                      "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
+        runs[name] = costed_lateness(s[name], period_ns)
     for name in ("shown", "off"):
         runs[name]["host_reads"] = s[name]["host_reads"]
     return {"plan": s["plan"], **runs}
@@ -85,12 +67,7 @@ def summarize(raw, params):
 def problems(s):
     if "skipped" in s:
         return [f"tray: {s['skipped']}"]
-    found = []
-    for name in ("shown", "off"):
-        if not s[name]["signal"] or not s[name]["floor"]:
-            found.append(f"tray: no cues measured ({name})")
-        if s[name]["floor_status"]:
-            found.append(f"tray: the C floor exited with {s[name]['floor_status']} ({name})")
+    found = floor_run_problems("tray", s, ("shown", "off"))
     if not s["shown"]["host_reads"]:
         found.append("tray: Plasma's system tray read nothing of the item")
     if s["off"]["host_reads"]:
