@@ -9,8 +9,8 @@ from pathlib import Path
 
 from .common import REPO, log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import (costed_beside_the_floor, costed_lateness, floor_run_problems, lateness_cells,
-                                   switched_off)
+from .measure_side_by_side import (costed_beside_the_floor, on_off_headline, on_off_problems, on_off_section,
+                                   on_off_summary, switched_off)
 
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 from feedbackd import FEEDBACKD, Feedbackd  # noqa: E402 - the feedbackd the tests run, after the path to them
@@ -57,51 +57,28 @@ def run(bench):
 
 
 def summarize(raw, params):
-    s = raw[KEY]
-    if "skipped" in s:
-        return s
-    period_ns = s["segment_s"] * 1_000_000_000
-    runs = {name: {**costed_lateness(s[name], period_ns), "feedbacks": s[name]["feedbacks"]} for name in ("on", "off")}
-    return {"plan": s["plan"], **runs}
+    return on_off_summary(raw, KEY, ("on", "off"), kept=("feedbacks",))
 
 
 def problems(s):
-    if "skipped" in s:
-        return [f"haptics: {s['skipped']}"]
-    found = floor_run_problems("haptics", s, ("on", "off"))
-    if not s["on"]["feedbacks"]:
-        found.append("haptics: feedbackd got no event with haptics on")
-    if s["off"]["feedbacks"]:
-        found.append("haptics: feedbackd got events with [haptics] enabled = false")
-    return found
+    return on_off_problems("haptics", s, ("on", "off"), lambda s: [
+        (not s["on"]["feedbacks"], "feedbackd got no event with haptics on"),
+        (s["off"]["feedbacks"], "feedbackd got events with [haptics] enabled = false")])
 
 
 def headline(s):
-    if "skipped" in s:
-        return f"haptics: skipped ({s['skipped']})"
-    diff = lambda name: (s[name]["difference"] or {}).get("p99_ms")
-    return (f"haptics: SegmentStarted p99 − the floor's: {diff('on')} ms with feedbackd asked at each cue, "
-            f"{diff('off')} ms with haptics off")
+    return on_off_headline("haptics", s, (("on", "with feedbackd asked at each cue"), ("off", "with haptics off")))
 
 
 def render(s, results):
-    lines = ["## Cues you feel", ""]
-    add = lines.append
-    if "skipped" in s:
-        return lines + [f"Skipped: {s['skipped']}.", ""]
-    plan = s["plan"].replace("\n", "; ")
-    add(f"The daemon runs `{plan}` twice, each time with the C floor cueing alongside and feedbackd running on the "
-        "bus (its theme of dummy feedbacks, as in the tests: no vibration motor here): once with `[haptics] enabled = "
-        f"true`, the default, when feedbackd got {s['on']['feedbacks']} events (each change, each countdown pip and the "
-        f"finish), and once with `[haptics] enabled = false`, when it got {s['off']['feedbacks']}. The haptic output "
-        "only hands each event to its own queue at the instant; the call to feedbackd goes out from there, on its own "
-        "connection. The difference column is intervald − the floor beside it, as in \"Side by side\": haptics that "
-        "cost cue lateness would show as a larger difference in the first row.")
-    add("")
-    add("| haptics | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
-        "daemon CPU % |")
-    add("| --- | --- | --- | --- | ---: |")
-    for name, label in (("on", "on, feedbackd asked at each cue"), ("off", "`[haptics] enabled = false`")):
-        add(f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |")
-    add("")
-    return lines
+    return on_off_section(
+        s, "Cues you feel", "haptics",
+        (("on", "on, feedbackd asked at each cue"), ("off", "`[haptics] enabled = false`")),
+        lambda s: f"The daemon runs `{s['plan'].replace(chr(10), '; ')}` twice, each time with the C floor cueing "
+        "alongside and feedbackd running on the bus (its theme of dummy feedbacks, as in the tests: no vibration motor "
+        f"here): once with `[haptics] enabled = true`, the default, when feedbackd got {s['on']['feedbacks']} events "
+        "(each change, each countdown pip and the finish), and once with `[haptics] enabled = false`, when it got "
+        f"{s['off']['feedbacks']}. The haptic output only hands each event to its own queue at the instant; the call "
+        "to feedbackd goes out from there, on its own connection. The difference column is intervald − the floor "
+        "beside it, as in \"Side by side\": haptics that cost cue lateness would show as a larger difference in the "
+        "first row.")

@@ -107,15 +107,51 @@ def costed_lateness(run, period_ns):
             "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
 
 
-def floor_run_problems(prefix, s, names):
-    """What went wrong in the runs `names` of a summary of `costed_lateness` runs, as sentences starting `prefix`."""
+def on_off_problems(prefix, s, names, wrong):
+    """What went wrong in the runs `names` of an `on_off_summary`, as sentences starting `prefix`, with `wrong(s)`: the
+    measurement's own (condition, sentence) pairs; only its reason if it was skipped."""
+    if "skipped" in s:
+        return [f"{prefix}: {s['skipped']}"]
     found = []
     for name in names:
         if not s[name]["signal"] or not s[name]["floor"]:
             found.append(f"{prefix}: no cues measured ({name})")
         if s[name]["floor_status"]:
             found.append(f"{prefix}: the C floor exited with {s[name]['floor_status']} ({name})")
-    return found
+    return found + [f"{prefix}: {sentence}" for condition, sentence in wrong(s) if condition]
+
+
+def on_off_headline(prefix, s, runs):
+    """The headline of an `on_off_summary`: each run's SegmentStarted p99 − the floor's, with the words of `runs`
+    ((name, words) pairs)."""
+    if "skipped" in s:
+        return f"{prefix}: skipped ({s['skipped']})"
+    figures = ", ".join(f"{(s[name]['difference'] or {}).get('p99_ms')} ms {words}" for name, words in runs)
+    return f"{prefix}: SegmentStarted p99 − the floor's: {figures}"
+
+
+def on_off_summary(raw, key, names, kept=()):
+    """The summary of a measurement that ran one plan beside the floor with something on and off (`names`, each a
+    `costed_beside_the_floor` run, with its own figures `kept`), or its reason for being skipped."""
+    s = raw[key]
+    if "skipped" in s:
+        return s
+    period_ns = s["segment_s"] * 1_000_000_000
+    return {"plan": s["plan"], **{name: {**costed_lateness(s[name], period_ns), **{k: s[name][k] for k in kept}}
+                                  for name in names}}
+
+
+def on_off_section(s, title, what, rows, intro):
+    """The section of an `on_off_summary`: `intro(s)`, then a row per (name, label) of `rows`."""
+    lines = [f"## {title}", ""]
+    if "skipped" in s:
+        return lines + [f"Skipped: {s['skipped']}.", ""]
+    lines += [intro(s), "",
+              f"| {what} | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
+              "daemon CPU % |",
+              "| --- | --- | --- | --- | ---: |"]
+    lines += [f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |" for name, label in rows]
+    return lines + [""]
 
 
 def lateness_cells(run):

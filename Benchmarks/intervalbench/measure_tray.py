@@ -8,8 +8,8 @@ import time
 
 from .common import REPO, log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import (costed_beside_the_floor, costed_lateness, floor_run_problems, lateness_cells,
-                                   switched_off)
+from .measure_side_by_side import (costed_beside_the_floor, on_off_headline, on_off_problems, on_off_section,
+                                   on_off_summary, switched_off)
 
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 import tray_hosts  # noqa: E402 - the hosts the tests run, after the path to them
@@ -52,54 +52,27 @@ def run(bench):
 
 
 def summarize(raw, params):
-    s = raw[KEY]
-    if "skipped" in s:
-        return s
-    period_ns = s["segment_s"] * 1_000_000_000
-    runs = {}
-    for name in ("shown", "off"):
-        runs[name] = costed_lateness(s[name], period_ns)
-    for name in ("shown", "off"):
-        runs[name]["host_reads"] = s[name]["host_reads"]
-    return {"plan": s["plan"], **runs}
+    return on_off_summary(raw, KEY, ("shown", "off"), kept=("host_reads",))
 
 
 def problems(s):
-    if "skipped" in s:
-        return [f"tray: {s['skipped']}"]
-    found = floor_run_problems("tray", s, ("shown", "off"))
-    if not s["shown"]["host_reads"]:
-        found.append("tray: Plasma's system tray read nothing of the item")
-    if s["off"]["host_reads"]:
-        found.append("tray: Plasma's system tray read a tray item with [tray] enabled = false")
-    return found
+    return on_off_problems("tray", s, ("shown", "off"), lambda s: [
+        (not s["shown"]["host_reads"], "Plasma's system tray read nothing of the item"),
+        (s["off"]["host_reads"], "Plasma's system tray read a tray item with [tray] enabled = false")])
 
 
 def headline(s):
-    if "skipped" in s:
-        return f"tray: skipped ({s['skipped']})"
-    diff = lambda name: (s[name]["difference"] or {}).get("p99_ms")
-    return (f"tray: SegmentStarted p99 − the floor's: {diff('shown')} ms shown in Plasma's tray, {diff('off')} ms "
-            f"with the tray off")
+    return on_off_headline("tray", s, (("shown", "shown in Plasma's tray"), ("off", "with the tray off")))
 
 
 def render(s, results):
-    lines = ["## The tray item", ""]
-    add = lines.append
-    if "skipped" in s:
-        return lines + [f"Skipped: {s['skipped']}.", ""]
-    add(f"The daemon runs `{s['plan']}` twice, each time with the C floor cueing alongside: once with its tray item shown "
-        "in Plasma's own system tray (`plasmawindowed org.kde.plasma.systemtray`, with kded5's StatusNotifierWatcher), "
-        f"which read the item's properties {s['shown']['host_reads']} times during the run (after each second's "
-        "`NewTitle`, `NewToolTip` and `XAyatanaNewLabel`), and once with `[tray] enabled = false`, Plasma's system "
-        "tray still running (it also shows the workout's media player, which it reads at each cue). The difference "
-        "column is intervald − the floor beside it, as in \"Side by side\": a tray that cost cue lateness would show "
-        "as a larger difference in the first row.")
-    add("")
-    add("| the tray | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
-        "daemon CPU % |")
-    add("| --- | --- | --- | --- | ---: |")
-    for name, label in (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")):
-        add(f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |")
-    add("")
-    return lines
+    return on_off_section(
+        s, "The tray item", "the tray",
+        (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")),
+        lambda s: f"The daemon runs `{s['plan']}` twice, each time with the C floor cueing alongside: once with its "
+        "tray item shown in Plasma's own system tray (`plasmawindowed org.kde.plasma.systemtray`, with kded5's "
+        f"StatusNotifierWatcher), which read the item's properties {s['shown']['host_reads']} times during the run "
+        "(after each second's `NewTitle`, `NewToolTip` and `XAyatanaNewLabel`), and once with `[tray] enabled = "
+        "false`, Plasma's system tray still running (it also shows the workout's media player, which it reads at each "
+        "cue). The difference column is intervald − the floor beside it, as in \"Side by side\": a tray that cost cue "
+        "lateness would show as a larger difference in the first row.")
