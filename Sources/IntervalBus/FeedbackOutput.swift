@@ -58,23 +58,42 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     private let timed: TimedQueue
     private let logger: Logger
     // Confined to the queue.
-    private var driver: BusDispatchDriver?
-    private var ended: BusSlot?
-    /// The events asked for since the last cut whose feedbacks may still play.
-    private var running: Set<UInt32> = []
+    private var connection: Connection?
     /// Counts cuts, so that an event answered after a cut that should have ended it is ended then.
     private var cuts = 0
     private var saidUnavailable = false
+
+    /// The bus, its match on `FeedbackEnded` and the events it may still play: made, used and closed on the queue only,
+    /// so that the match's callback never meets a connection closed under it.
+    private final class Connection {
+        let driver: BusDispatchDriver
+        var ended: BusSlot?
+        /// The events asked for since the last cut whose feedbacks may still play.
+        var running: Set<UInt32> = []
+
+        var bus: Bus { driver.bus }
+
+        init(driver: BusDispatchDriver) {
+            self.driver = driver
+        }
+
+        func close() {
+            driver.stop()
+            ended = nil
+        }
+    }
 
     public init(logger: Logger) {
         timed = TimedQueue(label: "intervald.haptics", qos: .userInteractive, leeway: .milliseconds(1))
         self.logger = logger
         // Connected ahead, so that the first cue does not wait for the connection.
-        timed.run(after: 0) { [weak self] in _ = self?.connection() }
+        timed.run(after: 0) { [weak self] in _ = self?.connected() }
     }
 
     deinit {
-        driver?.stop()
+        // sd-bus is the queue's: the connection is closed there, after what runs there now.
+        let closing = UncheckedBox(connection)
+        timed.queue.async { closing.value?.close() }
     }
 
     public func trigger(_ event: String, after delay: Int64) {
@@ -89,7 +108,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     public func flush() {
         timed.queue.sync {
             do throws(BusError) {
-                try driver?.bus.flush()
+                try connection?.bus.flush()
             } catch {
                 logger.debug("Could not flush the feedback connection.", metadata: ["error": "\(error)"])
             }
@@ -97,40 +116,37 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     }
 
     /// The connection, opened at the first need and again after it was lost; nil without a session bus.
-    private func connection() -> Bus? {
-        if let driver { return driver.bus }
+    private func connected() -> Connection? {
+        if let connection { return connection }
         do throws(BusError) {
             let bus = try Bus.openUser(description: "intervald-haptics")
-            ended = try bus.matchSignal(
+            let driver = BusDispatchDriver(bus: bus, queue: timed.queue, logger: logger) { [weak self] _ in
+                self?.connection?.close()
+                self?.connection = nil
+            }
+            let connection = Connection(driver: driver)
+            connection.ended = try bus.matchSignal(
                 sender: nil, path: Self.path, interface: Self.interface, member: "FeedbackEnded",
                 callback: { message, userdata, _ in
                     guard let message, let userdata else { return 0 }
-                    let client = Unmanaged<FeedbackdClient>.fromOpaque(userdata).takeUnretainedValue()
-                    if let id = try? BusMessage(borrowing: message).readUInt32() { client.running.remove(id) }
+                    let connection = Unmanaged<Connection>.fromOpaque(userdata).takeUnretainedValue()
+                    if let id = try? BusMessage(borrowing: message).readUInt32() { connection.running.remove(id) }
                     return 0
                 },
-                // The match is this object's and ends with it.
-                userdata: Unmanaged.passUnretained(self).toOpaque())
-            let driver = BusDispatchDriver(bus: bus, queue: timed.queue, logger: logger) { [weak self] _ in
-                self?.disconnected()
-            }
+                // The match is the connection's, and closed before it goes.
+                userdata: Unmanaged.passUnretained(connection).toOpaque())
             try driver.start()
-            self.driver = driver
-            return bus
+            self.connection = connection
+            return connection
         } catch {
             unavailable(error)
             return nil
         }
     }
 
-    private func disconnected() {
-        driver = nil
-        ended = nil
-        running = []
-    }
-
     private func ask(for event: String) {
-        guard let bus = connection() else { return }
+        guard let connection = connected() else { return }
+        let bus = connection.bus
         let cutsBefore = cuts
         do throws(BusError) {
             let message = try bus.newMethodCall(
@@ -144,7 +160,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
             try bus.callAsync(message, timeout: .seconds(5)) { [weak self] result in
                 self?.answered(result, cutsBefore: cutsBefore)
             }
-            driver?.updateInterest()
+            connection.driver.updateInterest()
         } catch {
             unavailable(error)
         }
@@ -156,7 +172,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
             guard let id = try? reply.readUInt32() else { return }
             saidUnavailable = false
             if cuts == cutsBefore {
-                running.insert(id)
+                connection?.running.insert(id)
             } else {
                 end(id)
             }
@@ -167,18 +183,20 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
 
     private func endRunning() {
         cuts += 1
-        for id in running { end(id) }
-        running = []
+        guard let connection else { return }
+        for id in connection.running { end(id) }
+        connection.running = []
     }
 
     private func end(_ id: UInt32) {
-        guard let bus = driver?.bus else { return }
+        guard let connection else { return }
+        let bus = connection.bus
         do throws(BusError) {
             let message = try bus.newMethodCall(
                 destination: Self.service, path: Self.path, interface: Self.interface, member: "EndFeedback")
             try message.append(id)
             try bus.send(message)
-            driver?.updateInterest()
+            connection.driver.updateInterest()
         } catch {
             logger.debug("Could not end a feedback.", metadata: ["error": "\(error)"])
         }

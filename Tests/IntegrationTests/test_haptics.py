@@ -61,3 +61,19 @@ def test_without_feedbackd_every_cue_comes_and_it_is_said_once(activatable_daemo
     signals.wait_for("Finished")
     assert [m["payload"]["data"][0] for m in signals.received("SegmentStarted")] == [0, 1, 2]
     assert activatable_daemon.read_text().count("feedbackd does not answer") == 1
+
+
+def test_a_foreground_run_asks_feedbackd_too_and_not_with_haptics_off(feedbackd, tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text("[notifications]\nsound = false\n")
+    env = {"XDG_STATE_HOME": str(tmp_path / "run-state")}
+    run = ctl("run", "--no-notifications", "--config", str(config), "-e", "1s run, 1s walk", env=env)
+    assert run.returncode == 0, run.stderr
+    assert [name for name, _ in feedbackd.wait_for(FINISH)] == [WORK, REST, FINISH]
+    off = tmp_path / "off.toml"
+    off.write_text("[notifications]\nsound = false\n[haptics]\nenabled = false\n")
+    assert ctl("run", "--no-notifications", "--config", str(off), "-e", "1s walk", env=env).returncode == 0
+    # A run with haptics on after it: whatever the run with them off had asked for would have come before its events.
+    assert ctl("run", "--no-notifications", "--config", str(config), "-e", "1s run", env=env).returncode == 0
+    wait_until(lambda: len(feedbackd.events()) >= 5, 10, "the last run's events")
+    assert [name for name, _ in feedbackd.events()] == [WORK, REST, FINISH, WORK, FINISH]
