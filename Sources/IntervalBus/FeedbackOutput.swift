@@ -16,11 +16,12 @@ public protocol FeedbackTriggering: AnyObject {
 /// skip ends what still plays. `handle` only hands the event over: the bus call is made on the feedback's own queue.
 public final class FeedbackOutput: WorkoutOutput {
     private let feedback: any FeedbackTriggering
-    private let restKinds: Set<String>
+    /// The events as the cue sounds' settings, made once: ``HapticCues/asSounds(restKinds:)``.
+    private let events: SoundSettings
 
     public init(feedback: any FeedbackTriggering, restKinds: Set<String>) {
         self.feedback = feedback
-        self.restKinds = restKinds
+        events = HapticCues.asSounds(restKinds: restKinds)
     }
 
     /// The output `settings` ask for, on the feedback `connect` makes; nil with `[haptics] enabled = false`, and then
@@ -33,7 +34,7 @@ public final class FeedbackOutput: WorkoutOutput {
     }
 
     public func handle(_ moment: WorkoutMoment) {
-        let actions = HapticCues.actions(for: moment, restKinds: restKinds)
+        let actions = CueSounds.actions(for: moment, settings: events)
         if actions.cut { feedback.cut() }
         for cue in actions.cues { feedback.trigger(cue.text, after: cue.delay) }
     }

@@ -13,12 +13,13 @@ public enum HapticCues {
         .finish: "alarm-clock-elapsed",
     ]
 
-    /// What to ask for at `moment`: the cue sounds' rule with the events in place of the sounds, so that a tap and
-    /// its sound never disagree on what is rest or when a pip is due.
-    public static func actions(for moment: WorkoutMoment, restKinds: Set<String>) -> AudibleActions {
-        var asSounds = SoundSettings()
-        asSounds.sounds = events
-        asSounds.restKinds = restKinds
-        return CueSounds.actions(for: moment, settings: asSounds)
+    /// The cue sounds' settings with the events in place of the sounds and `restKinds` as what is rest: with
+    /// ``CueSounds``, what to ask for at each moment, so that a tap and its sound never disagree on what is rest or
+    /// when a pip is due.
+    public static func asSounds(restKinds: Set<String>) -> SoundSettings {
+        var settings = SoundSettings()
+        settings.sounds = events
+        settings.restKinds = restKinds
+        return settings
     }
 }
