@@ -47,8 +47,9 @@ public final class FeedbackOutput: WorkoutOutput {
 /// The events are asked for in feedbackd's "quiet" profile at most (the `profile` hint): its vibration and LEDs, never
 /// a sound of its theme over the cue sounds. feedbackd ends an event's feedbacks when the connection that asked for it
 /// closes, so what plays ends with the daemon; ``cut()`` ends them at once with `EndFeedback`, for the ids that have not
-/// yet reported `FeedbackEnded`. Where feedbackd neither runs nor can be started by the bus, each call fails at once
-/// (`ServiceUnknown`): that is logged once, and nothing else happens.
+/// yet reported `FeedbackEnded`. Where feedbackd neither runs nor can be started by the bus, the call fails at once
+/// (`ServiceUnknown`): that is logged once, and nothing more is asked until feedbackd comes onto the bus, so that a
+/// desktop without it has no bus traffic at the cues for it.
 public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     static let service = "org.sigxcpu.Feedback"
     static let path = "/org/sigxcpu/Feedback"
@@ -69,8 +70,12 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     private final class Connection {
         let driver: BusDispatchDriver
         var ended: BusSlot?
+        var appeared: BusSlot?
         /// The events asked for since the last cut whose feedbacks may still play.
         var running: Set<UInt32> = []
+        /// feedbackd did not answer, and has not come onto the bus since: nothing is asked until it does, so that a
+        /// desktop without it sends nothing at each cue.
+        var absent = false
 
         var bus: Bus { driver.bus }
 
@@ -81,6 +86,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
         func close() {
             driver.stop()
             ended = nil
+            appeared = nil
         }
     }
 
@@ -134,7 +140,21 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
                     if let id = try? BusMessage(borrowing: message).readUInt32() { connection.running.remove(id) }
                     return 0
                 },
-                // The match is the connection's, and closed before it goes.
+                // The matches are the connection's, and closed before it goes.
+                userdata: Unmanaged.passUnretained(connection).toOpaque())
+            connection.appeared = try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg0='\(Self.service)'",
+                callback: { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    let connection = Unmanaged<Connection>.fromOpaque(userdata).takeUnretainedValue()
+                    // NameOwnerChanged(name, old owner, new owner): a new owner is feedbackd coming.
+                    let change = BusMessage(borrowing: message)
+                    _ = try? change.readString()
+                    _ = try? change.readString()
+                    if let owner = try? change.readString(), !owner.isEmpty { connection.absent = false }
+                    return 0
+                },
                 userdata: Unmanaged.passUnretained(connection).toOpaque())
             try driver.start()
             self.connection = connection
@@ -146,7 +166,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
     }
 
     private func ask(for event: String) {
-        guard let connection = connected() else { return }
+        guard let connection = connected(), !connection.absent else { return }
         let bus = connection.bus
         let cutsBefore = cuts
         do throws(BusError) {
@@ -178,6 +198,7 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
                 end(id)
             }
         case .failure(let error):
+            connection?.absent = true
             unavailable(error)
         }
     }

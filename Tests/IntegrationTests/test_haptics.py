@@ -54,13 +54,23 @@ def test_haptics_switched_off_during_a_workout_ask_for_nothing_more(
     assert [name for name, _ in feedbackd.events()] == [WORK]
 
 
-def test_without_feedbackd_every_cue_comes_and_it_is_said_once(activatable_daemon, monitor):
+def test_without_feedbackd_every_cue_comes_it_is_said_once_and_asked_once(activatable_daemon, monitor, tmp_path):
     assert not owns_name(FEEDBACK)
     signals = monitor()
+    calls = monitor(f"type='method_call',interface='{FEEDBACK}'")
     assert ctl("start", "-e", "1s run, 1s walk, 1s run").returncode == 0
     signals.wait_for("Finished")
     assert [m["payload"]["data"][0] for m in signals.received("SegmentStarted")] == [0, 1, 2]
     assert activatable_daemon.read_text().count("feedbackd does not answer") == 1
+    # The first cue found no feedbackd; the others asked nothing.
+    assert [m["payload"]["data"][1] for m in calls.received("TriggerFeedback")] == [WORK]
+    # feedbackd coming onto the bus is heard: the next workout's cues are asked for again.
+    with_feedbackd = Feedbackd(tmp_path)
+    try:
+        assert ctl("start", "-e", "1s walk").returncode == 0
+        assert [name for name, _ in with_feedbackd.wait_for(FINISH)] == [REST, FINISH]
+    finally:
+        with_feedbackd.close()
 
 
 def test_a_foreground_run_asks_feedbackd_too_and_not_with_haptics_off(feedbackd, tmp_path):
