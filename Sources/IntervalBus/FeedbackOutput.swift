@@ -142,17 +142,14 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
                 },
                 // The matches are the connection's, and closed before it goes.
                 userdata: Unmanaged.passUnretained(connection).toOpaque())
-            connection.appeared = try bus.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                    + "member='NameOwnerChanged',arg0='\(Self.service)'",
+            connection.appeared = try bus.matchNameOwnerChanged(
+                of: Self.service,
                 callback: { message, userdata, _ in
-                    guard let message, let userdata else { return 0 }
-                    let connection = Unmanaged<Connection>.fromOpaque(userdata).takeUnretainedValue()
-                    // NameOwnerChanged(name, old owner, new owner): a new owner is feedbackd coming.
-                    let change = BusMessage(borrowing: message)
-                    _ = try? change.readString()
-                    _ = try? change.readString()
-                    if let owner = try? change.readString(), !owner.isEmpty { connection.absent = false }
+                    // A new owner is feedbackd coming.
+                    guard let message, let userdata, let change = BusMessage(borrowing: message).readNameOwnerChange(),
+                        change.name == FeedbackdClient.service, !change.newOwner.isEmpty
+                    else { return 0 }
+                    Unmanaged<Connection>.fromOpaque(userdata).takeUnretainedValue().absent = false
                     return 0
                 },
                 userdata: Unmanaged.passUnretained(connection).toOpaque())
