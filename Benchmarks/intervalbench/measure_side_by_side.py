@@ -2,6 +2,7 @@
 clock_nanosleep loop that emits one sd-bus signal, then shows one libnotify notification per cue) cue at the same
 time, half a period out of phase, seen by the same monitor, in several runs. Each run is reported as intervald minus
 the floor beside it, for `SegmentStarted` and for `Notify`: the machine's noise in that window is the same for both."""
+import re
 import subprocess
 import time
 
@@ -72,10 +73,85 @@ def beside_the_floor(bench, plan, segments, segment_s):
     return signals, floor_signals, floor.returncode
 
 
+def costed_beside_the_floor(bench, plan, segments, segment_s):
+    """`beside_the_floor`, with the daemon's CPU time over the run: what a comparison of one output on and off needs."""
+    sampler = Window(bench.pid, interval=1.0)
+    signals, floor, status = beside_the_floor(bench, plan, segments, segment_s)
+    cost = sampler.finish()
+    return {"signals": signals, "floor": floor, "floor_status": status, "daemon_cpu_ms": cost["cpu_ms"],
+            "seconds": cost["seconds"]}
+
+
+def switched_off(bench, table, name):
+    """A copy of the bench's settings with `[table] enabled = false`, written as `name` in its work directory. The
+    shipped file has the table already: a second one would make the whole file invalid."""
+    settings = bench.settings
+    text, count = re.subn(rf"^(\[{table}\][^\[]*?^enabled\s*=\s*)true", r"\1false", settings.read_text(),
+                          flags=re.M | re.S)
+    if count != 1:
+        raise RuntimeError(f"no [{table}] enabled = true in {settings} to turn off")
+    off = bench.work / name
+    off.write_text(text)
+    return off
+
+
 def lateness_beside_the_floor(run, period_ns):
     """intervald's and the floor's jitter in one `beside_the_floor` run, and their difference."""
     ours, floor = jitter(run["signals"], period_ns), jitter(run["floor"], period_ns)
     return {"signal": ours, "floor": floor, "difference": minus_floor(ours, floor), "floor_status": run["floor_status"]}
+
+
+def costed_lateness(run, period_ns):
+    """A `costed_beside_the_floor` run's lateness beside the floor, and the daemon's CPU use in percent of a core."""
+    return {**lateness_beside_the_floor(run, period_ns),
+            "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
+
+
+def on_off_problems(prefix, s, names, wrong):
+    """What went wrong in the runs `names` of an `on_off_summary`, as sentences starting `prefix`, with `wrong(s)`: the
+    measurement's own (condition, sentence) pairs; only its reason if it was skipped."""
+    if "skipped" in s:
+        return [f"{prefix}: {s['skipped']}"]
+    found = []
+    for name in names:
+        if not s[name]["signal"] or not s[name]["floor"]:
+            found.append(f"{prefix}: no cues measured ({name})")
+        if s[name]["floor_status"]:
+            found.append(f"{prefix}: the C floor exited with {s[name]['floor_status']} ({name})")
+    return found + [f"{prefix}: {sentence}" for condition, sentence in wrong(s) if condition]
+
+
+def on_off_headline(prefix, s, runs):
+    """The headline of an `on_off_summary`: each run's SegmentStarted p99 − the floor's, with the words of `runs`
+    ((name, words) pairs)."""
+    if "skipped" in s:
+        return f"{prefix}: skipped ({s['skipped']})"
+    figures = ", ".join(f"{(s[name]['difference'] or {}).get('p99_ms')} ms {words}" for name, words in runs)
+    return f"{prefix}: SegmentStarted p99 − the floor's: {figures}"
+
+
+def on_off_summary(raw, key, names, kept=()):
+    """The summary of a measurement that ran one plan beside the floor with something on and off (`names`, each a
+    `costed_beside_the_floor` run, with its own figures `kept`), or its reason for being skipped."""
+    s = raw[key]
+    if "skipped" in s:
+        return s
+    period_ns = s["segment_s"] * 1_000_000_000
+    return {"plan": s["plan"], **{name: {**costed_lateness(s[name], period_ns), **{k: s[name][k] for k in kept}}
+                                  for name in names}}
+
+
+def on_off_section(s, title, what, rows, intro):
+    """The section of an `on_off_summary`: `intro(s)`, then a row per (name, label) of `rows`."""
+    lines = [f"## {title}", ""]
+    if "skipped" in s:
+        return lines + [f"Skipped: {s['skipped']}.", ""]
+    lines += [intro(s), "",
+              f"| {what} | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
+              "daemon CPU % |",
+              "| --- | --- | --- | --- | ---: |"]
+    lines += [f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |" for name, label in rows]
+    return lines + [""]
 
 
 def lateness_cells(run):

@@ -2,15 +2,14 @@
 in kded5 and Plasma's system tray, which reads every property again after each second's signals), next to the same
 plan with `[tray] enabled = false` and the same host running, each run with the C floor cueing alongside, as in
 "Side by side"."""
-import re
 import sys
 import tempfile
 import time
 
 from .common import REPO, log
 from .measure_cue_lateness import warm_up
-from .measure_side_by_side import beside_the_floor, lateness_beside_the_floor, lateness_cells
-from .procstat import Window
+from .measure_side_by_side import (costed_beside_the_floor, on_off_headline, on_off_problems, on_off_section,
+                                   on_off_summary, switched_off)
 
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 import tray_hosts  # noqa: E402 - the hosts the tests run, after the path to them
@@ -19,15 +18,6 @@ KEY = "tray"
 PARAMS = {"quick": {"tray_segments": 3, "tray_segment_s": 2},
           "full": {"tray_segments": 60, "tray_segment_s": 3}}
 NEEDS_QUIET_MACHINE = True
-
-
-def _run(bench, plan):
-    p = bench.p
-    sampler = Window(bench.pid, interval=1.0)
-    signals, floor, status = beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
-    cost = sampler.finish()
-    return {"signals": signals, "floor": floor, "floor_status": status, "daemon_cpu_ms": cost["cpu_ms"],
-            "seconds": cost["seconds"]}
 
 
 def run(bench):
@@ -43,23 +33,17 @@ def run(bench):
             tray_hosts.plasma_systemtray(tmp_dir=scratch) as tray:
         log(f"the tray item in Plasma's system tray, {plan}, the C floor alongside …")
         reads_before = len(tray.recorder.property_reads())
-        shown = _run(bench, plan)
+        shown = costed_beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
         shown["host_reads"] = len(tray.recorder.property_reads()) - reads_before
         log("the same plan with [tray] enabled = false, Plasma's system tray still there, the C floor alongside …")
         settings = bench.settings
-        off = bench.work / "intervald-no-tray.toml"
-        # The shipped file has its [tray] table already: a second one would make the whole file invalid.
-        text, count = re.subn(r"^(\[tray\][^\[]*?^enabled\s*=\s*)true", r"\1false", settings.read_text(),
-                              flags=re.M | re.S)
-        if count != 1:
-            raise RuntimeError(f"no [tray] enabled = true in {settings} to turn off")
-        off.write_text(text)
+        off = switched_off(bench, "tray", "intervald-no-tray.toml")
         bench.settings = off
         try:
             bench.restart_daemon()
             warm_up(bench)
             reads_before = len(tray.recorder.property_reads())
-            hidden = _run(bench, plan)
+            hidden = costed_beside_the_floor(bench, plan, p["tray_segments"], p["tray_segment_s"])
             hidden["host_reads"] = len(tray.recorder.property_reads()) - reads_before
         finally:
             bench.settings = settings
@@ -68,61 +52,27 @@ def run(bench):
 
 
 def summarize(raw, params):
-    s = raw[KEY]
-    if "skipped" in s:
-        return s
-    period_ns = s["segment_s"] * 1_000_000_000
-    runs = {}
-    for name in ("shown", "off"):
-        run = s[name]
-        runs[name] = {**lateness_beside_the_floor(run, period_ns),
-                      "daemon_cpu_percent": round(100 * run["daemon_cpu_ms"] / 1000 / run["seconds"], 3)}
-    for name in ("shown", "off"):
-        runs[name]["host_reads"] = s[name]["host_reads"]
-    return {"plan": s["plan"], **runs}
+    return on_off_summary(raw, KEY, ("shown", "off"), kept=("host_reads",))
 
 
 def problems(s):
-    if "skipped" in s:
-        return [f"tray: {s['skipped']}"]
-    found = []
-    for name in ("shown", "off"):
-        if not s[name]["signal"] or not s[name]["floor"]:
-            found.append(f"tray: no cues measured ({name})")
-        if s[name]["floor_status"]:
-            found.append(f"tray: the C floor exited with {s[name]['floor_status']} ({name})")
-    if not s["shown"]["host_reads"]:
-        found.append("tray: Plasma's system tray read nothing of the item")
-    if s["off"]["host_reads"]:
-        found.append("tray: Plasma's system tray read a tray item with [tray] enabled = false")
-    return found
+    return on_off_problems("tray", s, ("shown", "off"), lambda s: [
+        (not s["shown"]["host_reads"], "Plasma's system tray read nothing of the item"),
+        (s["off"]["host_reads"], "Plasma's system tray read a tray item with [tray] enabled = false")])
 
 
 def headline(s):
-    if "skipped" in s:
-        return f"tray: skipped ({s['skipped']})"
-    diff = lambda name: (s[name]["difference"] or {}).get("p99_ms")
-    return (f"tray: SegmentStarted p99 − the floor's: {diff('shown')} ms shown in Plasma's tray, {diff('off')} ms "
-            f"with the tray off")
+    return on_off_headline("tray", s, (("shown", "shown in Plasma's tray"), ("off", "with the tray off")))
 
 
 def render(s, results):
-    lines = ["## The tray item", ""]
-    add = lines.append
-    if "skipped" in s:
-        return lines + [f"Skipped: {s['skipped']}.", ""]
-    add(f"The daemon runs `{s['plan']}` twice, each time with the C floor cueing alongside: once with its tray item shown "
-        "in Plasma's own system tray (`plasmawindowed org.kde.plasma.systemtray`, with kded5's StatusNotifierWatcher), "
-        f"which read the item's properties {s['shown']['host_reads']} times during the run (after each second's "
-        "`NewTitle`, `NewToolTip` and `XAyatanaNewLabel`), and once with `[tray] enabled = false`, Plasma's system "
-        "tray still running (it also shows the workout's media player, which it reads at each cue). The difference "
-        "column is intervald − the floor beside it, as in \"Side by side\": a tray that cost cue lateness would show "
-        "as a larger difference in the first row.")
-    add("")
-    add("| the tray | SegmentStarted p50 / p99 / max ms | the C floor's | intervald − floor p50 / p99 / max | "
-        "daemon CPU % |")
-    add("| --- | --- | --- | --- | ---: |")
-    for name, label in (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")):
-        add(f"| {label} | {lateness_cells(s[name])} | {s[name]['daemon_cpu_percent']} |")
-    add("")
-    return lines
+    return on_off_section(
+        s, "The tray item", "the tray",
+        (("shown", "shown in Plasma's system tray"), ("off", "`[tray] enabled = false`")),
+        lambda s: f"The daemon runs `{s['plan']}` twice, each time with the C floor cueing alongside: once with its "
+        "tray item shown in Plasma's own system tray (`plasmawindowed org.kde.plasma.systemtray`, with kded5's "
+        f"StatusNotifierWatcher), which read the item's properties {s['shown']['host_reads']} times during the run "
+        "(after each second's `NewTitle`, `NewToolTip` and `XAyatanaNewLabel`), and once with `[tray] enabled = "
+        "false`, Plasma's system tray still running (it also shows the workout's media player, which it reads at each "
+        "cue). The difference column is intervald − the floor beside it, as in \"Side by side\": a tray that cost cue "
+        "lateness would show as a larger difference in the first row.")

@@ -248,6 +248,17 @@ public final class Bus {
         return try BusSlot(owningResult: slot, function: "sd_bus_add_match")
     }
 
+    /// Subscribes to the bus daemon's `NameOwnerChanged` for `name` alone: a match on every one would wake the process
+    /// for each client that comes and goes on the bus. `callback` reads it with ``BusMessage/readNameOwnerChange()``.
+    public func matchNameOwnerChanged(
+        of name: String, callback: sd_bus_message_handler_t, userdata: UnsafeMutableRawPointer?
+    ) throws(BusError) -> BusSlot {
+        try addMatch(
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'",
+            callback: callback, userdata: userdata)
+    }
+
     /// Subscribes to signals; `nil` components match anything. `callback` runs from within ``process()``;
     /// the match lasts as long as the returned slot. The corresponding C function is `sd_bus_match_signal`.
     public func matchSignal(

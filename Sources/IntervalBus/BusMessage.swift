@@ -260,6 +260,15 @@ public final class BusMessage {
         return names + (try readStringArray())
     }
 
+    /// The name and its new owner of a `NameOwnerChanged(s name, s old_owner, s new_owner)` signal (an empty owner:
+    /// the name was released); nil if the message is not one.
+    public func readNameOwnerChange() -> (name: String, newOwner: String)? {
+        guard let name = try? readString(), (try? readString()) != nil, let owner = try? readString() else {
+            return nil
+        }
+        return (name, owner)
+    }
+
     /// Reads a string array (`as`) to its end.
     public func readStringArray() throws(BusError) -> [String] {
         try readArray(of: "s") { () throws(BusError) in try readString() }

@@ -46,19 +46,15 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         watcherContext.takeUnretainedValue().output = self
         // Every stored property is set: from here a throw runs `deinit`, which releases the context (releasing it here
         // too freed it twice, a crash when a signal interrupted the match's call at start-up).
-        // Only the watcher's own owner changes: a match on every NameOwnerChanged would wake the daemon for each client
-        // that comes and goes on the bus.
-        watcherMatch = try bus.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(TrayItem.watcherService)'",
+        watcherMatch = try bus.matchNameOwnerChanged(
+            of: TrayItem.watcherService,
             callback: { message, userdata, _ in
-                guard let message, let userdata else { return 0 }
-                let context = Unmanaged<WatcherContext>.fromOpaque(userdata).takeUnretainedValue()
-                let change = BusMessage(borrowing: message)
-                guard let name = try? change.readString(), name == TrayItem.watcherService,
-                    (try? change.readString()) != nil, let owner = try? change.readString()
+                guard let message, let userdata,
+                    let change = BusMessage(borrowing: message).readNameOwnerChange(),
+                    change.name == TrayItem.watcherService
                 else { return 0 }
-                context.output?.watcherChanged(present: !owner.isEmpty)
+                let context = Unmanaged<WatcherContext>.fromOpaque(userdata).takeUnretainedValue()
+                context.output?.watcherChanged(present: !change.newOwner.isEmpty)
                 return 0
             }, userdata: watcherContext.toOpaque())
     }

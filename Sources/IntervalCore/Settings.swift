@@ -8,6 +8,8 @@ public struct Settings: Sendable, Equatable {
     public var idleExit: Int64? = 120 * 1_000_000
     /// Cue sounds and voice (docs/reference.md §4b).
     public var sound = SoundSettings.defaults
+    /// Ask feedbackd for a tap at each cue (docs/reference.md §4d).
+    public var hapticsEnabled = true
     /// Show the workout as a tray item (docs/reference.md §12).
     public var trayEnabled = true
     /// What a sleep of the computer does to a running workout (docs/reference.md §6).

@@ -2,8 +2,8 @@ import Dispatch
 import IntervalCore
 
 /// The one place a session's outputs are put in order, for the daemon and `intervalctl run` alike: each process fills
-/// in the slots it offers, and the order is always the slots' own. At a cue's instant, only what the runner sees and
-/// hears then: the bus signals, the media player, the sound, the terminal. Everything else hears the timer's events
+/// in the slots it offers, and the order is always the slots' own. At a cue's instant, only what the runner sees, hears
+/// and feels then: the bus signals, the media player, the sound, the haptic feedback, the terminal. Everything else hears the timer's events
 /// ``afterTheInstant`` later, in order (``DeferredOutputs``): the Timer1 properties, the notification (whose cue the
 /// GLib thread sends at the instant all the same, prepared at the change before), the tray item, the state file, the
 /// history, the hooks, the watchdog, the idle exit, the log, what keeps the computer awake. Adding an output is a case of ``Slot``, in its place.
@@ -11,11 +11,11 @@ public struct SessionOutputs {
     /// Where an output stands, in the order the session hands it each event.
     public enum Slot: CaseIterable, Sendable {
         // At the instant.
-        case busSignals, mediaPlayer, sound, terminal
+        case busSignals, mediaPlayer, sound, haptics, terminal
         // After the instant.
         case busProperties, notification, tray, state, history, hooks, watchdog, idleExit, log, awake
 
-        public var isAtTheInstant: Bool { [.busSignals, .mediaPlayer, .sound, .terminal].contains(self) }
+        public var isAtTheInstant: Bool { [.busSignals, .mediaPlayer, .sound, .haptics, .terminal].contains(self) }
     }
 
     /// How long after a cue's instant the deferred outputs hear the timer's event: the bus daemon and the sound

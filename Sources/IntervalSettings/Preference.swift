@@ -6,7 +6,7 @@ import IntervalCore
 public struct Preference: Sendable {
     /// The groups of Preferences, in their order.
     public enum Group: String, Sendable, CaseIterable {
-        case sound, voice, music, notifications, workout
+        case sound, haptics, voice, music, notifications, workout
         /// The daemon's own knobs, which a runner does not need.
         case advanced
 
@@ -14,6 +14,7 @@ public struct Preference: Sendable {
         public var title: String {
             switch self {
             case .sound: trLater("Cue Sounds")
+            case .haptics: trLater("Vibration")
             case .voice: trLater("Voice")
             case .music: trLater("Music")
             case .notifications: trLater("Notifications")

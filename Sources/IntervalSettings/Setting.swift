@@ -238,6 +238,10 @@ public struct Setting: Sendable {
                 return nil
             },
             flag(
+                "haptics", "enabled", \.hapticsEnabled,
+                "Ask feedbackd for a tap at each change, countdown pip and the finish (a phone's vibration)."
+            ).shown(in: .haptics, trLater("Vibrate at each change"), .toggle) { .bool($0.hapticsEnabled) },
+            flag(
                 "tray", "enabled", \.trayEnabled,
                 "Show the workout as a tray item with the countdown and a menu, in the panels that host them."
             ).shown(in: .workout, trLater("Show the workout in the tray"), .toggle) { .bool($0.trayEnabled) },

@@ -2,6 +2,7 @@ import CCanberra
 import Dispatch
 import Glibc
 import IntervalCore
+import IntervalRuntime
 import Logging
 
 /// Plays cue sounds through libcanberra (docs/reference.md §4b) on a serial queue of its own, never on the queue that

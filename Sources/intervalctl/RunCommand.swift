@@ -72,6 +72,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private let session: WorkoutSession
     private let progress: TerminalProgress
     private let sound: SoundOutput
+    private let feedback: FeedbackdClient?
     private let deferred: DeferredOutputs
     private let signals: SignalWatcher
     private var refresh: DispatchSourceTimer?
@@ -102,6 +103,13 @@ final class EmbeddedWorkout: @unchecked Sendable {
             logger.debug("No media player: the session bus is out of reach.", metadata: ["error": "\(error)"])
         }
         outputs[.sound] = sound
+        var feedback: FeedbackdClient?
+        outputs[.haptics] = FeedbackOutput.forSettings(settings) {
+            let client = FeedbackdClient(logger: logger)
+            feedback = client
+            return client
+        }
+        self.feedback = feedback
         outputs[.terminal] = progress
         if notifications {
             outputs[.notification] = NotificationOutput(
@@ -123,6 +131,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
         queue.sync { deferred.flush() }
         recordWriter.drain()
         sound.flush()  // The finish sound and the summary play on in the audio server after the process exits.
+        // feedbackd ends an event's feedbacks when its client leaves: the finish's is asked for, and cut short.
+        feedback?.flush()
         // But the music they lowered is put back by this process: it waits for them to end (docs/reference.md §11).
         sound.finishDucking(timeout: .seconds(10))
         // Let the GLib thread deliver the last notification (the summary, or the close) before the process exits.

@@ -37,6 +37,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var outputs = SessionOutputs()
     private var notification: NotificationOutput?
     private var sound: SoundOutput?
+    private var haptics: FeedbackOutput?
     private var tray: TrayOutput?
     private var hooks: HookOutput?
     private var history: HistoryOutput?
@@ -107,6 +108,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let sound = soundOutput()
             outputs[.sound] = sound
             self.sound = sound
+            haptics = hapticsOutput()
+            outputs[.haptics] = haptics
             outputs[.busProperties] = BusPropertyAnnouncer(server: server, logger: logger)
             outputs[.notification] = notification
             tray = trayItem(on: server)
@@ -187,6 +190,11 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         }
     }
 
+    /// Cues you feel through feedbackd (docs/reference.md §4d), unless `[haptics] enabled = false`.
+    private func hapticsOutput() -> FeedbackOutput? {
+        FeedbackOutput.forSettings(settings) { FeedbackdClient(logger: logger) }
+    }
+
     private func soundOutput() -> SoundOutput {
         SoundOutput(settings: settings.sound, duckRecord: store.duckRecordPath, logger: logger)
     }
@@ -237,8 +245,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         return settingsReading.problems
     }
 
-    /// Hands each output its part of `new`; the sound and the tray item, which set up connections and caches for
-    /// their settings, are made anew when theirs changed, and caught up with the workout.
+    /// Hands each output its part of `new`; the sound, the haptic feedback and the tray item, which set up connections
+    /// and caches for their settings, are made anew when theirs changed, and caught up with the workout.
     private func apply(_ new: Settings, over old: Settings) {
         session.defaultCountdown = new.defaultCountdown
         idleExit?.delay = new.idleExit
@@ -249,6 +257,8 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             session.catchUp(awake)
         }
         var remade: [any WorkoutOutput] = []
+        // An output switched off leaves the list with nothing to catch up.
+        var reassemble = false
         if new.sound != old.sound {
             if let previous = sound {
                 // Off this queue: putting the music back waits for the audio server.
@@ -260,13 +270,20 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             self.sound = sound
             remade.append(sound)
         }
+        if new.hapticsEnabled != old.hapticsEnabled || new.sound.restKinds != old.sound.restKinds {
+            haptics = hapticsOutput()
+            outputs[.haptics] = haptics
+            reassemble = true
+            if let haptics { remade.append(haptics) }
+        }
         if new.trayEnabled != old.trayEnabled || new.sound.restKinds != old.sound.restKinds, let server {
             tray?.close()
             tray = trayItem(on: server)
             outputs[.tray] = tray
+            reassemble = true
             if let tray { remade.append(tray) }
         }
-        guard !remade.isEmpty else { return }
+        guard reassemble || !remade.isEmpty else { return }
         assembleOutputs()
         for output in remade { session.catchUp(output) }
     }

@@ -674,6 +674,16 @@ def test_preferences_change_one_line_of_the_settings_and_the_running_daemon_appl
 
 
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed (scripts/setup-deps)")
+def test_preferences_vibration_beside_the_cue_sounds_turns_the_haptics_off_in_the_file(window, daemon_config):
+    window.menu("Preferences")
+    window.wait("label", "Vibration")
+    switch = window.usable("check box", "Vibrate at each change")
+    assert switch.get_state_set().contains(Atspi.StateType.CHECKED), "on by default"
+    window.press("check box", "Vibrate at each change")
+    wait_until(lambda: daemon_config.read_text() == "[notifications]\nsound = false\n\n[haptics]\nenabled = false\n",
+               10, "the switch to be written as [haptics] enabled = false")
+
+
 def test_preferences_numbers_are_spin_buttons_with_their_ranges_committed_whole(window, daemon_config):
     """Volume: select all, type 150: the field turned red without saying the range, and the file said `volume = 15`."""
     window.menu("Preferences")

@@ -1,15 +1,16 @@
 import Dispatch
 
 /// A serial queue of its own that runs work now or timed ahead, with strict one-shot timers, and drops what is timed
-/// ahead on request: what the sound player and the voice both need (cues timed to land on a change, cut by a pause).
-final class TimedQueue: @unchecked Sendable {
-    let queue: DispatchQueue
+/// ahead on request: what the sound player, the voice and the haptic feedback need (cues timed to land on a change, cut
+/// by a pause).
+public final class TimedQueue: @unchecked Sendable {
+    public let queue: DispatchQueue
     private let leeway: DispatchTimeInterval
     // Confined to `queue`.
     private var timed: [Int: DispatchSourceTimer] = [:]
     private var nextKey = 0
 
-    init(label: String, qos: DispatchQoS, leeway: DispatchTimeInterval) {
+    public init(label: String, qos: DispatchQoS, leeway: DispatchTimeInterval) {
         queue = DispatchQueue(label: label, qos: qos)
         self.leeway = leeway
     }
@@ -20,7 +21,7 @@ final class TimedQueue: @unchecked Sendable {
 
     /// Runs `body` on the queue `delay` microseconds from now, or as soon as the queue is free when that is not
     /// ahead. Does not block.
-    func run(after delay: Int64, _ body: @escaping @Sendable () -> Void) {
+    public func run(after delay: Int64, _ body: @escaping @Sendable () -> Void) {
         guard delay > 0 else {
             queue.async(execute: body)
             return
@@ -41,7 +42,7 @@ final class TimedQueue: @unchecked Sendable {
     }
 
     /// Drops the work timed ahead that has not run, then runs `body` on the queue. Does not block.
-    func dropTimed(then body: @escaping @Sendable () -> Void) {
+    public func dropTimed(then body: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             for timer in timed.values { timer.cancel() }
             timed = [:]
@@ -50,7 +51,7 @@ final class TimedQueue: @unchecked Sendable {
     }
 
     /// Waits until the work asked for before has been done.
-    func flush() {
+    public func flush() {
         queue.sync {}
     }
 }
