@@ -142,14 +142,19 @@ public final class Scheduler {
         arm()
     }
 
-    /// Puts the workout at `offset` into the plan from now on: where a paused one stays, or where a running one is.
-    private func moveSchedule(to offset: Int64) {
+    /// Where the plan stands at `now` (``elapsed``, from one reading of the clock that the caller reuses).
+    private func position(at now: ClockInstant) -> Int64 {
+        state == .running ? min(max(now - startInstant, 0), plan.duration) : elapsed
+    }
+
+    /// Puts the workout at `offset` into the plan from `now` on: where a paused one stays, or where a running one is.
+    private func moveSchedule(to offset: Int64, at now: ClockInstant) {
         if state == .paused {
             pausedElapsed = offset
         } else {
-            // One reading: the runs meet, with no gap between them that would read as a pause.
-            let now = timer.now
-            track.end(at: now, at: elapsed)
+            // One reading: the runs meet, with no gap between them that would read as a pause, and the run ends where
+            // the caller measured the plan to stand.
+            track.end(at: now, at: position(at: now))
             startInstant = now - offset
             track.begin(at: now, from: offset)
         }
@@ -158,8 +163,10 @@ public final class Scheduler {
     /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
     public func skip() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
-        skipped[current.kind, default: 0] += max(current.end - elapsed, 0)
-        moveSchedule(to: current.end)
+        // One reading of the clock: what is skipped and where the run ends add up to the segment, to the microsecond.
+        let now = timer.now
+        skipped[current.kind, default: 0] += max(current.end - position(at: now), 0)
+        moveSchedule(to: current.end, at: now)
         advance(to: current.end)
     }
 
@@ -168,7 +175,7 @@ public final class Scheduler {
     /// segment.
     public func restartSegment() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
-        moveSchedule(to: current.start)
+        moveSchedule(to: current.start, at: timer.now)
         enter(current, at: current.start)
         arm()
     }

@@ -1515,7 +1515,7 @@ def test_a_plans_page_shows_its_steps_and_repeats_as_rows_and_the_header_bars_ba
     repeat = head.get_parent()
     while repeat.get_role_name() != "list item":
         repeat = repeat.get_parent()
-    assert all(window.find("list item", name, root=repeat) for name in ("All out (Work)", "Rest"))
+    assert all(window.find("list item", name, root=repeat) for name in ("All out · Work", "Rest"))
     total = window.find("list item", "Total", root=window.wait("list", "Totals"))
     assert total is not None and window.find("label", "12:00", root=total) is not None
     window.press("push button", "Back")
