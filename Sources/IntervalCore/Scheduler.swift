@@ -55,7 +55,7 @@ public final class Scheduler {
     /// Microseconds of the plan played so far.
     public var elapsed: Int64 {
         switch state {
-        case .running: min(max(timer.now - startInstant, 0), plan.duration)
+        case .running: position(at: timer.now)
         case .paused: pausedElapsed
         case .idle: endedElapsed
         }
@@ -121,7 +121,7 @@ public final class Scheduler {
         case .running: break
         }
         let now = timer.now
-        pausedElapsed = min(max(now - startInstant, 0), plan.duration)
+        pausedElapsed = position(at: now)
         track.end(at: now, at: pausedElapsed)
         timer.disarm()
         state = .paused
