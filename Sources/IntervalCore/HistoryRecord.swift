@@ -111,6 +111,13 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         if let track, !track.runs.isEmpty {
             for run in track.runs {
                 guard let to = run.to else { continue }
+                if run.held == true {
+                    // An open step: the plan stood still, and the step lasted as long as the run.
+                    if let end = run.end, let kind = plan.segment(at: run.from)?.kind {
+                        timePerKind[kind, default: 0] += end - run.start
+                    }
+                    continue
+                }
                 for (kind, time) in plan.kindDurations(from: run.from, to: to) { timePerKind[kind, default: 0] += time }
             }
             done = timePerKind.values.reduce(0, +)

@@ -5,15 +5,22 @@ public struct Plan: Sendable {
     /// The `countdown` directive: how long before each change to pre-cue.
     public let countdown: Int64?
     public let root: PlanGroup
+    /// What the parser noted about the text without refusing it (``PlanDiagnostic/isNote``).
+    public let notes: [PlanDiagnostic]
 
     /// Microseconds.
     public var duration: Int64 { root.totalDuration }
     public var segmentCount: Int64 { root.totalSegmentCount }
+    /// Steps the person ends (docs/plan-language.md): they last as long as they are played.
+    public var openStepCount: Int64 { root.totalSummary.openSteps }
+    /// The time of its timed steps: the duration less the place its open steps hold on the timeline.
+    public var timedDuration: Int64 { duration - openStepCount * Step.openDuration }
 
-    init(name: String, countdown: Int64?, root: PlanGroup) {
+    init(name: String, countdown: Int64?, root: PlanGroup, notes: [PlanDiagnostic] = []) {
         self.name = name
         self.countdown = countdown
         self.root = root
+        self.notes = notes
     }
 
     /// The segment playing at `elapsed` microseconds into the plan, or nil outside `0..<duration`.
@@ -21,6 +28,21 @@ public struct Plan: Sendable {
         guard elapsed >= 0, elapsed < duration else { return nil }
         var rounds: [Segment.Round] = []
         return root.locate(elapsed, groupStart: 0, firstSegment: 0, endBound: duration, rounds: &rounds)
+    }
+
+    /// The first open segment that begins in `from..<before`, or nil: where a schedule that reached `before` must
+    /// have stopped to wait for the person. O(log(duration) × nesting depth), however many segments lie between.
+    public func firstOpenSegment(from: Int64, before: Int64) -> Segment? {
+        let base = root.summary(until: max(from, 0)).openSteps
+        let limit = min(before, duration)
+        guard limit > from, root.summary(until: limit).openSteps > base else { return nil }
+        // The least `until` whose first `until` µs hold one open step more than the first `from` µs.
+        var (low, high) = (max(from, 0) + 1, limit)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if root.summary(until: middle).openSteps > base { high = middle } else { low = middle + 1 }
+        }
+        return segment(at: low - 1)
     }
 
     /// The segment after `segment`, or nil if it is the last.

@@ -12,6 +12,8 @@ public struct PlanDiagnostic: Error, Sendable, Equatable, CustomStringConvertibl
     public var sourceLine: String
     /// The column of the caret within `sourceLine` (1-based).
     public var caretColumn: Int
+    /// Not an error: something the author may not have meant (`400m` is 400 minutes), said beside a valid plan.
+    public var isNote = false
 
     public init(origin: String, line: Int, column: Int, message: String, sourceLine: String, caretColumn: Int) {
         (self.origin, self.line, self.column, self.message, self.sourceLine, self.caretColumn) = (
@@ -21,9 +23,16 @@ public struct PlanDiagnostic: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The one-line form: `galloway.plan:4:7: error: unknown duration unit 'sx' (expected ms, s, m or h)`.
     public var headline: String {
+        if isNote {
+            // TRANSLATORS: a located note about a valid plan, as compilers print them: keep "{origin}:{line}:{column}: "
+            // as it is, editors and tools read it.
+            return tr(
+                "{origin}:{line}:{column}: note: {message}",
+                ["origin": origin, "line": "\(line)", "column": "\(column)", "message": message])
+        }
         // TRANSLATORS: a located diagnostic, as compilers print them: keep "{origin}:{line}:{column}: " as it is, editors
         // and tools read it.
-        tr(
+        return tr(
             "{origin}:{line}:{column}: error: {message}",
             [
                 "origin": origin, "line": "\(line)", "column": "\(column)", "message": message,

@@ -30,7 +30,9 @@ public struct PlanDraft: Sendable, Equatable {
         /// not the kind's own.
         public init(_ step: IntervalCore.Step) {
             self.init(
-                duration: PlanWriter.duration(step.duration), kind: step.kind,
+                duration: step.distance.map(PlanWriter.distance)
+                    ?? (step.isOpen ? PlanTextParser.openWord : PlanWriter.duration(step.duration)),
+                kind: step.kind,
                 label: step.label != IntervalCore.Step.defaultLabel(for: step.kind) ? step.label : "",
                 pace: step.pace.map(PlanWriter.pace) ?? "")
         }

@@ -18,19 +18,40 @@ public enum PlanLimits {
     public static let maximumSegmentCount = Int64(UInt32.max)
 }
 
-/// One `DURATION KIND ["Label"] [@ PACE]` line of a plan.
+/// One `DURATION KIND ["Label"] [@ PACE]` line of a plan, or a step the person ends: `open KIND …`, or a distance
+/// without a pace (`0.4km run`).
 public struct Step: Sendable, Equatable {
     public let kind: String
     public let label: String
-    /// Microseconds.
+    /// Microseconds: the step's time, or ``openDuration`` for a step the person ends.
     public let duration: Int64
     public let pace: Pace?
+    /// The person ends it (docs/plan-language.md): no clock does.
+    public let isOpen: Bool
+    /// Metres, for a step written as a distance (`0.4km run`): timed by its pace, or open without one.
+    public let distance: Double?
 
-    public init(kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil) {
+    public init(
+        kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil, isOpen: Bool = false,
+        distance: Double? = nil
+    ) {
         self.kind = kind
         self.label = label ?? Step.defaultLabel(for: kind)
-        self.duration = duration
+        self.duration = isOpen ? Self.openDuration : duration
         self.pace = pace
+        self.isOpen = isOpen
+        self.distance = distance
+    }
+
+    /// The place an open step holds on the plan's timeline: a microsecond, so that it is a segment of its own with an
+    /// offset, and the plan's totals of time are its timed steps' (plus a microsecond a step the person ends).
+    public static let openDuration: Int64 = 1
+
+    /// Metres covered in its first `microseconds`: by its pace, or, for an open step of a distance, the distance once
+    /// it began; nil when nothing says (no pace, or an open step without a distance).
+    func distance(in microseconds: Int64) -> Double? {
+        if isOpen { return distance.map { microseconds > 0 ? $0 : 0 } }
+        return pace?.distance(in: microseconds)
     }
 
     /// The kind, capitalised: `run` → `Run`.
@@ -125,6 +146,12 @@ public final class PlanGroup: Sendable {
         iterationSummary = pass
         iterationDuration = pass.duration
         guard pass.duration > 0 else { throw .emptyGroup }
+        switch repetition {
+        case .forDuration, .forDistance:
+            // Its end is a time or a distance the clock must know: a step the person ends has neither.
+            guard pass.openSteps == 0 else { throw .openStepInBound }
+        case .once, .times: break
+        }
 
         switch repetition {
         case .once:
@@ -234,7 +261,8 @@ public final class PlanGroup: Sendable {
         case .step(let step):
             return Segment(
                 index: childFirstSegment, kind: step.kind, label: step.label, pace: step.pace, start: childStart,
-                duration: min(childStart + step.duration, bound) - childStart, rounds: rounds
+                duration: min(childStart + step.duration, bound) - childStart, rounds: rounds, isOpen: step.isOpen,
+                distance: step.distance
             )
         case .group(let group):
             return group.locate(
@@ -267,6 +295,7 @@ enum PlanLimitError: Error, Equatable {
     case distanceNeedsPaces
     case boundTooShort
     case tooManySegments
+    case openStepInBound
 
     var message: String {
         switch self {
@@ -279,6 +308,8 @@ enum PlanLimitError: Error, Equatable {
                 ["count": "\(count)", "limit": "\(PlanLimits.maximumRepeatCount)"])
         case .distanceNeedsPaces: tr("'for' with a distance needs a pace ('@ 5:30/km') on every step inside")
         case .boundTooShort: tr("a 'for' block must last at least 1 ms")
+        case .openStepInBound:
+            tr("a 'for' block cannot hold a step you end yourself ('open', or a distance without a pace)")
         case .tooManySegments:
             tr(
                 "the plan has more than {limit} segments, the limit (a segment's index is a 32-bit number on the bus)",
@@ -291,7 +322,9 @@ enum PlanLimitError: Error, Equatable {
 struct PlanSummary: Sendable, Equatable {
     var duration: Int64
     var segmentCount: Int64
-    /// Metres; nil when some step in the stretch has no pace.
+    /// Steps the person ends, begun in the stretch.
+    var openSteps: Int64 = 0
+    /// Metres; nil when some step in the stretch has no pace (nor a distance of its own).
     var distance: Double?
     /// Microseconds per kind, in order of first appearance.
     var kindDurations: [KindDuration]
@@ -318,13 +351,14 @@ struct PlanSummary: Sendable, Equatable {
         let played = min(max(time, 0), step.duration)
         duration = played
         segmentCount = played > 0 ? 1 : 0
-        distance = step.pace?.distance(in: played)
+        openSteps = played > 0 && step.isOpen ? 1 : 0
+        distance = step.distance(in: played)
         kindDurations = played > 0 ? [KindDuration(kind: step.kind, duration: played)] : []
     }
 
     static func == (lhs: PlanSummary, rhs: PlanSummary) -> Bool {
         lhs.duration == rhs.duration && lhs.segmentCount == rhs.segmentCount && lhs.distance == rhs.distance
-            && lhs.kindDurations == rhs.kindDurations
+            && lhs.kindDurations == rhs.kindDurations && lhs.openSteps == rhs.openSteps
     }
 
     /// Sums stretches of plan in place. Kinds are found through a hash index, so that adding a summary costs
@@ -341,7 +375,9 @@ struct PlanSummary: Sendable, Equatable {
         mutating func add(_ item: PlanNode) {
             switch item {
             case .step(let step):
-                addTotals(step.duration, segments: 1, distance: step.pace?.distance(in: step.duration))
+                addTotals(
+                    step.duration, segments: 1, open: step.isOpen ? 1 : 0,
+                    distance: step.distance(in: step.duration))
                 addTime(step.duration, to: step.kind)
             case .group(let group):
                 add(group.totalSummary)
@@ -352,15 +388,16 @@ struct PlanSummary: Sendable, Equatable {
         mutating func add(_ other: PlanSummary, times: Int64 = 1) {
             guard times > 0 else { return }
             addTotals(
-                other.duration * times, segments: other.segmentCount * times,
+                other.duration * times, segments: other.segmentCount * times, open: other.openSteps * times,
                 distance: other.distance.map { $0 * Double(times) })
             summary.kindWork += other.kindWork
             for entry in other.kindDurations { addTime(entry.duration * times, to: entry.kind) }
         }
 
-        private mutating func addTotals(_ time: Int64, segments: Int64, distance more: Double?) {
+        private mutating func addTotals(_ time: Int64, segments: Int64, open: Int64, distance more: Double?) {
             summary.duration += time
             summary.segmentCount += segments
+            summary.openSteps += open
             summary.distance = if let distance = summary.distance, let more { distance + more } else { nil }
         }
 

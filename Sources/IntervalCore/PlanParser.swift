@@ -70,6 +70,8 @@ struct PlanTextParser {
     /// Default labels by kind: capitalising is Unicode work, and large plans repeat a few kinds.
     var defaultLabels: [String: String] = [:]
     var sawStep = false
+    /// What is not wrong but may not be what the author meant (`400m`: minutes, not metres).
+    var notes: [PlanDiagnostic] = []
     /// Whether to record an outline (``PlanParser/outline(_:)``); a plain parse keeps nothing of it.
     var outlining = false
     var countdownText: String?
@@ -100,7 +102,7 @@ struct PlanTextParser {
         }
         let root = try makeGroup(.once, items, offsets, at: 0, countAt: 0)
         // A name from a file name may hold control characters, which the `name` directive refuses: escape them.
-        return Plan(name: name ?? defaultName.terminalEscaped, countdown: countdown, root: root)
+        return Plan(name: name ?? defaultName.terminalEscaped, countdown: countdown, root: root, notes: notes)
     }
 
     /// Items up to `closing` (or the end of the text at the top level), with where each starts.
@@ -170,6 +172,9 @@ struct PlanTextParser {
             switch word {
             case "for":
                 return try parseBounded()
+            case Self.openWord:
+                position = start
+                return .step(try parseStep())
             case "name", "countdown":
                 try parseDirective(word, at: start, topLevel: topLevel)
                 return nil
@@ -308,14 +313,33 @@ struct PlanTextParser {
 
     // MARK: Steps
 
+    /// The word that starts a step the person ends: `open warmup "Until ready"`.
+    static let openWord = "open"
+
+    /// `DURATION KIND ["Label"] [@ PACE]`, where DURATION may be `open` or a distance (`0.4km`, `1mi`).
     mutating func parseStep() throws(PlanDiagnostic) -> Step {
         let durationStart = position
-        let duration = try parseDuration()
-        guard duration >= PlanLimits.minimumStepDuration else {
-            throw error(at: durationStart, tr("a step must last at least 1 ms"))
-        }
-        guard duration <= PlanLimits.maximumDuration else {
-            throw error(at: durationStart, PlanLimits.tooLongMessage)
+        var duration: Int64 = 0
+        var isOpen = false
+        let distance = try self.distance()
+        if distance != nil {
+            guard let metres = distance, metres > 0 else {
+                throw error(at: durationStart, tr("a distance must be greater than zero"))
+            }
+        } else if peek().map(isLetter) == true {
+            guard readWord() == Self.openWord else {
+                throw error(at: durationStart, tr("expected a duration, a distance or 'open'"))
+            }
+            isOpen = true
+        } else {
+            duration = try parseDuration()
+            guard duration >= PlanLimits.minimumStepDuration else {
+                throw error(at: durationStart, tr("a step must last at least 1 ms"))
+            }
+            guard duration <= PlanLimits.maximumDuration else {
+                throw error(at: durationStart, PlanLimits.tooLongMessage)
+            }
+            noteMinutesThatMayBeMetres(from: durationStart, to: position)
         }
         let durationEnd = position
         // The duration's unit took every letter after the number, so a kind here follows a space.
@@ -357,7 +381,37 @@ struct PlanTextParser {
             label = defaultLabels[kind] ?? Step.defaultLabel(for: kind)
             defaultLabels[kind] = label
         }
-        return Step(kind: kind, label: label, duration: duration, pace: pace)
+        if let distance {
+            // A distance with a pace is timed; without one, the person says when it is covered.
+            if let pace {
+                let time = (distance / pace.metresPerSecond * 1e6).rounded()
+                guard time < Double(PlanLimits.maximumDuration) else {
+                    throw error(at: durationStart, PlanLimits.tooLongMessage)
+                }
+                duration = Int64(time)
+                guard duration >= PlanLimits.minimumStepDuration else {
+                    throw error(at: durationStart, tr("a step must last at least 1 ms"))
+                }
+            } else {
+                isOpen = true
+            }
+        }
+        return Step(kind: kind, label: label, duration: duration, pace: pace, isOpen: isOpen, distance: distance)
+    }
+
+    /// `400m` is 400 minutes, which a runner who meant a track's 400 metres does not see: a note says so when a step
+    /// of 100 minutes or more is written in minutes alone.
+    mutating func noteMinutesThatMayBeMetres(from start: Int, to end: Int) {
+        let written = String(decoding: text[start..<end], as: UTF8.self)
+        guard written.hasSuffix("m"), let minutes = Double(written.dropLast()), minutes >= 100 else { return }
+        let number = String(written.dropLast())
+        var note = error(
+            at: start,
+            tr(
+                "{written} is {minutes} minutes; a distance is written {kilometres}km",
+                ["written": written, "minutes": number, "kilometres": PlanWriter.number(minutes / 1000) ?? number]))
+        note.isNote = true
+        notes.append(note)
     }
 
     /// `"…"` with `\"` and `\\` escapes, on one line, without control characters: labels and names are shown on

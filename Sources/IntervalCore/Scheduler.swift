@@ -41,6 +41,10 @@ public final class Scheduler {
     public private(set) var skipped: [String: Int64] = [:]
     /// What happened, on the timer's clock: the runs of the schedule and the pauses between them.
     public private(set) var track = WorkoutTrack()
+    /// In an open step: when it would have begun had it not been paused (its time played is `now` less this).
+    private var openStart: ClockInstant = 0
+    /// In an open step, paused: its time played.
+    private var pausedOpenPlayed: Int64 = 0
 
     public init(plan: Plan, timer: TimerSource, onEvent: @escaping (SchedulerEvent) -> Void) {
         self.plan = plan
@@ -52,7 +56,7 @@ public final class Scheduler {
         timer.disarm()
     }
 
-    /// Microseconds of the plan played so far.
+    /// Microseconds of the plan played so far; in an open step, where it stands: the step's start.
     public var elapsed: Int64 {
         switch state {
         case .running: position(at: timer.now)
@@ -61,19 +65,29 @@ public final class Scheduler {
         }
     }
 
+    /// An open step plays (docs/plan-language.md): the plan stands still until the person ends it.
+    public var isHolding: Bool { state != .idle && current?.isOpen == true }
+
+    /// How long the open step playing has played (counting up, its pauses left out); 0 in any other step.
+    public var openPlayed: Int64 {
+        guard isHolding else { return 0 }
+        return state == .paused ? pausedOpenPlayed : max(timer.now - openStart, 0)
+    }
+
     /// The plan's start on the timer's clock, moved by pauses and skips: every deadline is this plus an offset. Nil
     /// unless running.
     public var planStart: ClockInstant? { state == .running ? startInstant : nil }
 
-    /// When the current segment ends (the next cue, or the finish) on the timer's clock; nil unless running.
+    /// When the current segment ends (the next cue, or the finish) on the timer's clock; nil unless running, and in
+    /// an open step, which the person ends.
     public var nextChange: ClockInstant? {
-        guard state == .running, let current else { return nil }
+        guard state == .running, let current, !current.isOpen else { return nil }
         return startInstant + current.end
     }
 
-    /// Microseconds left in the current segment.
+    /// Microseconds left in the current segment; 0 in an open step.
     public var segmentRemaining: Int64 {
-        guard state != .idle, let current else { return 0 }
+        guard state != .idle, let current, !current.isOpen else { return 0 }
         return max(current.end - elapsed, 0)
     }
 
@@ -91,22 +105,27 @@ public final class Scheduler {
     /// Continues a workout recorded by an earlier process on the schedule that starts at `anchor`, or paused at
     /// `pausedElapsed`: cues the segment due now, once (and reports the pause). `track` is what the earlier process
     /// recorded of it, on this timer's clock: a running workout goes on in the run it was in. A scheduler runs once.
+    ///
+    /// A workout recorded in an open step goes on in it, its time played kept, however long ago its schedule's anchor
+    /// was: the plan stood still there.
     public func restore(anchor: ClockInstant, pausedElapsed: Int64?, track recorded: WorkoutTrack = WorkoutTrack()) {
-        let elapsed = pausedElapsed ?? (timer.now - anchor)
+        let now = timer.now
+        let holding = recorded.holding(at: now)
+        let elapsed = holding?.offset ?? pausedElapsed ?? (now - anchor)
         guard !started, let due = plan.segment(at: max(elapsed, 0)) else { return }
         started = true
-        startInstant = pausedElapsed.map { timer.now - $0 } ?? anchor
+        startInstant = holding != nil || pausedElapsed != nil ? now - elapsed : anchor
         state = .running
         track = recorded
         if pausedElapsed != nil {
-            track.end(at: timer.now, at: max(elapsed, 0))
+            track.end(at: now, at: max(elapsed, 0))
         } else if track.runs.last.map({ $0.end != nil }) ?? true {
-            track.begin(at: timer.now, from: max(elapsed, 0))
+            track.begin(at: now, from: max(elapsed, 0), held: holding != nil)
         }
-        enter(due, at: elapsed)
-        if let pausedElapsed {
-            self.pausedElapsed = pausedElapsed
-            state = .paused
+        if pausedElapsed != nil { state = .paused }
+        enter(due, at: elapsed, openPlayed: holding?.played ?? 0)
+        if state == .paused {
+            self.pausedElapsed = elapsed
             onEvent(.paused(due))
         } else {
             arm()
@@ -122,6 +141,7 @@ public final class Scheduler {
         }
         let now = timer.now
         pausedElapsed = position(at: now)
+        pausedOpenPlayed = isHolding ? max(now - openStart, 0) : 0
         track.end(at: now, at: pausedElapsed)
         timer.disarm()
         state = .paused
@@ -136,15 +156,17 @@ public final class Scheduler {
         }
         let now = timer.now
         startInstant = now - pausedElapsed
+        openStart = now - pausedOpenPlayed
         state = .running
-        track.begin(at: now, from: pausedElapsed)
+        track.begin(at: now, from: pausedElapsed, held: isHolding)
         if let current { onEvent(.resumed(current)) }
         arm()
     }
 
     /// Where the plan stands at `now` (``elapsed``, from one reading of the clock that the caller reuses).
     private func position(at now: ClockInstant) -> Int64 {
-        state == .running ? min(max(now - startInstant, 0), plan.duration) : elapsed
+        guard state == .running else { return elapsed }
+        return isHolding ? current?.start ?? 0 : min(max(now - startInstant, 0), plan.duration)
     }
 
     /// Puts the workout at `offset` into the plan from `now` on: where a paused one stays, or where a running one is.
@@ -160,12 +182,13 @@ public final class Scheduler {
         }
     }
 
-    /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes.
+    /// Ends the current segment now: the next one starts (paused, if the workout is paused), or the plan finishes. An
+    /// open step ends so, as it should: nothing of it is skipped.
     public func skip() throws(TimerCommandError) {
         guard state != .idle, let current else { throw TimerCommandError.notRunning }
         // One reading of the clock: what is skipped and where the run ends add up to the segment, to the microsecond.
         let now = timer.now
-        skipped[current.kind, default: 0] += max(current.end - position(at: now), 0)
+        if !current.isOpen { skipped[current.kind, default: 0] += max(current.end - position(at: now), 0) }
         moveSchedule(to: current.end, at: now)
         advance(to: current.end)
     }
@@ -216,7 +239,8 @@ public final class Scheduler {
 
     /// Announces what is due now: the segment, with one cue, the finish, or the countdown; then re-arms the timer.
     private func catchUp() {
-        guard state == .running, let current else { return }
+        // An open step has no deadline: nothing is due until the person ends it.
+        guard state == .running, let current, !current.isOpen else { return }
         let now = timer.now - startInstant
         if now >= current.end {
             advance(to: now)
@@ -229,17 +253,33 @@ public final class Scheduler {
         arm()
     }
 
-    /// Moves to the segment due at `elapsed`, with one cue, or finishes the plan.
+    /// Moves to the segment due at `elapsed`, with one cue, or finishes the plan; a schedule that passed an open step
+    /// (a timer brought late, a wake-up) stops at it, for the person to end.
     private func advance(to elapsed: Int64) {
-        guard let due = plan.segment(at: elapsed) else {
+        let from = current?.end ?? 0
+        guard let due = plan.firstOpenSegment(from: from, before: elapsed + 1) ?? plan.segment(at: elapsed) else {
             finish()
             return
         }
-        enter(due, at: elapsed)
+        enter(due, at: due.isOpen ? due.start : elapsed)
         if state == .running { arm() }
     }
 
-    private func enter(_ segment: Segment, at elapsed: Int64) {
+    /// Makes `segment` the current one and cues it. An open step holds the plan where it begins, from the instant
+    /// the schedule reached it, with `openPlayed` of it played already (a resumed workout).
+    private func enter(_ segment: Segment, at elapsed: Int64, openPlayed: Int64 = 0) {
+        if segment.isOpen {
+            if state == .running {
+                let reached = min(startInstant + segment.start, timer.now)
+                openStart = reached - openPlayed
+                if track.runs.last.map({ $0.held != true || $0.end != nil }) ?? true {
+                    track.end(at: reached, at: segment.start)
+                    track.begin(at: reached, from: segment.start, held: true)
+                }
+            } else {
+                pausedOpenPlayed = openPlayed
+            }
+        }
         current = segment
         // A pre-cue is owed only when there is room for it and the segment was not entered inside its window.
         if let countdown = plan.countdown, countdown < segment.duration {
@@ -262,6 +302,10 @@ public final class Scheduler {
 
     private func arm() {
         guard state == .running, let current else { return }
+        guard !current.isOpen else {
+            timer.disarm()
+            return
+        }
         var offset = current.end
         if !countdownDone, let countdown = plan.countdown {
             offset -= countdown

@@ -17,6 +17,10 @@ public struct Segment: Sendable, Equatable {
     public let duration: Int64
     /// The repeats around the segment, outermost first.
     public let rounds: [Round]
+    /// The person ends it (its ``duration`` is ``Step/openDuration``, a place on the plan's timeline).
+    public let isOpen: Bool
+    /// Metres, for a step written as a distance.
+    public let distance: Double?
 
     public var end: Int64 { start + duration }
 

@@ -49,6 +49,6 @@ public struct Settings: Sendable, Equatable {
 extension Plan {
     /// This plan with `countdown` applied when it has no `countdown` directive of its own.
     public func defaultingCountdown(to countdown: Int64?) -> Plan {
-        Plan(name: name, countdown: self.countdown ?? countdown, root: root)
+        Plan(name: name, countdown: self.countdown ?? countdown, root: root, notes: notes)
     }
 }

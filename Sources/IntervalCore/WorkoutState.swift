@@ -83,7 +83,9 @@ public struct WorkoutState: Sendable, Equatable, Codable {
             return .resume(anchor: anchor, pausedElapsed: min(max(pausedElapsed, 0), planDuration))
         }
         let elapsed = now.boot - anchor
-        if elapsed >= planDuration {
+        // In an open step the plan stands still: however long ago its anchor was, nothing ran out.
+        let holding = track?.runs.last?.held == true
+        if elapsed >= planDuration, !holding {
             return .interrupted(elapsed: planDuration, endedWall: anchorWall + planDuration)
         }
         return .resume(anchor: anchor, pausedElapsed: nil)

@@ -2,12 +2,13 @@
 /// in which the plan advanced at real speed from one offset to another) and, between them, the pauses. A start, a
 /// resume, a skip and a restarted interval begin a run; a pause, a skip, a restart, a stop and the finish end one. A
 /// timer cue changes nothing, so the track grows only with what a person did, and a crash-resumed workout continues
-/// the run it was in.
+/// the run it was in. While a step the person ends plays, the plan stands still at its offset: that run is *held*,
+/// and its real length is the step's.
 ///
 /// From it come each segment's real start and end and the time paused in it (``segments(of:limit:)``): what the
 /// history keeps, and what a training log's laps are made of (docs/fit.md), instead of the plan's offsets.
 public struct WorkoutTrack: Sendable, Equatable, Codable {
-    /// A stretch of real time in which the plan ran from `from` on.
+    /// A stretch of real time in which the plan ran from `from` on, or, held, stood at `from` in an open step.
     public struct Run: Sendable, Equatable, Codable {
         public var start: ClockInstant
         /// µs into the plan where it began.
@@ -15,9 +16,11 @@ public struct WorkoutTrack: Sendable, Equatable, Codable {
         /// When it ended, and where the plan stood then; nil while it goes on.
         public var end: ClockInstant?
         public var to: Int64?
+        /// True while an open step played (the plan stood still at `from`); absent otherwise.
+        public var held: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case start = "start_us", from = "from_us", end = "end_us", to = "to_us"
+            case start = "start_us", from = "from_us", end = "end_us", to = "to_us", held
         }
     }
 
@@ -43,9 +46,23 @@ public struct WorkoutTrack: Sendable, Equatable, Codable {
 
     public init() {}
 
-    /// The plan starts running at `from` at `instant` (after the run going on, if any, was ended).
-    mutating func begin(at instant: ClockInstant, from offset: Int64) {
-        runs.append(Run(start: instant, from: offset))
+    /// The plan starts running at `from` at `instant` (after the run going on, if any, was ended); `held`: it stands
+    /// there, in an open step.
+    mutating func begin(at instant: ClockInstant, from offset: Int64, held: Bool = false) {
+        runs.append(Run(start: instant, from: offset, held: held ? true : nil))
+    }
+
+    /// Where the plan stands in an open step, and how long that step has played by `now` (its held runs at that
+    /// offset, back to the last run that was not one): nil unless the track ends in a held run. What a resumed
+    /// workout continues.
+    public func holding(at now: ClockInstant) -> (offset: Int64, played: Int64)? {
+        guard let last = runs.last, last.held == true else { return nil }
+        var played: Int64 = 0
+        for run in runs.reversed() {
+            guard run.held == true, run.from == last.from else { break }
+            played += (run.end ?? max(now, run.start)) - run.start
+        }
+        return (last.from, played)
     }
 
     /// The run going on ends at `instant`, with the plan at `offset`; nothing when none goes on. A run that began at
@@ -103,19 +120,25 @@ public struct WorkoutTrack: Sendable, Equatable, Codable {
     /// `limit` entries: the last one then runs to the end of the workout's played time, so that no time is lost.
     public func segments(of plan: Plan, limit: Int = .max) -> [PlayedSegment] {
         var played: [PlayedSegment] = []
+        func add(_ segment: Segment, from start: ClockInstant, to end: ClockInstant) {
+            if let last = played.indices.last, played[last].segment.index == segment.index || played.count >= limit {
+                played[last].paused += max(start - played[last].end, 0)
+                played[last].end = max(end, played[last].end)
+            } else {
+                played.append(PlayedSegment(segment: segment, start: start, end: end, paused: 0))
+            }
+        }
         for run in runs {
-            guard let end = run.end, let to = run.to, to > run.from, run.from >= 0 else { continue }
+            guard let end = run.end, run.from >= 0 else { continue }
+            if run.held == true {
+                if let segment = plan.segment(at: run.from) { add(segment, from: run.start, to: end) }
+                continue
+            }
+            guard let to = run.to, to > run.from else { continue }
             var segment = plan.segment(at: run.from)
             while let current = segment, current.start < to {
                 let start = run.start + max(current.start, run.from) - run.from
-                let stop = min(run.start + min(current.end, to) - run.from, end)
-                if let last = played.indices.last, played[last].segment.index == current.index || played.count >= limit
-                {
-                    played[last].paused += max(start - played[last].end, 0)
-                    played[last].end = max(stop, played[last].end)
-                } else {
-                    played.append(PlayedSegment(segment: current, start: start, end: stop, paused: 0))
-                }
+                add(current, from: start, to: min(run.start + min(current.end, to) - run.from, end))
                 segment = plan.segment(after: current)
             }
         }

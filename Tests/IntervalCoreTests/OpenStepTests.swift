@@ -1,0 +1,142 @@
+import IntervalTestSupport
+import Testing
+
+@testable import IntervalCore
+
+/// Steps the person ends (docs/plan-language.md): `open KIND`, and a distance without a pace. Every one was refused, or
+/// read as something else: `open warmup` was an unknown directive and `400m run` 400 minutes.
+@Suite struct OpenStepTests {
+    static let second: Int64 = 1_000_000
+
+    @Test func openStepsAndDistancesAreSteps() throws {
+        let plan = try plan("open warmup \"Until ready\", 6x(0.4km run, 90s walk), 0.4km run @ 5:00/km, open cooldown")
+        let steps = Array(plan.segments)
+        #expect(steps.count == 15)
+        #expect(steps[0].isOpen && steps[0].label == "Until ready" && steps[0].distance == nil)
+        #expect(steps[1].isOpen && steps[1].distance == 400 && steps[1].kind == "run")
+        #expect(!steps[2].isOpen && steps[2].duration == 90 * Self.second)
+        #expect(!steps[13].isOpen && steps[13].duration == 120 * Self.second, "a distance with a pace is timed")
+        #expect(steps[14].isOpen)
+        #expect(plan.openStepCount == 8)
+        #expect(plan.timedDuration == 9 * 60 * Self.second + 120 * Self.second)
+        #expect(plan.notes.isEmpty)
+    }
+
+    @Test func fourHundredMinutesGetANoteSayingHowADistanceIsWritten() throws {
+        let plan = try plan("2x(400m run, 90s walk)")
+        #expect(plan.duration == 2 * (400 * 60 + 90) * Self.second, "m stays minutes")
+        let note = try #require(plan.notes.first)
+        #expect(plan.notes.count == 1)
+        #expect(note.headline == "<inline>:1:4: note: 400m is 400 minutes; a distance is written 0.4km")
+        #expect(try PlanParser.parse("45m run", origin: "x", defaultName: "x").notes.isEmpty)
+    }
+
+    @Test func aBoundedRepeatCannotHoldAStepThePersonEnds() {
+        #expect(throws: PlanDiagnostic.self) { try plan("for 20m(open run, 1m walk)") }
+        #expect(throws: PlanDiagnostic.self) { try plan("open") }
+    }
+
+    @Test func theWriterAndTheDraftWriteThemBackAsWritten() throws {
+        let text = "open warmup \"Until ready\"\n0.4km run\n1mi walk @ 15:00/mi\n90s rest"
+        let written = PlanWriter.text(for: try plan(text))
+        #expect(written.contains("open warmup \"Until ready\""))
+        #expect(written.contains("0.4km run"))
+        #expect(written.contains("1mi walk @ 15:00/mi"))
+        let again = try plan(written)
+        #expect(Array(again.segments) == Array(try plan(text).segments))
+    }
+
+    /// `open warmup, 2x(0.4km run, 90s walk)` from 10 s on the virtual clock.
+    static func started() throws -> (Scheduler, ManualTimerSource, EventLog) {
+        let clock = ManualTimerSource(now: 10 * second)
+        let log = EventLog()
+        let scheduler = try makeScheduler("open warmup, 2x(0.4km run, 90s walk)", clock: clock, log: log)
+        scheduler.start()
+        return (scheduler, clock, log)
+    }
+
+    @Test func anOpenStepPlaysUntilThePersonEndsItAndTheNextIsTimedFromThen() throws {
+        let (scheduler, clock, log) = try Self.started()
+        #expect(clock.deadline == nil, "no clock ends it")
+        clock.advance(by: 600 * Self.second)
+        #expect(log.cues.count == 1 && scheduler.isHolding)
+        #expect(scheduler.openPlayed == 600 * Self.second)
+        #expect(scheduler.segmentRemaining == 0 && scheduler.nextChange == nil)
+        try scheduler.skip()  // Done: the warm-up ends now
+        #expect(log.cues.count == 2 && log.cues[1].at == 610 * Self.second && scheduler.isHolding, "the 400 m")
+        clock.advance(by: 95 * Self.second)
+        try scheduler.skip()  // there
+        #expect(scheduler.nextChange == 705 * Self.second + 90 * Self.second, "the walk, timed from the instant")
+        clock.advance(by: 90 * Self.second)
+        #expect(log.cues.map(\.at).last == 795 * Self.second)
+        #expect(scheduler.skipped.isEmpty, "ending an open step skips nothing")
+        let played = scheduler.track.segments(of: scheduler.plan)
+        #expect(played.map(\.played).prefix(3) == [600 * Self.second, 95 * Self.second, 90 * Self.second])
+    }
+
+    @Test func aLateTimerOrAWakeUpStopsAtTheOpenStepInsteadOfPassingIt() throws {
+        let clock = ManualTimerSource(now: 0)
+        let log = EventLog()
+        let scheduler = try makeScheduler("30s run, open walk, 30s run", clock: clock, log: log)
+        scheduler.start()
+        clock.sleep(for: 100 * Self.second)
+        clock.advance(by: 0)
+        #expect(log.cues.map(\.segment.index) == [0, 1])
+        #expect(scheduler.isHolding && scheduler.openPlayed == 70 * Self.second, "played since the run ended")
+    }
+
+    @Test func pauseResumeAndRestartInsideAnOpenStep() throws {
+        let (scheduler, clock, log) = try Self.started()
+        clock.advance(by: 20 * Self.second)
+        try scheduler.pause()
+        clock.advance(by: 300 * Self.second)
+        #expect(scheduler.openPlayed == 20 * Self.second, "a pause does not count")
+        try scheduler.resume()
+        clock.advance(by: 5 * Self.second)
+        #expect(scheduler.openPlayed == 25 * Self.second)
+        try scheduler.restartSegment()
+        #expect(scheduler.openPlayed == 0 && log.cues.count == 2)
+        clock.advance(by: 7 * Self.second)
+        try scheduler.skip()
+        let warmUp = try #require(scheduler.track.segments(of: scheduler.plan).first)
+        #expect(warmUp.start == 10 * Self.second && warmUp.end == 342 * Self.second)
+        #expect(warmUp.paused == 300 * Self.second && warmUp.played == 32 * Self.second)
+    }
+
+    @Test func aWorkoutResumedInsideAnOpenStepGoesOnInItWithItsTimePlayed() throws {
+        let (first, clock, _) = try Self.started()
+        clock.advance(by: 40 * Self.second)
+        // The daemon is killed; another starts 3 s later with what the first recorded.
+        let recorded = first.track
+        clock.advance(by: 3 * Self.second)
+        let log = EventLog()
+        let resumed = try makeScheduler("open warmup, 2x(0.4km run, 90s walk)", clock: clock, log: log)
+        resumed.restore(anchor: 10 * Self.second, pausedElapsed: nil, track: recorded)
+        #expect(log.cues.map(\.segment.index) == [0] && resumed.isHolding)
+        #expect(resumed.openPlayed == 43 * Self.second)
+        try resumed.skip()
+        #expect(resumed.track.segments(of: resumed.plan).first?.played == 43 * Self.second)
+        let state = WorkoutState(
+            id: "a", plan: "", origin: "", bootID: "b", anchorBoot: 10 * Self.second, anchorWall: 0, startedWall: 0,
+            state: .running, pausedElapsed: nil, notificationID: 0, track: recorded)
+        let later = ClockReading(boot: 10_000 * Self.second, wall: 0, bootID: "b")
+        #expect(
+            state.resumption(at: later, planDuration: 200 * Self.second)
+                == .resume(anchor: 10 * Self.second, pausedElapsed: nil), "an open step never runs out")
+    }
+
+    @Test func theHistoryCountsAnOpenStepAsLongAsItWasPlayed() throws {
+        let (scheduler, clock, _) = try Self.started()
+        clock.advance(by: 157 * Self.second)
+        try scheduler.skip()
+        clock.advance(by: 10 * Self.second)
+        scheduler.stop(.user)
+        let record = HistoryRecord(
+            workout: WorkoutIdentity(id: "a", text: "", origin: "", startedWall: 0), plan: scheduler.plan,
+            elapsed: scheduler.elapsed, start: "s", end: "e", result: .stopped, reason: .user,
+            skipped: scheduler.skipped, track: scheduler.track)
+        #expect(record.segments?.map(\.played) == [157 * Self.second, 10 * Self.second])
+        #expect(record.timePerKind == ["warmup": 157 * Self.second, "run": 10 * Self.second])
+        #expect(record.doneDuration == 167 * Self.second)
+    }
+}
