@@ -9,6 +9,7 @@ extension BusMessage {
         case .string(let text): try append(text)
         case .uint32(let number): try append(number)
         case .uint64(let number): try append(number)
+        case .boolean(let flag): try append(flag)
         }
     }
 
@@ -18,6 +19,7 @@ extension BusMessage {
         case .string: .string(try readString())
         case .uint32: .uint32(try readUInt32())
         case .uint64: .uint64(try readUInt64())
+        case .boolean: .boolean(try readBool())
         }
     }
 }

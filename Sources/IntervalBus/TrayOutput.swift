@@ -24,6 +24,8 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private let watcherContext: Unmanaged<WatcherContext>
     /// When the current segment ends, while running.
     private var nextChange: ClockInstant?
+    /// In a step the person ends: the instant its count-up was at 0 (pauses left out).
+    private var countUpStart: ClockInstant?
     /// A watcher took the item: some host may show it. Without one, nothing can, and the countdown is not refreshed
     /// between changes (no wake-ups for nobody).
     private var watched = false
@@ -73,6 +75,10 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
         }
         if objects.isEmpty { appear() }
         nextChange = moment.nextChange
+        // A step the person ends counts up from where its time began.
+        countUpStart =
+            moment.status.open && moment.status.state == .running
+            ? moment.now - Int64(clamping: moment.status.segmentElapsed) : nil
         exported.show(moment.status)
         flush()
         armRefresh()
@@ -101,6 +107,7 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     private func withdraw() {
         refreshTimer.disarm()
         nextChange = nil
+        countUpStart = nil
         watched = false
         guard !objects.isEmpty else { return }
         objects = []
@@ -156,8 +163,12 @@ public final class TrayOutput: WorkoutOutput, @unchecked Sendable {
     }
 
     private func armRefresh() {
-        guard watched, let change = nextChange, let next = TrayRefresh.next(after: refreshTimer.now, change: change)
-        else {
+        let now = refreshTimer.now
+        let next =
+            if let countUpStart { TrayRefresh.next(after: now, countingUpFrom: countUpStart) } else {
+                nextChange.flatMap { TrayRefresh.next(after: now, change: $0) }
+            }
+        guard watched, let next else {
             refreshTimer.disarm()
             return
         }
@@ -237,7 +248,7 @@ private final class ExportedTray: BusObjectHandler {
         if before?.label != view.label || before?.labelGuide != view.labelGuide { signals.append(.newLabel) }
         do throws(BusError) {
             for signal in signals { try emit(signal, view) }
-            if let before, before.paused != view.paused { try announceMenuChange(paused: view.paused) }
+            if let before, before.menu != view.menu { try announceMenuChange(view.menu) }
         } catch {
             logger.debug("Failed to update the tray item, ignoring.", metadata: ["error": "\(error)"])
         }
@@ -266,14 +277,15 @@ private final class ExportedTray: BusObjectHandler {
         try bus.send(message)
     }
 
-    /// Pause became Resume or back: `ItemsPropertiesUpdated` for hosts that patch their menu, `LayoutUpdated` for
-    /// those that fetch it again.
-    private func announceMenuChange(paused: Bool) throws(BusError) {
-        let entry = TrayMenu.Entry.pauseResume.rawValue
+    /// Pause became Resume, or Skip Done, or back: `ItemsPropertiesUpdated` for hosts that patch their menu,
+    /// `LayoutUpdated` for those that fetch it again.
+    private func announceMenuChange(_ menu: TrayMenu.State) throws(BusError) {
         let updated = try bus.newSignal(
             path: TrayMenu.objectPath, interface: TrayMenu.interface, member: "ItemsPropertiesUpdated")
         try updated.openContainer("a", contents: "(ia{sv})")
-        try appendItem(entry, names: [], paused: paused, to: updated)
+        for entry in [TrayMenu.Entry.pauseResume, .skip] {
+            try appendItem(entry.rawValue, names: [], menu: menu, to: updated)
+        }
         try updated.closeContainer()
         try updated.openContainer("a", contents: "(ias)")
         try updated.closeContainer()
@@ -313,16 +325,16 @@ private final class ExportedTray: BusObjectHandler {
 
     private func menuCall(_ call: BusCall) throws(BusError) {
         let message = call.message
-        let paused = shown?.paused ?? false
+        let menu = shown?.menu ?? TrayMenu.State()
         switch call.member {
         case "GetLayout":
             let parent = try message.readInt32()
             let depth = try message.readInt32()
             let names = try message.readStringArray()
-            guard TrayMenu.properties(of: parent, paused: paused) != nil else { throw Self.unknownItem(parent) }
+            guard TrayMenu.properties(of: parent, menu: menu) != nil else { throw Self.unknownItem(parent) }
             call.reply { reply throws(BusError) in
                 try reply.append(revision)
-                try appendNode(parent, depth: depth, names: names, paused: paused, to: reply)
+                try appendNode(parent, depth: depth, names: names, menu: menu, to: reply)
             }
         case "GetGroupProperties":
             let ids = try message.readInt32Array()
@@ -330,15 +342,15 @@ private final class ExportedTray: BusObjectHandler {
             let wanted = ids.isEmpty ? [TrayMenu.root] + TrayMenu.children(of: TrayMenu.root) : ids
             call.reply { reply throws(BusError) in
                 try reply.openContainer("a", contents: "(ia{sv})")
-                for id in wanted where TrayMenu.properties(of: id, paused: paused) != nil {
-                    try appendItem(id, names: names, paused: paused, to: reply)
+                for id in wanted where TrayMenu.properties(of: id, menu: menu) != nil {
+                    try appendItem(id, names: names, menu: menu, to: reply)
                 }
                 try reply.closeContainer()
             }
         case "GetProperty":
             let id = try message.readInt32()
             let name = try message.readString()
-            guard let value = TrayMenu.properties(of: id, paused: paused)?.first(where: { $0.name == name })?.value
+            guard let value = TrayMenu.properties(of: id, menu: menu)?.first(where: { $0.name == name })?.value
             else { throw BusError(errno: EINVAL, function: "GetProperty", message: "Item \(id) has no \(name).") }
             call.reply { reply throws(BusError) in try reply.appendVariant(value) }
         case "Event":
@@ -361,10 +373,10 @@ private final class ExportedTray: BusObjectHandler {
             call.reply { reply throws(BusError) in try reply.append(unknown) }
         case "AboutToShow":
             let id = try message.readInt32()
-            guard TrayMenu.properties(of: id, paused: paused) != nil else { throw Self.unknownItem(id) }
+            guard TrayMenu.properties(of: id, menu: menu) != nil else { throw Self.unknownItem(id) }
             call.reply { reply throws(BusError) in try reply.append(false) }
         case "AboutToShowGroup":
-            let unknown = try message.readInt32Array().filter { TrayMenu.properties(of: $0, paused: paused) == nil }
+            let unknown = try message.readInt32Array().filter { TrayMenu.properties(of: $0, menu: menu) == nil }
             call.reply { reply throws(BusError) in
                 try reply.append([Int32]())
                 try reply.append(unknown)
@@ -391,16 +403,16 @@ private final class ExportedTray: BusObjectHandler {
 
     /// `(ia{sv}av)`: the item, its properties (those in `names`, all if empty) and its children `depth` deep (-1: all).
     private func appendNode(
-        _ id: Int32, depth: Int32, names: [String], paused: Bool, to message: BusMessage
+        _ id: Int32, depth: Int32, names: [String], menu: TrayMenu.State, to message: BusMessage
     ) throws(BusError) {
         try message.openContainer("r", contents: "ia{sv}av")
         try message.append(id)
-        try appendProperties(id, names: names, paused: paused, to: message)
+        try appendProperties(id, names: names, menu: menu, to: message)
         try message.openContainer("a", contents: "v")
         if depth != 0 {
             for child in TrayMenu.children(of: id) {
                 try message.openContainer("v", contents: "(ia{sv}av)")
-                try appendNode(child, depth: depth - 1, names: names, paused: paused, to: message)
+                try appendNode(child, depth: depth - 1, names: names, menu: menu, to: message)
                 try message.closeContainer()
             }
         }
@@ -409,18 +421,19 @@ private final class ExportedTray: BusObjectHandler {
     }
 
     /// `(ia{sv})`.
-    private func appendItem(_ id: Int32, names: [String], paused: Bool, to message: BusMessage) throws(BusError) {
+    private func appendItem(_ id: Int32, names: [String], menu: TrayMenu.State, to message: BusMessage) throws(BusError)
+    {
         try message.openContainer("r", contents: "ia{sv}")
         try message.append(id)
-        try appendProperties(id, names: names, paused: paused, to: message)
+        try appendProperties(id, names: names, menu: menu, to: message)
         try message.closeContainer()
     }
 
     private func appendProperties(
-        _ id: Int32, names: [String], paused: Bool, to message: BusMessage
+        _ id: Int32, names: [String], menu: TrayMenu.State, to message: BusMessage
     ) throws(BusError) {
         try message.openContainer("a", contents: "{sv}")
-        for (name, value) in TrayMenu.properties(of: id, paused: paused) ?? []
+        for (name, value) in TrayMenu.properties(of: id, menu: menu) ?? []
         where names.isEmpty || names.contains(name) {
             try message.openContainer("e", contents: "sv")
             try message.append(name)

@@ -12,6 +12,15 @@ struct JSONObject {
         add(key, raw: number)
     }
 
+    /// `number` must already be a JSON number; nil is `null`.
+    mutating func add(_ key: String, number: String?) {
+        add(key, raw: number ?? "null")
+    }
+
+    mutating func add(_ key: String, bool: Bool) {
+        add(key, raw: bool ? "true" : "false")
+    }
+
     mutating func add(_ key: String, objects: [JSONObject]) {
         add(key, raw: "[" + objects.map(\.closed).joined(separator: ",") + "]")
     }

@@ -74,7 +74,7 @@ extension MediaPlayerSnapshot {
         }
         self.init(playing: segment, plan: plan)
         if status.state == .paused { playbackStatus = .paused }
-        position = Int64(clamping: status.segmentDuration) - Int64(clamping: status.segmentRemaining)
+        position = Int64(clamping: status.segmentElapsed)
     }
 
     /// The player's view of `segment` playing from its start: what its change will show, known a change ahead.

@@ -1,6 +1,7 @@
 /// A button on the workout's notification; the raw value is the action key sent to the server.
 public enum NotificationAction: String, Sendable, Equatable, CaseIterable, Codable {
-    case stop, pause, resume, skip
+    /// `done` is Skip in a step the person ends (docs/plan-language.md), where it is what ends it.
+    case stop, pause, resume, skip, done
 
     /// The button's label as the user reads it.
     public var label: String {
@@ -9,6 +10,8 @@ public enum NotificationAction: String, Sendable, Equatable, CaseIterable, Codab
         case .pause: tr("Pause")
         case .resume: tr("Resume")
         case .skip: tr("Skip")
+        // TRANSLATORS: the button that ends a step the person ends ("warm up until ready"), where Skip would be.
+        case .done: tr("Done")
         }
     }
 }

@@ -8,9 +8,11 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
         public var share: Double
     }
 
-    /// Microseconds.
+    /// Microseconds: the timed steps' (a step the person ends lasts as long as it is played).
     public var duration: Int64
     public var segmentCount: Int64
+    /// Steps the person ends (docs/plan-language.md), not in ``duration``.
+    public var openSteps: Int64
     /// Time per kind, in order of first appearance.
     public var kinds: [KindTotal]
     /// Metres; nil unless every step has a pace.
@@ -18,8 +20,9 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
 
     public init(_ plan: Plan) {
         let summary = plan.root.totalSummary
-        duration = summary.duration
+        duration = plan.timedDuration
         segmentCount = summary.segmentCount
+        openSteps = summary.openSteps
         kinds = summary.kindDurations.map {
             KindTotal(
                 kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)))
@@ -39,9 +42,9 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
         return metres
     }
 
-    /// The average pace over the whole plan, when the distance is known.
+    /// The average pace over the whole plan, when the distance is known and so is the time (no step the person ends).
     public var averagePace: Pace? {
-        guard let distance, distance > 0, duration > 0 else { return nil }
+        guard openSteps == 0, let distance, distance > 0, duration > 0 else { return nil }
         return Pace(metresPerSecond: distance / (Double(duration) / 1_000_000))
     }
 }

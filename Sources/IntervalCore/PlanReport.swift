@@ -17,7 +17,35 @@ public enum PlanReport {
 
     /// "40:00, 56 segments": how long a plan is, as every command announces it.
     public static func lengthText(_ plan: Plan) -> String {
-        "\(TimeText.clock(microseconds: plan.duration)), \(segmentsText(plan.segmentCount))"
+        "\(timeText(plan)), \(segmentsText(plan.segmentCount))"
+    }
+
+    /// "24:00", or "24:00 + 2 open steps" for a plan with steps the person ends: its time, wherever totals show.
+    public static func timeText(_ plan: Plan) -> String {
+        timeText(plan.timedDuration, openSteps: plan.openStepCount)
+    }
+
+    static func timeText(_ timed: Int64, openSteps: Int64) -> String {
+        let clock = TimeText.clock(microseconds: timed)
+        guard openSteps > 0 else { return clock }
+        // TRANSLATORS: a plan's time with steps the person ends, which have none: "24:00 + 2 open steps".
+        return trn(
+            "{time} + {count} open step", "{time} + {count} open steps", Int(clamping: openSteps), ["time": clock])
+    }
+
+    /// How long a step is, as its row says it: "1:30", "until Done", or "0.4 km, until Done" for a distance without a
+    /// pace.
+    static func length(of step: Step) -> String {
+        guard step.isOpen else { return TimeText.clock(microseconds: step.duration) }
+        guard let metres = step.distance else { return tr("until Done") }
+        return tr("{distance}, until Done", ["distance": shortDistanceText(metres)])
+    }
+
+    /// "0.4 km", "1 mi": a step's distance as it was written, in the reader's decimals.
+    static func shortDistanceText(_ metres: Double) -> String {
+        let written = PlanWriter.distance(metres)
+        let unit = written.hasSuffix("mi") ? "mi" : "km"
+        return "\(Localization.decimal(String(written.dropLast(2)))) \(unit)"
     }
 
     /// "52 segments", "1 segment".
@@ -38,7 +66,13 @@ public enum PlanReport {
             let text = TimeText.clock(microseconds: duration)
             return aligned ? text.leftPadding(to: 5) : text
         }
-        var rows: [(name: String, value: String)] = [(tr("Total"), clock(estimate.duration))]
+        var rows: [(name: String, value: String)] = [
+            (
+                tr("Total"),
+                estimate.openSteps > 0
+                    ? timeText(estimate.duration, openSteps: estimate.openSteps) : clock(estimate.duration)
+            )
+        ]
         for kind in estimate.kinds {
             let percent = Int((kind.share * 100).rounded())
             rows.append(
@@ -76,7 +110,7 @@ public enum PlanReport {
     private static func describe(_ node: PlanNode) -> String {
         switch node {
         case .step(let step):
-            return "\(Localization.label(step.label)) \(TimeText.clock(microseconds: step.duration))"
+            return "\(Localization.label(step.label)) \(length(of: step))"
         case .group(let group):
             let items = group.children.map(describe).joined(separator: ", ")
             switch group.repetition {
@@ -105,11 +139,11 @@ public enum PlanReport {
         nodes.map { node in
             switch node {
             case .step(let step):
-                .step(title: title(of: step, inWords: true), duration: TimeText.clock(microseconds: step.duration))
+                .step(title: title(of: step, inWords: true), duration: length(of: step))
             case .group(let group):
                 .repeats(
                     title: head(of: group),
-                    subtitle: "\(TimeText.clock(microseconds: group.totalDuration)), \(perRound(group))",
+                    subtitle: "\(timeText(of: group.totalSummary)), \(perRound(group))",
                     rows: rows(group.children))
             }
         }
@@ -129,7 +163,7 @@ public enum PlanReport {
         nodes.map { node in
             switch node {
             case .step(let step):
-                "\(Localization.label(step.label)) \(TimeText.clock(microseconds: step.duration))"
+                "\(Localization.label(step.label)) \(length(of: step))"
             case .group(let group):
                 "\(head(of: group)) (\(inWords(group.children)))"
             }
@@ -148,7 +182,12 @@ public enum PlanReport {
     }
 
     static func perRound(_ group: PlanGroup) -> String {
-        tr("{time} per round", ["time": TimeText.clock(microseconds: group.iterationDuration)])
+        tr("{time} per round", ["time": timeText(of: group.iterationSummary)])
+    }
+
+    /// A stretch of plan's time, as ``timeText(_:)`` says a plan's.
+    private static func timeText(of summary: PlanSummary) -> String {
+        timeText(summary.duration - summary.openSteps * Step.openDuration, openSteps: summary.openSteps)
     }
 
     private static func describe(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {
@@ -157,9 +196,9 @@ public enum PlanReport {
             switch node {
             case .step(let step):
                 lines.append(
-                    "\(TimeText.clock(microseconds: step.duration).leftPadding(to: 9))  \(indent)\(title(of: step))")
+                    "\(length(of: step).leftPadding(to: 9))  \(indent)\(title(of: step))")
             case .group(let group):
-                let total = TimeText.clock(microseconds: group.totalDuration).leftPadding(to: 9)
+                let total = timeText(of: group.totalSummary).leftPadding(to: 9)
                 lines.append("\(total)  \(indent)\(head(of: group)) (\(perRound(group)))")
                 describe(group.children, depth: depth + 1, into: &lines)
             }

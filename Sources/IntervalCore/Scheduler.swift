@@ -219,7 +219,7 @@ public final class Scheduler {
         case .stop: stop(.notification)
         case .pause: try pause()
         case .resume: try resume()
-        case .skip: try skip()
+        case .skip, .done: try skip()
         }
     }
 

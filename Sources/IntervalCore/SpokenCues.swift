@@ -111,9 +111,12 @@ public struct SpokenCues: Sendable {
         String(tag.lowercased().prefix { $0 != "-" && $0 != "_" })
     }
 
-    /// "Run, 30 seconds"
+    /// "Run, 30 seconds"; a step the person ends: "Run, 0.4 km", or "Warm up, until you are ready".
     public static func phrase(_ segment: Segment) -> String {
-        phrase(label: segment.label, microseconds: segment.duration)
+        guard segment.isOpen else { return phrase(label: segment.label, microseconds: segment.duration) }
+        let current = Localization.label(segment.label)
+        guard let metres = segment.distance else { return tr("{current}, until you are ready", ["current": current]) }
+        return tr("{current}, {distance}", ["current": current, "distance": PlanReport.shortDistanceText(metres)])
     }
 
     /// "Run, 30 seconds" for a step's label and length; a common label in the user's language.

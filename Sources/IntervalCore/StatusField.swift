@@ -25,7 +25,9 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .plan: "The plan's name."
         case .kind: "The segment's kind: `run`."
         case .label: "The segment's label: `Run`."
-        case .remaining: "The segment's time left, rounded up to the second: `0:12`."
+        case .remaining:
+            "The segment's time left, rounded up to the second: `0:12`; in a step you end (`open`), its time so far, "
+                + "counting up: `2:37`."
         case .elapsed: "The workout's time so far, pauses excluded: `14:48`."
         case .duration: "The plan's duration: `40:00`."
         case .index: "The segment's number, from 1: `23`."

@@ -5,19 +5,23 @@
 /// last second, never "0:00" while a segment runs), the elapsed time is rounded down, so both change at the same
 /// instant when segments last whole seconds.
 public enum StatusText {
-    /// `running · Galloway run/walk 30:30 · Run 0:12 left (23/56) · next Walk · 14:48/40:00`, or `idle`.
-    /// The `next` part is left out during the last segment.
+    /// `running · Galloway run/walk 30:30 · Run 0:12 left (23/56) · next Walk · 14:48/40:00`, or `idle`; in an open
+    /// step `Warm up 2:37, until Done (1/14)`. The `next` part is left out during the last segment.
     public static func line(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return stateName(.idle) }
         var parts = [stateName(status.state)]
         if !status.planName.isEmpty { parts.append(status.planName) }
+        let (current, time) = (Localization.label(status.segmentLabel), remaining(status))
         parts.append(
-            tr(
-                "{current} {remaining} left ({position})",
-                [
-                    "current": Localization.label(status.segmentLabel), "remaining": remaining(status),
-                    "position": position(status),
-                ]))
+            status.open
+                // TRANSLATORS: a step the person ends, counting up: "Warm up 2:37, until Done (1/14)"; "Done" is the
+                // button that ends it.
+                ? tr(
+                    "{current} {remaining}, until Done ({position})",
+                    ["current": current, "remaining": time, "position": position(status)])
+                : tr(
+                    "{current} {remaining} left ({position})",
+                    ["current": current, "remaining": time, "position": position(status)]))
         if !status.nextLabel.isEmpty { parts.append(tr("next {next}", ["next": Localization.label(status.nextLabel)])) }
         parts.append("\(elapsed(status))/\(duration(status))")
         return parts.joined(separator: " · ")
@@ -57,9 +61,12 @@ public enum StatusText {
         }
     }
 
-    /// The segment's remaining time, rounded up to the second: "0:12" for 11.2 s.
+    /// The segment's remaining time, rounded up to the second: "0:12" for 11.2 s; in an open step, which has none,
+    /// its time so far, counting up and rounded down: "2:37".
     public static func remaining(_ status: TimerStatus) -> String {
-        TimeText.countdown(microseconds: Int64(clamping: status.segmentRemaining))
+        status.open
+            ? TimeText.clockToTheSecond(microseconds: Int64(clamping: status.segmentElapsed))
+            : TimeText.countdown(microseconds: Int64(clamping: status.segmentRemaining))
     }
 
     /// The workout's elapsed time, rounded down to the second: "14:48".
@@ -88,10 +95,11 @@ public enum StatusText {
         Int((progress(status) * 100).rounded(.down))
     }
 
-    /// Microseconds until the shown remaining time changes (`SegmentRemaining` crosses a whole second), or nil when
-    /// nothing changes without an event (idle, paused). At most one second.
+    /// Microseconds until the shown remaining time changes (`SegmentRemaining` crosses a whole second, or in an open
+    /// step `SegmentElapsed` does), or nil when nothing changes without an event (idle, paused). At most one second.
     public static func microsecondsUntilNextSecond(_ status: TimerStatus) -> UInt64? {
         guard status.state == .running else { return nil }
+        if status.open { return 1_000_000 - status.segmentElapsed % 1_000_000 }
         let fraction = status.segmentRemaining % 1_000_000
         return fraction == 0 ? 1_000_000 : fraction
     }
@@ -100,6 +108,7 @@ public enum StatusText {
     public static func shown(_ status: TimerStatus) -> TimerStatus {
         var shown = status
         shown.elapsed = status.elapsed / 1_000_000
+        shown.segmentElapsed = status.segmentElapsed / 1_000_000
         shown.segmentRemaining = UInt64(
             TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
         return shown
@@ -122,7 +131,10 @@ public enum StatusText {
         object.add("segment_duration_us", number: String(status.segmentDuration))
         object.add("next_label", string: status.nextLabel)
         object.add("elapsed_us", number: String(status.elapsed))
-        object.add("segment_remaining_us", number: String(status.segmentRemaining))
+        // An open step has no time left, not none.
+        object.add("segment_remaining_us", number: status.open ? nil : String(status.segmentRemaining))
+        object.add("segment_elapsed_us", number: String(status.segmentElapsed))
+        object.add("open", bool: status.open)
         object.add("inhibited", string: status.inhibited)
         object.add("position", string: value(.index, of: status).isEmpty ? "" : position(status))
         object.add("remaining", string: value(.remaining, of: status))
@@ -158,16 +170,18 @@ public enum StatusText {
     /// ```
     public static func tooltip(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return "intervald: \(stateName(.idle))" }
+        let (current, time) = (Localization.label(status.segmentLabel), remaining(status))
         let position = tr(
             "segment {number} of {count}", ["number": value(.index, of: status), "count": "\(status.segmentCount)"])
         return [
             "\(status.planName) · \(stateName(status.state))",
-            tr(
-                "{current} · {remaining} left · {position}",
-                [
-                    "current": Localization.label(status.segmentLabel), "remaining": remaining(status),
-                    "position": position,
-                ]),
+            status.open
+                ? tr(
+                    "{current} · {remaining}, until Done · {position}",
+                    ["current": current, "remaining": time, "position": position])
+                : tr(
+                    "{current} · {remaining} left · {position}",
+                    ["current": current, "remaining": time, "position": position]),
             status.nextLabel.isEmpty
                 ? tr("Last segment") : tr("Next: {next}", ["next": Localization.label(status.nextLabel)]),
             tr(

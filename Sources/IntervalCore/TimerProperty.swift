@@ -2,11 +2,12 @@
 /// ``TimerStatus``, and whether it announces changes. ``all`` is the one list of properties: the server's getters,
 /// `PropertiesChanged`, the client's decoding and the interface's table (``BusNames/timerInterface``) all read it.
 public struct TimerProperty: Sendable, CustomStringConvertible {
-    /// A property's value, of one of the three D-Bus types the interface uses.
+    /// A property's value, of one of the four D-Bus types the interface uses.
     public enum Value: Sendable, Equatable {
         case string(String)
         case uint32(UInt32)
         case uint64(UInt64)
+        case boolean(Bool)
     }
 
     /// The D-Bus type signature of a property's value.
@@ -14,11 +15,12 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         case string = "s"
         case uint32 = "u"
         case uint64 = "t"
+        case boolean = "b"
     }
 
     public let name: String
     public let signature: Signature
-    /// False for the read-time snapshots (`Elapsed`, `SegmentRemaining`), which are annotated
+    /// False for the read-time snapshots (`Elapsed`, `SegmentRemaining`, `SegmentElapsed`), which are annotated
     /// `org.freedesktop.DBus.Property.EmitsChangedSignal=false`.
     public let emitsChangedSignal: Bool
     /// What the value means, for docs/dbus-interfaces.md.
@@ -70,11 +72,20 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         "Inhibited", \.inhibited,
         doc: "What keeps the computer awake during the workout, space-separated: `portal`, `gnome-session` or "
             + "`power-management` (the suspend inhibitor), then `logind` (the sleep delay); \"\" when nothing is held.")
+    public static let open = field(
+        "Open", \.open,
+        doc: "True during a step the person ends (`open`, or a distance without a pace): it ends by `Skip`, "
+            + "`SegmentRemaining` is 0 and `SegmentElapsed` counts up.")
+    public static let segmentElapsed = field(
+        "SegmentElapsed", \.segmentElapsed,
+        doc: "Time into the current segment at the instant of the read, µs (pauses excluded); in an open step, how "
+            + "long it has played.",
+        emitsChangedSignal: false)
 
     /// Every property, in the order of the interface's introspection.
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
-        nextLabel, elapsed, segmentRemaining, inhibited,
+        nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -98,6 +109,7 @@ extension TimerProperty.Value {
     var string: String? { if case .string(let text) = self { text } else { nil } }
     var uint32: UInt32? { if case .uint32(let number) = self { number } else { nil } }
     var uint64: UInt64? { if case .uint64(let number) = self { number } else { nil } }
+    var boolean: Bool? { if case .boolean(let flag) = self { flag } else { nil } }
 }
 
 /// The Swift types of the properties' values: the D-Bus type, and the case of ``TimerProperty/Value`` each is.
@@ -120,6 +132,11 @@ extension UInt32: TimerPropertyType {
 extension UInt64: TimerPropertyType {
     static let signature = TimerProperty.Signature.uint64, wrap = TimerProperty.Value.uint64,
         unwrap = \TimerProperty.Value.uint64
+}
+
+extension Bool: TimerPropertyType {
+    static let signature = TimerProperty.Signature.boolean, wrap = TimerProperty.Value.boolean,
+        unwrap = \TimerProperty.Value.boolean
 }
 
 extension TimerStatus {

@@ -15,6 +15,11 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     /// idle-suspend inhibitor's interface (`portal`, `gnome-session` or `power-management`), then `logind` while its
     /// sleep delay is held; "" when nothing is held. The daemon fills it in; a session alone knows nothing of it.
     public var inhibited = ""
+    /// The current segment is a step the person ends (docs/plan-language.md): it has no time left, and
+    /// ``segmentElapsed`` counts up.
+    public var open = false
+    /// Time into the current segment, pauses excluded: in an open step, how long it has played.
+    public var segmentElapsed: UInt64 = 0
 
     /// Nothing runs.
     public static let idle = TimerStatus(

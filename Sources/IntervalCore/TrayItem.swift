@@ -49,25 +49,31 @@ public struct TrayView: Sendable, Equatable {
     public var label: String
     /// `XAyatanaLabelGuide`: the widest the label gets in this segment ("0:00"), so that the panel keeps its width.
     public var labelGuide: String
-    public var paused: Bool
+    /// What its menu offers: Resume or Pause, Done or Skip.
+    public var menu: TrayMenu.State
+    public var paused: Bool { menu.paused }
 
     /// `status` (as of now) in `segment` of `plan`; nil when no workout exists.
     public init?(status: TimerStatus, segment: Segment, plan: Plan, restKinds: Set<String>) {
         guard status.state != .idle else { return nil }
-        paused = status.state == .paused
-        tone = paused ? .paused : ToneColours.tone(ofKind: segment.kind, restKinds: restKinds)
+        menu = TrayMenu.State(paused: status.state == .paused, open: segment.isOpen)
+        tone = menu.paused ? .paused : ToneColours.tone(ofKind: segment.kind, restKinds: restKinds)
         label = StatusText.remaining(status)
+        // An open step counts up, to no known end: its guide is a quarter of an hour's.
         labelGuide = String(
-            TimeText.countdown(microseconds: segment.duration).map { $0.isNumber ? "0" : $0 })
+            TimeText.countdown(microseconds: segment.isOpen ? 15 * 60_000_000 : segment.duration)
+                .map { $0.isNumber ? "0" : $0 })
         let current = segment.displayLabel
-        if paused {
+        if menu.paused {
             title = tr("{current} · {time} — paused", ["current": current, "time": label])
         } else if let next = plan.segment(after: segment) {
             title = tr(
                 "{current} · {time} — next: {next} {nextTime}",
                 [
                     "current": current, "time": label, "next": next.displayLabel,
-                    "nextTime": TimeText.clock(microseconds: next.duration),
+                    "nextTime": next.isOpen
+                        ? next.distance.map(PlanReport.shortDistanceText) ?? tr("until Done")
+                        : TimeText.clock(microseconds: next.duration),
                 ])
         } else {
             title = tr("{current} · {time} — last one", ["current": current, "time": label])
@@ -94,6 +100,13 @@ public enum TrayRefresh {
         let k = (remaining + afterTheSecond - 1) / 1_000_000
         guard k >= 1 else { return nil }
         return change - k * 1_000_000 + afterTheSecond
+    }
+
+    /// The next refresh after `now` of a count-up that was at 0 at `start`: just after its next whole second.
+    public static func next(after now: ClockInstant, countingUpFrom start: ClockInstant) -> ClockInstant {
+        let passed = now - start - afterTheSecond
+        let k = passed < 0 ? 0 : passed / 1_000_000 + 1
+        return start + k * 1_000_000 + afterTheSecond
     }
 }
 
@@ -134,7 +147,19 @@ public enum TrayMenu {
 
     /// The properties of item `id` (the root: 0) when the workout is `paused`, in a stable order; nil for an unknown
     /// id.
-    public static func properties(of id: Int32, paused: Bool) -> [(name: String, value: Value)]? {
+    /// What the menu's entries depend on.
+    public struct State: Sendable, Equatable {
+        public var paused = false
+        /// A step the person ends plays: Skip reads Done.
+        public var open = false
+
+        public init(paused: Bool = false, open: Bool = false) {
+            (self.paused, self.open) = (paused, open)
+        }
+    }
+
+    public static func properties(of id: Int32, menu: State) -> [(name: String, value: Value)]? {
+        let paused = menu.paused
         if id == root { return [("children-display", .string("submenu"))] }
         guard let entry = Entry(rawValue: id) else { return nil }
         switch entry {
@@ -146,7 +171,7 @@ public enum TrayMenu {
             ]
         case .skip:
             return [
-                ("label", .string(mnemonicFree(NotificationAction.skip.label))),
+                ("label", .string(mnemonicFree((menu.open ? NotificationAction.done : .skip).label))),
                 ("icon-name", .string("media-skip-forward")),
             ]
         case .stop:

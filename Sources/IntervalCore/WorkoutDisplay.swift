@@ -23,6 +23,8 @@ public struct WorkoutDisplay: Sendable, Equatable {
     public var tone: Tone
     /// Paused: the Pause button reads Resume.
     public var paused: Bool
+    /// A step the person ends: ``countdown`` counts up, and the big button reads Done.
+    public var open: Bool
 
     /// `status` (read `age` µs ago) as shown now; nil when no workout exists.
     public init?(_ status: TimerStatus, age: Int64, restKinds: Set<String>) {
@@ -37,12 +39,16 @@ public struct WorkoutDisplay: Sendable, Equatable {
         position = tr(
             "segment {number} of {count}",
             ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])
+        open = now.open
+        // An open step's end is not known: its bar stays empty until it is ended.
         segmentProgress =
-            now.segmentDuration > 0
-            ? min(
-                1,
-                Double(now.segmentDuration - min(now.segmentRemaining, now.segmentDuration))
-                    / Double(now.segmentDuration)) : 1
+            now.open
+            ? 0
+            : now.segmentDuration > 0
+                ? min(
+                    1,
+                    Double(now.segmentDuration - min(now.segmentRemaining, now.segmentDuration))
+                        / Double(now.segmentDuration)) : 1
         planProgress = StatusText.progress(now)
         let left = now.planDuration - min(now.elapsed, now.planDuration)
         times = tr(
@@ -57,7 +63,7 @@ public struct WorkoutDisplay: Sendable, Equatable {
     /// read 0:00 for the instant before it.
     public static func nextChange(_ status: TimerStatus, age: Int64) -> Int64? {
         let now = advanced(status, by: age)
-        guard now.state == .running, now.segmentRemaining > 1_000_000,
+        guard now.state == .running, now.open || now.segmentRemaining > 1_000_000,
             let wait = StatusText.microsecondsUntilNextSecond(now)
         else { return nil }
         return max(age, 0) + Int64(wait)
@@ -68,7 +74,9 @@ public struct WorkoutDisplay: Sendable, Equatable {
         guard status.state == .running, age > 0 else { return status }
         var now = status
         let passed = UInt64(age)
-        now.elapsed = status.elapsed &+ passed
+        // The plan stands still in an open step: its time counts into the step alone.
+        if !status.open { now.elapsed = status.elapsed &+ passed }
+        now.segmentElapsed = status.segmentElapsed &+ passed
         now.segmentRemaining = status.segmentRemaining - min(passed, status.segmentRemaining)
         return now
     }

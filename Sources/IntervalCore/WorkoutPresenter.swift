@@ -68,17 +68,18 @@ public enum WorkoutPresenter {
                 body: tr(
                     "Now: {current} · {position}",
                     ["current": current.displayLabel, "position": position(current, in: plan)]),
-                actions: buttons(style, paused: false), urgency: style.urgency, soundName: style.soundName
+                actions: buttons(style, paused: false, open: current.isOpen), urgency: style.urgency,
+                soundName: style.soundName
             )
         case .paused(let segment):
             return WorkoutNotification(
                 summary: tr("Paused · {current}", ["current": segment.displayLabel]),
                 body: "\(nextText(plan.segment(after: segment))) · \(position(segment, in: plan))",
-                actions: buttons(style, paused: true), urgency: style.urgency, soundName: nil
+                actions: buttons(style, paused: true, open: segment.isOpen), urgency: style.urgency, soundName: nil
             )
         case .finished:
             return WorkoutNotification(
-                summary: tr("Workout finished"), body: "\(plan.name) · \(TimeText.clock(microseconds: plan.duration))",
+                summary: tr("Workout finished"), body: "\(plan.name) · \(PlanReport.timeText(plan))",
                 actions: [], urgency: style.urgency, soundName: style.soundName
             )
         case .stopped:
@@ -87,22 +88,36 @@ public enum WorkoutPresenter {
     }
 
     static func cue(_ segment: Segment, next: Segment?, plan: Plan, style: CueStyle) -> WorkoutNotification {
-        WorkoutNotification(
-            summary: headline(segment), body: "\(nextText(next)) · \(position(segment, in: plan))",
-            actions: buttons(style, paused: false), urgency: style.urgency, soundName: style.soundName
+        let body = "\(nextText(next)) · \(position(segment, in: plan))"
+        return WorkoutNotification(
+            summary: headline(segment), body: segment.isOpen ? "\(whenDone(segment)) · \(body)" : body,
+            actions: buttons(style, paused: false, open: segment.isOpen), urgency: style.urgency,
+            soundName: style.soundName
         )
     }
 
-    /// "Run · 30 s"
-    public static func headline(_ segment: Segment) -> String {
-        "\(segment.displayLabel) · \(TimeText.spoken(microseconds: segment.duration))"
+    /// What ends a step the person ends: "Done when you get there" for a distance, else "Done when you are ready".
+    public static func whenDone(_ segment: Segment) -> String {
+        segment.distance == nil ? tr("Done when you are ready") : tr("Done when you get there")
     }
 
-    /// "Next: Walk 30 s", or "Last one" for the final segment.
+    /// "Run · 30 s"; a step the person ends says its distance, if it has one ("Run · 0.4 km"), else its label alone.
+    public static func headline(_ segment: Segment) -> String {
+        guard let length = length(of: segment) else { return segment.displayLabel }
+        return "\(segment.displayLabel) · \(length)"
+    }
+
+    /// "30 s"; for a step the person ends its distance ("0.4 km"), or nil.
+    static func length(of segment: Segment) -> String? {
+        guard segment.isOpen else { return TimeText.spoken(microseconds: segment.duration) }
+        return segment.distance.map(PlanReport.shortDistanceText)
+    }
+
+    /// "Next: Walk 30 s", "Next: Cool-down" (a step the person ends), or "Last one" for the final segment.
     public static func nextText(_ next: Segment?) -> String {
         guard let next else { return tr("Last one") }
-        return tr(
-            "Next: {next} {time}", ["next": next.displayLabel, "time": TimeText.spoken(microseconds: next.duration)])
+        guard let time = length(of: next) else { return tr("Next: {next}", ["next": next.displayLabel]) }
+        return tr("Next: {next} {time}", ["next": next.displayLabel, "time": time])
     }
 
     /// "round 3 of 6" in the outermost real repeat, else "segment 1 of 56".
@@ -113,11 +128,14 @@ public enum WorkoutPresenter {
         return tr("segment {number} of {count}", ["number": "\(segment.index + 1)", "count": "\(plan.segmentCount)"])
     }
 
-    static func buttons(_ style: CueStyle, paused: Bool) -> [NotificationAction] {
+    /// Stop, then the style's buttons; in a step the person ends Skip reads Done, and is there whatever the style
+    /// says: nothing else on the notification ends the step.
+    static func buttons(_ style: CueStyle, paused: Bool, open: Bool) -> [NotificationAction] {
         var actions: [NotificationAction] = [.stop]
-        for extra in style.extraButtons where extra != .stop && extra != .resume {
+        for extra in style.extraButtons where ![.stop, .resume, .done].contains(extra) && !(open && extra == .skip) {
             actions.append(paused && extra == .pause ? .resume : extra)
         }
+        if open { actions.append(.done) }
         return actions
     }
 }

@@ -172,14 +172,20 @@ public final class WorkoutSession {
     public var status: TimerStatus {
         guard let scheduler, scheduler.state != .idle, let segment = scheduler.current else { return .idle }
         let plan = scheduler.plan
-        return TimerStatus(
+        let elapsed = scheduler.elapsed
+        var status = TimerStatus(
             state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
             // Exact: every plan has at most PlanLimits.maximumSegmentCount (UInt32.max) segments.
             segmentIndex: UInt32(clamping: segment.index), segmentCount: UInt32(clamping: plan.segmentCount),
-            segmentKind: segment.kind, segmentLabel: segment.label, segmentDuration: UInt64(segment.duration),
+            // An open step has no length: its place on the timeline is not one.
+            segmentKind: segment.kind, segmentLabel: segment.label,
+            segmentDuration: segment.isOpen ? 0 : UInt64(segment.duration),
             nextLabel: plan.segment(after: segment)?.label ?? "",
-            elapsed: UInt64(max(scheduler.elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
+            elapsed: UInt64(max(elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
         )
+        status.open = segment.isOpen
+        status.segmentElapsed = UInt64(max(segment.isOpen ? scheduler.openPlayed : elapsed - segment.start, 0))
+        return status
     }
 
     /// Brings an output that joins while a workout exists (one made again for new settings, docs/reference.md §4c)

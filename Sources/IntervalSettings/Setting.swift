@@ -91,7 +91,7 @@ public struct Setting: Sendable {
             ) { value, settings in
                 let names = value.array.map { array in array.map { $0.string } } ?? [nil]
                 let actions = names.compactMap { $0.flatMap(NotificationAction.init(rawValue:)) }
-                guard actions.count == names.count, !actions.contains(.resume) else {
+                guard actions.count == names.count, !actions.contains(.resume), !actions.contains(.done) else {
                     return "expected a list of \"stop\", \"pause\" and \"skip\""
                 }
                 settings.style.extraButtons = actions.filter { $0 != .stop }

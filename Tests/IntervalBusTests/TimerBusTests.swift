@@ -75,6 +75,8 @@ struct TimerBusTests {
                 case .string: property == .state ? .string("paused") : .string("\(property.name) ✓ \(offset)")
                 case .uint32: .uint32(UInt32(1000 + offset))
                 case .uint64: .uint64(UInt64(1 << 40) + UInt64(offset))
+                // Not the default, false, so that a property that never reaches the bus would show.
+                case .boolean: .boolean(true)
                 }
             #expect(property.assign(value, to: &status), "\(property)")
         }

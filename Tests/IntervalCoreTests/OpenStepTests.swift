@@ -140,3 +140,83 @@ import Testing
         #expect(record.doneDuration == 167 * Self.second)
     }
 }
+
+/// What every output says of a step the person ends: no time left, a count-up, a Done button.
+@Suite struct OpenStepPresentationTests {
+    @Test func theStatusSaysOpenAndCountsUpWhileThePlanStandsStill() throws {
+        let (service, clock) = ManualTimerSource.session(wallEpoch: 0, outputs: [])
+        try service.start("open warmup, 0.4km run, 90s walk", origin: "", replace: false)
+        clock.advance(by: 157 * second + 400_000)
+        var status = service.status
+        #expect(status.open && status.segmentElapsed == UInt64(157 * second + 400_000))
+        #expect(status.segmentRemaining == 0 && status.segmentDuration == 0 && status.elapsed == 0)
+        #expect(StatusText.remaining(status) == "2:37")
+        try service.pause()
+        clock.advance(by: 60 * second)
+        #expect(service.status.segmentElapsed == UInt64(157 * second + 400_000), "a pause stops the count")
+        try service.resume()
+        try service.perform(.done)
+        clock.advance(by: 5 * second)
+        status = service.status
+        #expect(status.open && status.segmentIndex == 1 && status.segmentElapsed == UInt64(5 * second))
+        try service.skip()
+        clock.advance(by: 30 * second)
+        status = service.status
+        #expect(!status.open && status.segmentRemaining == UInt64(60 * second))
+        #expect(status.segmentElapsed == UInt64(30 * second))
+    }
+
+    @Test func theNotificationSaysDoneWhenYouAreReadyWithADoneButton() throws {
+        let plan = try plan("open warmup \"Warm up\", 0.4km run, 90s walk")
+        let segments = Array(plan.segments)
+        let warmUp = try #require(
+            WorkoutPresenter.notification(
+                for: .segmentStarted(segments[0], next: segments[1]), plan: plan, style: CueStyle()))
+        #expect(warmUp.summary == "Warm up")
+        #expect(warmUp.body == "Done when you are ready · Next: Run 0.4 km · segment 1 of 3")
+        #expect(warmUp.actions == [.stop, .pause, .done])
+        let run = try #require(
+            WorkoutPresenter.notification(
+                for: .segmentStarted(segments[1], next: segments[2]), plan: plan, style: CueStyle(extraButtons: [])))
+        #expect(run.summary == "Run · 0.4 km")
+        #expect(run.body.hasPrefix("Done when you get there · Next: Walk 1 min 30 s"))
+        #expect(run.actions == [.stop, .done], "nothing else on the notification would end it")
+        let paused = try #require(
+            WorkoutPresenter.notification(for: .paused(segments[0]), plan: plan, style: CueStyle()))
+        #expect(paused.actions == [.stop, .resume, .done])
+        let walk = try #require(
+            WorkoutPresenter.notification(for: .segmentStarted(segments[2], next: nil), plan: plan, style: CueStyle()))
+        #expect(walk.actions == [.stop, .pause, .skip])
+        #expect(SpokenCues.phrase(segments[0]) == "Warm up, until you are ready")
+        #expect(SpokenCues.phrase(segments[1]) == "Run, 0.4 km")
+    }
+
+    @Test func totalsSayHowManyStepsThePersonEnds() throws {
+        let plan = try plan("open warmup, 6x(0.4km run, 90s walk), 15m run, open cooldown")
+        #expect(PlanReport.timeText(plan) == "24:00 + 8 open steps")
+        #expect(PlanReport.lengthText(plan) == "24:00 + 8 open steps, 15 segments")
+        #expect(
+            PlanReport.description(of: plan).hasPrefix("Warm-up until Done, 6 × (Run 0.4 km, until Done, Walk 1:30)"))
+        let estimate = PlanEstimate(plan)
+        #expect(estimate.duration == 24 * minute && estimate.openSteps == 8 && estimate.averagePace == nil)
+        #expect(PlanReport.totalRows(estimate).first?.value == "24:00 + 8 open steps")
+        #expect(PlanReport.text(for: plan).contains("9:00 + 6 open steps  6 × (1:30 + 1 open step per round)"))
+        #expect(PlanReport.timeText(try IntervalCoreTests.plan("30s run")) == "0:30")
+    }
+
+    @Test func theTrayOffersDoneAndCountsUp() throws {
+        let plan = try plan("open warmup, 30s run")
+        let segments = Array(plan.segments)
+        var status = TimerStatus.idle
+        status.state = .running
+        status.open = true
+        status.segmentElapsed = UInt64(65 * second)
+        let view = try #require(TrayView(status: status, segment: segments[0], plan: plan, restKinds: []))
+        #expect(view.label == "1:05" && view.menu == TrayMenu.State(paused: false, open: true))
+        #expect(TrayMenu.properties(of: TrayMenu.Entry.skip.rawValue, menu: view.menu)?.first?.value == .string("Done"))
+        // Refreshed just after each whole second of the count.
+        #expect(TrayRefresh.next(after: 10 * second, countingUpFrom: 10 * second) == 10 * second + 100_000)
+        #expect(TrayRefresh.next(after: 10 * second + 100_000, countingUpFrom: 10 * second) == 11 * second + 100_000)
+        #expect(TrayRefresh.next(after: 12 * second + 50_000, countingUpFrom: 10 * second) == 12 * second + 100_000)
+    }
+}

@@ -7,7 +7,14 @@ import Testing
     static let running = TimerStatus(
         state: .running, planName: "Galloway run/walk 30:30", planDuration: 2_400_000_000, segmentIndex: 22,
         segmentCount: 56, segmentKind: "run", segmentLabel: "Run", segmentDuration: 30_000_000, nextLabel: "Walk",
-        elapsed: 888_300_000, segmentRemaining: 11_200_000
+        elapsed: 888_300_000, segmentRemaining: 11_200_000, segmentElapsed: 18_800_000
+    )
+
+    /// In a step the person ends, 2:37.4 into it: no time left, the step counts up, the plan stands at its start.
+    static let holding = TimerStatus(
+        state: .running, planName: "Track", planDuration: 600_000_001, segmentIndex: 0, segmentCount: 14,
+        segmentKind: "warmup", segmentLabel: "Warm up", segmentDuration: 0, nextLabel: "Run", elapsed: 0,
+        segmentRemaining: 0, open: true, segmentElapsed: 157_400_000
     )
 
     @Test func textLine() {
@@ -112,6 +119,20 @@ import Testing
         #expect(template.render(status, escaping: StatusText.pangoEscaped) == "<b>Sprint &lt;fast&gt; &amp; hard</b>")
     }
 
+    @Test func anOpenStepCountsUpAndHasNoTimeLeft() {
+        let status = Self.holding
+        #expect(StatusText.line(status) == "running · Track · Warm up 2:37, until Done (1/14) · next Run · 0:00/10:00")
+        #expect(StatusText.value(.remaining, of: status) == "2:37")
+        // The next second it shows, 2:38, is 0.6 s away: counting up changes on whole seconds of the step.
+        #expect(StatusText.microsecondsUntilNextSecond(status) == 600_000)
+        let json = StatusText.json(status, text: "T")
+        #expect(json.contains(#""segment_remaining_us":null,"segment_elapsed_us":157400000,"open":true"#))
+        #expect(StatusText.tooltip(status).contains("Warm up · 2:37, until Done · segment 1 of 14"))
+        var paused = status
+        paused.state = .paused
+        #expect(StatusText.microsecondsUntilNextSecond(paused) == nil)
+    }
+
     // MARK: JSON and waybar
 
     @Test func json() {
@@ -120,13 +141,15 @@ import Testing
                 == #"{"state":"running","plan_name":"Galloway run/walk 30:30","plan_duration_us":2400000000,"#
                 + #""segment_index":22,"segment_count":56,"segment_kind":"run","segment_label":"Run","#
                 + #""segment_duration_us":30000000,"next_label":"Walk","elapsed_us":888300000,"#
-                + #""segment_remaining_us":11200000,"inhibited":"","position":"23/56","remaining":"0:12","elapsed":"14:48","#
+                + #""segment_remaining_us":11200000,"segment_elapsed_us":18800000,"open":false,"inhibited":"","#
+                + #""position":"23/56","remaining":"0:12","elapsed":"14:48","#
                 + #""duration":"40:00","progress":0.3701,"text":"T"}"#)
         #expect(
             StatusText.json(.idle, text: "idle")
                 == #"{"state":"idle","plan_name":"","plan_duration_us":0,"segment_index":0,"segment_count":0,"#
                 + #""segment_kind":"","segment_label":"","segment_duration_us":0,"next_label":"","elapsed_us":0,"#
-                + #""segment_remaining_us":0,"inhibited":"","position":"","remaining":"","elapsed":"","duration":"","progress":0.0,"#
+                + #""segment_remaining_us":0,"segment_elapsed_us":0,"open":false,"inhibited":"","position":"","#
+                + #""remaining":"","elapsed":"","duration":"","progress":0.0,"#
                 + #""text":"idle"}"#)
     }
 
