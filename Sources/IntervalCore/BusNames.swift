@@ -20,7 +20,8 @@ public enum BusNames {
             .signal(
                 name: Signal.segmentStarted.rawValue,
                 arguments: [.init("index", "u"), .init("kind", "s"), .init("label", "s"), .init("duration", "t")],
-                doc: "At each change's instant: the segment that starts (0-based index, length in µs)."),
+                doc: "At each change's instant: the segment that starts (0-based index, length in µs; 0 for a step the "
+                    + "person ends)."),
             .signal(
                 name: Signal.finished.rawValue, arguments: [.init("plan_name", "s")], doc: "The plan ran to its end."),
             .signal(

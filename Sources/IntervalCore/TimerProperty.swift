@@ -59,7 +59,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         "SegmentLabel", \.segmentLabel,
         doc: "The current segment's label (the kind, capitalised, when the plan gives none).")
     public static let segmentDuration = field(
-        "SegmentDuration", \.segmentDuration, doc: "The current segment's length, µs.")
+        "SegmentDuration", \.segmentDuration, doc: "The current segment's length, µs; 0 for a step the person ends.")
     public static let nextLabel = field(
         "NextLabel", \.nextLabel, doc: "The next segment's label, \"\" in the last one.")
     public static let elapsed = field(
