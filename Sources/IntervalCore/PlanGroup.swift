@@ -119,6 +119,8 @@ public final class PlanGroup: Sendable {
 
     public var totalDuration: Int64 { totalSummary.duration }
     public var totalSegmentCount: Int64 { totalSummary.segmentCount }
+    /// Steps the person ends, in all its rounds.
+    public var totalOpenSteps: Int64 { totalSummary.openSteps }
     public var iterationSegmentCount: Int64 { iterationSummary.segmentCount }
     /// Passes, counting a cut last one.
     public var iterationCount: Int64 { fullIterations + (tailDuration > 0 ? 1 : 0) }

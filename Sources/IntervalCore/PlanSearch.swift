@@ -13,24 +13,28 @@ public enum PlanSearch {
         public var name: String
         /// The plan's own name: "Tabata".
         public var title: String
-        public var duration, segmentCount: Int64
+        /// The timed steps' time, and how many steps the person ends.
+        public var duration, segmentCount, openSteps: Int64
 
-        public init(name: String, title: String, duration: Int64, segmentCount: Int64) {
+        public init(name: String, title: String, duration: Int64, segmentCount: Int64, openSteps: Int64 = 0) {
             self.name = name
             self.title = title
             self.duration = duration
             self.segmentCount = segmentCount
+            self.openSteps = openSteps
         }
 
         public init(name: String, plan: Plan) {
-            self.init(name: name, title: plan.name, duration: plan.duration, segmentCount: plan.segmentCount)
+            self.init(
+                name: name, title: plan.name, duration: plan.timedDuration, segmentCount: plan.segmentCount,
+                openSteps: plan.openStepCount)
         }
 
         /// A program's next day: "Couch to 5K — Week 3, Day 2", with that day's length.
         public init(program name: String, title: String, day: ProgramDay, plan: Plan) {
             self.init(
                 name: name, title: tr("{program} — {day}", ["program": title, "day": day.title]),
-                duration: plan.duration, segmentCount: plan.segmentCount)
+                duration: plan.timedDuration, segmentCount: plan.segmentCount, openSteps: plan.openStepCount)
         }
     }
 
@@ -90,19 +94,24 @@ public enum PlanSearch {
             self.detail = detail
         }
 
-        public init(title: String, duration: Int64, segmentCount: Int64) {
+        /// "Start Tabata", "4:00 · 16 intervals"; "24:00 + 2 open steps · 15 intervals" with steps the person ends.
+        public init(title: String, duration: Int64, segmentCount: Int64, openSteps: Int64 = 0) {
             name = tr("Start {plan}", ["plan": title])
             let intervals = trn("{count} interval", "{count} intervals", Int(clamping: segmentCount))
-            detail = "\(TimeText.clock(microseconds: duration)) · \(intervals)"
+            detail = "\(PlanReport.timeText(duration, openSteps: openSteps)) · \(intervals)"
         }
 
         public init(_ entry: Entry) {
-            self.init(title: entry.title, duration: entry.duration, segmentCount: entry.segmentCount)
+            self.init(
+                title: entry.title, duration: entry.duration, segmentCount: entry.segmentCount,
+                openSteps: entry.openSteps)
         }
 
         /// A one-line plan's: its text, with the plan's length and count.
         public init(title: String, plan: Plan) {
-            self.init(title: title, duration: plan.duration, segmentCount: plan.segmentCount)
+            self.init(
+                title: title, duration: plan.timedDuration, segmentCount: plan.segmentCount,
+                openSteps: plan.openStepCount)
         }
     }
 

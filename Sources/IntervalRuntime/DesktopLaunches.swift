@@ -179,7 +179,7 @@ public final class DesktopLaunches: DesktopLauncherDelegate, @unchecked Sendable
                                 "{program}: {day} today ({duration})",
                                 [
                                     "program": program.name, "day": next.title,
-                                    "duration": TimeText.clock(microseconds: plan.duration),
+                                    "duration": PlanReport.timeText(plan),
                                 ]),
                             body: PlanReport.description(of: plan),
                             buttons: [

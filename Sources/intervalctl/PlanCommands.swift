@@ -43,6 +43,7 @@ struct PlanCommand: ParsableCommand {
                 do {
                     let plan = try source.parse()
                     Console.print("\(source.origin): ok: \(plan.name), \(PlanReport.lengthText(plan))")
+                    for note in plan.notes { Console.error("\(note)\n") }
                 } catch {
                     invalid += 1
                     Console.error("\(error)\n")

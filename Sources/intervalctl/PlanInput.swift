@@ -19,11 +19,14 @@ struct PlanInput: ParsableArguments {
         }
     }
 
-    /// Reads and parses the plan; prints the diagnostic and exits 65 when it is invalid.
+    /// Reads and parses the plan; prints the diagnostic and exits 65 when it is invalid, and prints the notes on a
+    /// valid one (`400m` is 400 minutes).
     func load() throws -> LoadedPlan {
         let source = try PlanSource.resolve(plan: plan, expression: expression)
         do {
-            return LoadedPlan(source: source, plan: try source.parse())
+            let plan = try source.parse()
+            for note in plan.notes { Console.error("\(note)\n") }
+            return LoadedPlan(source: source, plan: plan)
         } catch {
             Console.error("\(error)\n")
             throw ExitStatus.invalidPlan

@@ -5,7 +5,8 @@ import IntervalCore
 /// The stable JSON of `intervalctl plan show --json`: snake_case keys, times in microseconds, distances in metres.
 struct PlanJSON: Encodable {
     let name, origin: String
-    let durationUs, segmentCount: Int64
+    /// `duration_us` is the timed steps' time; `open_steps` the steps the person ends, which have none.
+    let durationUs, segmentCount, openSteps: Int64
     let countdownUs: Int64?
     let kinds: [Kind]
     let distanceM: Double?
@@ -35,7 +36,10 @@ struct PlanJSON: Encodable {
     struct Item: Encodable {
         let type: String
         let kind, label: String?
+        /// A step the person ends: `open` true, `duration_us` 0, and its `distance_m` if it has one.
         let durationUs: Int64
+        let open: Bool?
+        let distanceM: Double?
         let pace: PaceJSON?
         let count: Int?
         let limitM: Double?
@@ -48,13 +52,14 @@ struct PlanJSON: Encodable {
                 type = "step"
                 kind = step.kind
                 label = step.label
-                durationUs = step.duration
+                durationUs = step.isOpen ? 0 : step.duration
+                (open, distanceM) = (step.isOpen, step.distance)
                 pace = step.pace.map(PaceJSON.init)
                 (count, limitUs, limitM, iterations, fullIterations, lastIterationUs) = (nil, nil, nil, nil, nil, nil)
                 (iterationDurationUs, segmentCount, items) = (nil, nil, nil)
             case .group(let group):
-                (kind, label, pace) = (nil, nil, nil)
-                durationUs = group.totalDuration
+                (kind, label, pace, open, distanceM) = (nil, nil, nil, nil, nil)
+                durationUs = group.totalDuration - group.totalOpenSteps * Step.openDuration
                 iterations = group.iterationCount
                 fullIterations = group.fullIterations
                 lastIterationUs = group.tailDuration > 0 ? group.tailDuration : nil
@@ -80,8 +85,9 @@ struct PlanJSON: Encodable {
         let estimate = PlanEstimate(plan)
         name = plan.name
         origin = loaded.source.origin
-        durationUs = plan.duration
+        durationUs = plan.timedDuration
         segmentCount = plan.segmentCount
+        openSteps = plan.openStepCount
         countdownUs = plan.countdown
         kinds = estimate.kinds.map { Kind(kind: $0.kind, durationUs: $0.duration, share: $0.share) }
         distanceM = estimate.distance

@@ -33,7 +33,7 @@ enum ProgramLookup {
             "{program}: next is {day} ({length})",
             [
                 "program": program.name, "day": next.title,
-                "length": TimeText.clock(microseconds: day.plan.duration),
+                "length": PlanReport.timeText(day.plan),
             ])
     }
 }
@@ -133,7 +133,7 @@ struct ProgramCommand: ParsableCommand {
                     let mark = day.id == next ? "→" : progress.isDone(day.id) ? "✓" : " "
                     lines.append(
                         "  \(mark) \(day.id.description.padding(to: 5)) "
-                            + "\(TimeText.clock(microseconds: day.plan.duration).padding(to: 6))  "
+                            + "\(PlanReport.timeText(day.plan).padding(to: 6))  "
                             + PlanWriter.oneLineItems(of: day.plan))
                 }
             }

@@ -16,6 +16,8 @@ struct RunCommand: ParsableCommand {
         abstract: "Run a plan in the foreground, without the daemon: terminal progress and notifications with Stop.",
         discussion: """
             Ctrl-C or the notification's Stop button ends the workout; both exit 0 and say how it ended. \
+            A step you end yourself ('open', or a distance without a pace) ends with Enter on the terminal, the \
+            notification's Done button or the media player's Next. \
             The daemon's settings file applies (buttons, urgency, sounds, voice, countdown, hooks); \
             --silent and --voice override it.
             """
@@ -76,6 +78,8 @@ final class EmbeddedWorkout: @unchecked Sendable {
     private let deferred: DeferredOutputs
     private let signals: SignalWatcher
     private var refresh: DispatchSourceTimer?
+    /// The terminal's lines: Enter ends a step the person ends.
+    private var keyboard: DispatchSourceRead?
     private var outcome = ""
 
     /// - Parameters:
@@ -151,6 +155,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
             refresh.activate()
             self.refresh = refresh
         }
+        if progress.interactive, isatty(STDIN_FILENO) == 1 { listenForEnter() }
         progress.begin()
         do {
             try session.start(plan, text: text, origin: origin, replace: false)
@@ -163,12 +168,38 @@ final class EmbeddedWorkout: @unchecked Sendable {
         guard let scheduler = session.scheduler, scheduler.state != .idle, let segment = scheduler.current else {
             return
         }
-        progress.redraw(segment: segment, elapsed: scheduler.elapsed, paused: scheduler.state == .paused)
+        progress.redraw(
+            segment: segment, elapsed: scheduler.elapsed, openPlayed: scheduler.openPlayed,
+            paused: scheduler.state == .paused)
+    }
+
+    /// Each line typed (the terminal hands them over at Enter) ends a step the person ends; in a timed step it does
+    /// nothing, so that a stray Enter skips no interval.
+    private func listenForEnter() {
+        let keyboard = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        keyboard.setEventHandler { [weak self] in
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = read(STDIN_FILENO, &bytes, bytes.count)
+            guard let self else { return }
+            guard count > 0 else {
+                // End of input (Ctrl-D) or an error: no more lines will come.
+                self.keyboard?.cancel()
+                self.keyboard = nil
+                return
+            }
+            if bytes[..<count].contains(UInt8(ascii: "\n")), self.session.scheduler?.isHolding == true {
+                try? self.session.skip()
+            }
+        }
+        keyboard.activate()
+        self.keyboard = keyboard
     }
 
     private func end(_ sentence: String) {
         refresh?.cancel()
         refresh = nil
+        keyboard?.cancel()
+        keyboard = nil
         signals.stopWatching()
         progress.finish()
         outcome = sentence

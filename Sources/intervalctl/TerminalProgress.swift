@@ -23,7 +23,7 @@ final class TerminalProgress: WorkoutOutput {
 
     func handle(_ moment: WorkoutMoment) {
         record(moment.event, elapsed: moment.elapsed)
-        let total = TimeText.clock(microseconds: plan.duration)
+        let total = PlanReport.timeText(plan)
         switch moment.event {
         case .finished:
             onEnd(tr("Finished {plan} in {time}.", ["plan": plan.name, "time": total]))
@@ -72,17 +72,21 @@ final class TerminalProgress: WorkoutOutput {
         if let line { write(line, clearing: interactive, newline: true) }
     }
 
-    /// The live line: `▶ Run  0:12 left  next Walk 30 s  [██████░░░░░░] 37 %  14:48/40:00`.
-    func redraw(segment: Segment, elapsed: Int64, paused: Bool) {
+    /// The live line: `▶ Run  0:12 left  next Walk 30 s  [██████░░░░░░] 37 %  14:48/40:00`; in a step the person ends,
+    /// `▶ Warm up  2:37, Enter when done  next Run …`, counting up.
+    func redraw(segment: Segment, elapsed: Int64, openPlayed: Int64 = 0, paused: Bool) {
         guard interactive else { return }
         let remaining = max(segment.end - elapsed, 0)
         let fraction = Double(elapsed) / Double(max(plan.duration, 1))
         let filled = min(Int(fraction * Double(Self.barWidth)), Self.barWidth)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
         let next = plan.segment(after: segment).map { tr("next {next}", ["next": $0.displayLabel]) } ?? tr("last one")
-        let left = tr("{remaining} left", ["remaining": TimeText.countdown(microseconds: remaining)])
+        let left =
+            segment.isOpen
+            ? tr("{played}, Enter when done", ["played": TimeText.clockToTheSecond(microseconds: openPlayed)])
+            : tr("{remaining} left", ["remaining": TimeText.countdown(microseconds: remaining)])
         let line =
-            "\(paused ? "⏸" : "▶") \(segment.displayLabel)  \(left)  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(TimeText.clock(microseconds: plan.duration))"
+            "\(paused ? "⏸" : "▶") \(segment.displayLabel)  \(left)  \(next)  [\(bar)] \(Int(fraction * 100)) %  \(TimeText.clock(microseconds: elapsed))/\(PlanReport.timeText(plan))"
         write(line, clearing: true)
     }
 
