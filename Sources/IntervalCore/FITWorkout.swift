@@ -440,7 +440,9 @@ public enum FITWorkout {
             return range.map { low, high in
                 switch (low > 100, high > 100) {
                 case (true, true): tr("{low}–{high} bpm", ["low": "\(low - 100)", "high": "\(high - 100)"])
-                case (false, false): tr("heart rate {low}–{high}% of maximum", ["low": "\(low)", "high": "\(high)"])
+                case (false, false):
+                    // xgettext:no-c-format (a percent sign, not printf's)
+                    tr("heart rate {low}–{high}% of maximum", ["low": "\(low)", "high": "\(high)"])
                 default: "\(heartRate(low))–\(heartRate(high))"
                 }
             }
@@ -452,7 +454,9 @@ public enum FITWorkout {
             return range.map { low, high in
                 switch (low > 1000, high > 1000) {
                 case (true, true): tr("{low}–{high} W", ["low": "\(low - 1000)", "high": "\(high - 1000)"])
-                case (false, false): tr("power {low}–{high}% of FTP", ["low": "\(low)", "high": "\(high)"])
+                case (false, false):
+                    // xgettext:no-c-format (a percent sign, not printf's)
+                    tr("power {low}–{high}% of FTP", ["low": "\(low)", "high": "\(high)"])
                 default: "\(power(low))–\(power(high))"
                 }
             }
@@ -463,12 +467,16 @@ public enum FITWorkout {
 
     /// A FIT heart rate in words: up to 100 a percentage of the maximum, above it beats per minute plus 100.
     static func heartRate(_ value: Int64) -> String {
-        value > 100 ? tr("{bpm} bpm", ["bpm": "\(value - 100)"]) : tr("{percent}% of maximum", ["percent": "\(value)"])
+        guard value <= 100 else { return tr("{bpm} bpm", ["bpm": "\(value - 100)"]) }
+        // xgettext:no-c-format (a percent sign, not printf's)
+        return tr("{percent}% of maximum", ["percent": "\(value)"])
     }
 
     /// A FIT power in words: up to 1,000 a percentage of the functional threshold power, above it watts plus 1,000.
     static func power(_ value: Int64) -> String {
-        value > 1000 ? tr("{watts} W", ["watts": "\(value - 1000)"]) : tr("{percent}% of FTP", ["percent": "\(value)"])
+        guard value <= 1000 else { return tr("{watts} W", ["watts": "\(value - 1000)"]) }
+        // xgettext:no-c-format (a percent sign, not printf's)
+        return tr("{percent}% of FTP", ["percent": "\(value)"])
     }
 
     /// The pace in the middle of a step's speed band, to the second per kilometre.
