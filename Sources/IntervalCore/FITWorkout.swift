@@ -1,11 +1,44 @@
 /// A plan as a FIT workout file (file type 5) and a FIT workout as a plan: the mapping of docs/fit.md. A step is a
-/// `workout_step` with its label as step name, its kind in `notes` and as intensity, its time and its pace as a speed
-/// band; a repeat is a repeat step after the steps it repeats, nested as the plan nests.
+/// `workout_step` with its label as step name, its kind in `notes` and as intensity, its time, its distance or an open
+/// end (the person's), and its pace as a speed band; a repeat is a repeat step after the steps it repeats, nested as
+/// the plan nests.
 public enum FITWorkout {
     /// `workout_step.duration_type`.
     enum DurationType: Int64 {
-        case time = 0, distance = 1, open = 5, repeatUntilStepsComplete = 6, repeatUntilTime = 7
-        case repeatUntilDistance = 8
+        case time = 0, distance = 1, heartRateBelow = 2, heartRateAbove = 3, calories = 4, open = 5
+        case repeatUntilStepsComplete = 6, repeatUntilTime = 7, repeatUntilDistance = 8, repeatUntilCalories = 9
+        case repeatUntilHeartRateBelow = 10, repeatUntilHeartRateAbove = 11, repeatUntilPowerBelow = 12
+        case repeatUntilPowerAbove = 13, powerBelow = 14, powerAbove = 15
+    }
+
+    /// What only a watch's sensors tell: the end of a step (duration types 2, 3, 4, 14 and 15, with its value in
+    /// `duration_value`) or of a repeat (9 to 13, in `target_value`). A heart rate up to 100 is a percentage of the
+    /// maximum, above it beats per minute plus 100; a power up to 1,000 is a percentage of FTP, above it watts plus
+    /// 1,000.
+    enum SensorCondition: Equatable {
+        case heartRateBelow(Int64), heartRateAbove(Int64), calories(Int64), powerBelow(Int64), powerAbove(Int64)
+
+        init?(_ type: DurationType, value: Int64) {
+            switch type {
+            case .heartRateBelow, .repeatUntilHeartRateBelow: self = .heartRateBelow(value)
+            case .heartRateAbove, .repeatUntilHeartRateAbove: self = .heartRateAbove(value)
+            case .calories, .repeatUntilCalories: self = .calories(value)
+            case .powerBelow, .repeatUntilPowerBelow: self = .powerBelow(value)
+            case .powerAbove, .repeatUntilPowerAbove: self = .powerAbove(value)
+            default: return nil
+            }
+        }
+
+        /// "heart rate below 125 bpm", "200 kcal", "power above 80% of FTP".
+        var text: String {
+            switch self {
+            case .heartRateBelow(let value): tr("heart rate below {value}", ["value": FITWorkout.heartRate(value)])
+            case .heartRateAbove(let value): tr("heart rate above {value}", ["value": FITWorkout.heartRate(value)])
+            case .calories(let value): tr("{count} kcal", ["count": "\(value)"])
+            case .powerBelow(let value): tr("power below {value}", ["value": FITWorkout.power(value)])
+            case .powerAbove(let value): tr("power above {value}", ["value": FITWorkout.power(value)])
+            }
+        }
     }
 
     /// `workout_step.intensity`, and the kind of step each one is read as.
@@ -83,19 +116,30 @@ public enum FITWorkout {
             switch node {
             case .step(let step):
                 let speed = step.pace.map { $0.metresPerSecond * 1000 }
+                // A distance is written as one whether its pace times it or the person ends it.
+                let duration: (type: DurationType, value: Int64?) =
+                    if let metres = step.distance {
+                        (.distance, try centimetres(metres))
+                    } else if step.isOpen {
+                        (.open, nil)
+                    } else {
+                        (.time, milliseconds(step.duration))
+                    }
+                let name = shortened(step.label, notes: &notes) { text, kept in
+                    tr(
+                        "A step's label “{name}” is shortened to “{kept}” (a FIT workout shows {count} bytes).",
+                        ["name": text, "kept": kept, "count": "\(maximumNameBytes)"])
+                }
                 steps.append(
                     stepMessage(
-                        index: steps.count,
-                        name: shortened(step.label, notes: &notes) { text, kept in
-                            tr(
-                                "A step's label “{name}” is shortened to “{kept}” (a FIT workout shows {count} bytes).",
-                                ["name": text, "kept": kept, "count": "\(maximumNameBytes)"])
-                        },
-                        duration: (.time, milliseconds(step.duration)), target: speed == nil ? (2, 0) : (0, 0),
+                        index: steps.count, name: name, duration: duration, target: speed == nil ? (2, 0) : (0, 0),
                         band: speed.map {
                             (Int64(($0 * (1 - paceBand)).rounded()), Int64(($0 * (1 + paceBand)).rounded()))
                         },
-                        intensity: Intensity(kind: step.kind, restKinds: restKinds), kind: step.kind))
+                        intensity: Intensity(kind: step.kind, restKinds: restKinds),
+                        // A label the name could not hold comes back whole from the notes, which a watch shows too
+                        // (an imported step's label with what ends it, "… · until heart rate below 125 bpm").
+                        notes: name == step.label ? step.kind : "\(step.kind)\n\(step.label)"))
             case .group(let group):
                 let first = Int64(steps.count)
                 try append(group.children, restKinds: restKinds, to: &steps, notes: &notes)
@@ -104,16 +148,33 @@ public enum FITWorkout {
                     case .once: nil
                     case .times(let count): (.repeatUntilStepsComplete, Int64(count))
                     case .forDuration(let time): (.repeatUntilTime, milliseconds(time))
-                    case .forDistance(let metres): (.repeatUntilDistance, Int64((metres * 100).rounded()))
+                    case .forDistance(let metres): (.repeatUntilDistance, try centimetres(metres))
                     }
                 if let (type, target) = repeated {
                     steps.append(
                         stepMessage(
                             index: steps.count, name: "", duration: (type, first), target: (2, target), band: nil,
-                            intensity: nil, kind: ""))
+                            intensity: nil, notes: ""))
                 }
             }
         }
+    }
+
+    /// Metres as FIT's whole centimetres, rounded; refused beyond the uint32 a distance is written in.
+    private static func centimetres(_ metres: Double) throws(FITWorkoutError) -> Int64 {
+        let centimetres = (metres * 100).rounded()
+        // The largest uint32 is the field's invalid value.
+        guard centimetres < Double(UInt32.max) else {
+            throw FITWorkoutError(
+                tr(
+                    "a distance of {distance} is longer than a FIT workout holds (at most {limit})",
+                    [
+                        "distance": PlanWriter.distance(metres),
+                        "limit": PlanWriter.distance(Double(UInt32.max - 1) / 100),
+                    ]
+                ))
+        }
+        return Int64(centimetres)
     }
 
     /// Microseconds as FIT's whole milliseconds, rounded.
@@ -122,19 +183,19 @@ public enum FITWorkout {
     }
 
     /// A `workout_step` with every field, so that one definition serves them all (an absent value is its type's
-    /// invalid one).
+    /// invalid one: an open step's `duration_value`).
     private static func stepMessage(
-        index: Int, name: String, duration: (type: DurationType, value: Int64), target: (type: Int64, value: Int64),
-        band: (low: Int64, high: Int64)?, intensity: Intensity?, kind: String
+        index: Int, name: String, duration: (type: DurationType, value: Int64?), target: (type: Int64, value: Int64),
+        band: (low: Int64, high: Int64)?, intensity: Intensity?, notes: String
     ) -> FITMessage {
         FITMessage(
             FIT.Message.workoutStep,
             [
                 .integer(254, .uint16, Int64(index)), .text(0, name),
-                .integer(1, .enumeration, duration.type.rawValue), .integer(2, .uint32, duration.value),
+                .integer(1, .enumeration, duration.type.rawValue), .integer(2, .uint32, duration.value ?? 0xFFFF_FFFF),
                 .integer(3, .enumeration, target.type), .integer(4, .uint32, target.value),
                 .integer(5, .uint32, band?.low ?? 0xFFFF_FFFF), .integer(6, .uint32, band?.high ?? 0xFFFF_FFFF),
-                .integer(7, .enumeration, intensity?.rawValue ?? 0xFF), .text(8, kind),
+                .integer(7, .enumeration, intensity?.rawValue ?? 0xFF), .text(8, notes),
             ])
     }
 
@@ -152,8 +213,10 @@ public enum FITWorkout {
 
     // MARK: Import
 
-    /// The plan a FIT workout file holds, named `name`, else the workout's name, else `fallbackName`. Refuses a file
-    /// that is not a workout, a step it cannot time, and a repeat that does not close over whole steps.
+    /// The plan a FIT workout file holds, named `name`, else the workout's name, else `fallbackName`. A step that no
+    /// clock ends (the Lap button, a distance without a pace, a heart rate, calories, power) is an open step, what the
+    /// watch would have waited for said in its label. Refuses a file that is not a workout, a repeat until a sensor's
+    /// value, and a repeat that does not close over whole steps.
     public static func decode(
         _ bytes: [UInt8], name: String? = nil, fallbackName: String
     ) throws(FITWorkoutError) -> Plan {
@@ -180,7 +243,7 @@ public enum FITWorkout {
                 throw FITWorkoutError(
                     message[1]?.integer.map {
                         tr(
-                            "{step}: its duration type {type} is not one intervald can time",
+                            "{step}: its duration type {type} is not one intervald knows",
                             ["step": stepName, "type": "\($0)"])
                     } ?? tr("{step}: it has no duration type", ["step": stepName]))
             }
@@ -190,22 +253,32 @@ public enum FITWorkout {
                 guard let milliseconds = value, milliseconds > 0 else {
                     throw FITWorkoutError(tr("{step}: a timed step without a time", ["step": stepName]))
                 }
-                items.append((index, .step(try step(message, duration: milliseconds * Micros.millisecond))))
+                items.append((index, .step(try step(message, .time(milliseconds * Micros.millisecond), stepName))))
             case .distance:
-                // A distance at a pace is a time; without a pace it is not one.
-                guard let centimetres = value, centimetres > 0, let pace = pace(of: message) else {
-                    throw FITWorkoutError(
-                        tr(
-                            "{step}: a step of a distance without a pace target; intervald's steps are timed",
-                            ["step": stepName]))
+                guard let centimetres = value, centimetres > 0 else {
+                    throw FITWorkoutError(tr("{step}: a distance step without its distance", ["step": stepName]))
                 }
-                let seconds = Double(centimetres) / 100 / pace.metresPerSecond
-                items.append((index, .step(try step(message, duration: Int64((seconds * 1e6).rounded())))))
+                items.append((index, .step(try step(message, .distance(Double(centimetres) / 100), stepName))))
             case .open:
+                items.append((index, .step(try step(message, .open(nil), stepName))))
+            case .heartRateBelow, .heartRateAbove, .calories, .powerBelow, .powerAbove:
+                guard let value, let condition = SensorCondition(type, value: value) else {
+                    throw FITWorkoutError(
+                        tr("{step}: it ends at a heart rate, calories or power it does not give", ["step": stepName]))
+                }
+                items.append((index, .step(try step(message, .open(condition), stepName))))
+            case .repeatUntilCalories, .repeatUntilHeartRateBelow, .repeatUntilHeartRateAbove, .repeatUntilPowerBelow,
+                .repeatUntilPowerAbove:
+                // A plan's repeats end by a count, a time or a distance: one until a sensor's value has no end here.
                 throw FITWorkoutError(
-                    tr(
-                        "{step}: an open step (ended by pressing Lap) has no time; intervald's steps are timed",
-                        ["step": stepName]))
+                    (message[4]?.integer).flatMap { SensorCondition(type, value: $0) }.map {
+                        tr(
+                            "{step}: repeats until {condition}, which only a watch's sensor can tell",
+                            ["step": stepName, "condition": $0.text])
+                    }
+                        ?? tr(
+                            "{step}: repeats until a heart rate, calories or power, which only a watch's sensor can tell",
+                            ["step": stepName]))
             case .repeatUntilStepsComplete, .repeatUntilTime, .repeatUntilDistance:
                 guard let first = value, let start = items.firstIndex(where: { $0.first == first }), first < index
                 else {
@@ -300,14 +373,110 @@ public enum FITWorkout {
         return tr("the file is of FIT file type {type}, not a workout (5)", ["type": "\(type)"])
     }
 
-    /// A timed step: its kind from `notes` when that is a kind, else from its intensity; its label from its name.
-    private static func step(_ message: FITMessage, duration: Int64) throws(FITWorkoutError) -> Step {
-        let notes = message[8]?.text ?? ""
-        let kind =
-            PlanParser.isKind(notes) ? notes : (message[7]?.integer.flatMap(Intensity.init(rawValue:)) ?? .active).kind
-        let label = message[0]?.text.map { $0.filter { !$0.isNewline } }
-        return Step(
-            kind: kind, label: label?.isEmpty == false ? label : nil, duration: duration, pace: pace(of: message))
+    /// How a step ends: after a time (microseconds), a distance (metres: timed by the step's pace, else open), or
+    /// when the person ends it, where a watch would have waited for the Lap button or a sensor's value.
+    private enum StepEnd {
+        case time(Int64), distance(Double), open(SensorCondition?)
+    }
+
+    /// A step: its kind from `notes` when that is a kind, else from its intensity; its label from its name, with what
+    /// the timer cannot follow added to it: the sensor's value that ends it and a target other than a pace.
+    private static func step(
+        _ message: FITMessage, _ end: StepEnd, _ stepName: @autoclosure () -> String
+    ) throws(FITWorkoutError) -> Step {
+        // intervald's notes: the kind, then the label when the name holds only its start.
+        let notes = (message[8]?.text ?? "").split(separator: "\n", maxSplits: 1).map(String.init)
+        let notedKind = notes.first.flatMap { PlanParser.isKind($0) ? $0 : nil }
+        let kind = notedKind ?? (message[7]?.integer.flatMap(Intensity.init(rawValue:)) ?? .active).kind
+        let pace = pace(of: message)
+        var (duration, isOpen, distance, condition): (Int64, Bool, Double?, SensorCondition?) = (0, false, nil, nil)
+        switch end {
+        case .time(let time):
+            duration = time
+        case .distance(let metres):
+            distance = metres
+            if let pace {
+                let time = pace.microseconds(toCover: metres)
+                guard time < Double(PlanLimits.maximumDuration) else {
+                    throw FITWorkoutError(
+                        tr("{step}: {problem}", ["step": stepName(), "problem": PlanLimits.tooLongMessage]))
+                }
+                duration = Int64(time)
+                guard duration >= PlanLimits.minimumStepDuration else {
+                    throw FITWorkoutError(
+                        tr("{step}: {problem}", ["step": stepName(), "problem": tr("a step must last at least 1 ms")]))
+                }
+            } else {
+                isOpen = true
+            }
+        case .open(let sensor):
+            (isOpen, condition) = (true, sensor)
+        }
+        var name = message[0]?.text.map { $0.filter { !$0.isNewline } }.flatMap { $0.isEmpty ? nil : $0 }
+        if notedKind != nil, let label = notes.dropFirst().first, let start = name, label.hasPrefix(start) {
+            name = label.filter { !$0.isNewline }
+        }
+        let additions = [
+            condition.map { tr("until {condition}", ["condition": $0.text]) }, unfollowedTarget(of: message),
+        ].compactMap { $0 }
+        let label =
+            additions.isEmpty ? name : ([name ?? Step.defaultLabel(for: kind)] + additions).joined(separator: " · ")
+        return Step(kind: kind, label: label, duration: duration, pace: pace, isOpen: isOpen, distance: distance)
+    }
+
+    /// A step's target that the timer cannot follow, in words for its label: "heart rate zone 2", "140–150 bpm",
+    /// "power zone 3", "200–250 W", "cadence 85–90", "speed zone 4". Nil for a speed band (the step's pace), an open
+    /// target, and the targets of other sports (grade, resistance, a swimming stroke). `target_value` is a zone from 1,
+    /// or 0 for the custom range of `custom_target_value_low` and `_high`.
+    static func unfollowedTarget(of message: FITMessage) -> String? {
+        guard let type = message[3]?.integer else { return nil }
+        let zone = message[4]?.integer ?? 0
+        let range = message[5]?.integer.flatMap { low in message[6]?.integer.map { (low, $0) } }
+        switch type {
+        case 0:  // speed
+            return zone > 0 ? tr("speed zone {zone}", ["zone": "\(zone)"]) : nil
+        case 1, 13:  // heart rate, heart rate over the lap
+            if zone > 0 { return tr("heart rate zone {zone}", ["zone": "\(zone)"]) }
+            return range.map { low, high in
+                switch (low > 100, high > 100) {
+                case (true, true): tr("{low}–{high} bpm", ["low": "\(low - 100)", "high": "\(high - 100)"])
+                case (false, false):
+                    // xgettext:no-c-format (a percent sign, not printf's)
+                    tr("heart rate {low}–{high}% of maximum", ["low": "\(low)", "high": "\(high)"])
+                default: "\(heartRate(low))–\(heartRate(high))"
+                }
+            }
+        case 3:  // cadence
+            if zone > 0 { return tr("cadence zone {zone}", ["zone": "\(zone)"]) }
+            return range.map { tr("cadence {low}–{high}", ["low": "\($0)", "high": "\($1)"]) }
+        case 4, 7, 8, 9, 10:  // power, as it is or averaged over 3 s, 10 s, 30 s or the lap
+            if zone > 0 { return tr("power zone {zone}", ["zone": "\(zone)"]) }
+            return range.map { low, high in
+                switch (low > 1000, high > 1000) {
+                case (true, true): tr("{low}–{high} W", ["low": "\(low - 1000)", "high": "\(high - 1000)"])
+                case (false, false):
+                    // xgettext:no-c-format (a percent sign, not printf's)
+                    tr("power {low}–{high}% of FTP", ["low": "\(low)", "high": "\(high)"])
+                default: "\(power(low))–\(power(high))"
+                }
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// A FIT heart rate in words: up to 100 a percentage of the maximum, above it beats per minute plus 100.
+    static func heartRate(_ value: Int64) -> String {
+        guard value <= 100 else { return tr("{bpm} bpm", ["bpm": "\(value - 100)"]) }
+        // xgettext:no-c-format (a percent sign, not printf's)
+        return tr("{percent}% of maximum", ["percent": "\(value)"])
+    }
+
+    /// A FIT power in words: up to 1,000 a percentage of the functional threshold power, above it watts plus 1,000.
+    static func power(_ value: Int64) -> String {
+        guard value <= 1000 else { return tr("{watts} W", ["watts": "\(value - 1000)"]) }
+        // xgettext:no-c-format (a percent sign, not printf's)
+        return tr("{percent}% of FTP", ["percent": "\(value)"])
     }
 
     /// The pace in the middle of a step's speed band, to the second per kilometre.

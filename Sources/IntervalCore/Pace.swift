@@ -20,6 +20,12 @@ public struct Pace: Sendable, Equatable, Hashable, Codable {
         metresPerSecond * Double(microseconds) / 1_000_000
     }
 
+    /// Microseconds it takes to cover `metres`, rounded: how long a step of a distance at this pace lasts, whether it
+    /// was written (`0.4km run @ 5:00/km`) or read from a FIT workout.
+    public func microseconds(toCover metres: Double) -> Double {
+        (metres / metresPerSecond * 1e6).rounded()
+    }
+
     /// "5:30/km"
     public var perKilometreText: String { TimeText.clock(seconds: secondsPerKilometre) + "/km" }
     /// "8:51/mi"

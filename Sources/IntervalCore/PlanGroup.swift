@@ -183,8 +183,11 @@ public final class PlanGroup: Sendable {
         if tailDuration > 0 { Self.add(children, starts: starts, until: tailDuration, to: &total) }
         totalSummary = total.summary
         guard totalSummary.duration <= PlanLimits.maximumDuration else { throw .tooLong }
-        // A distance bound met within a microsecond of the start would be a block shorter than a step may be.
-        guard totalSummary.duration >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
+        // A distance bound met within a microsecond of the start would be a block shorter than a step may be. (Other
+        // blocks are as long as their steps, which may all be open ones, a microsecond each on the timeline.)
+        if case .forDistance = repetition, totalSummary.duration < PlanLimits.minimumStepDuration {
+            throw .boundTooShort
+        }
         guard totalSummary.segmentCount <= PlanLimits.maximumSegmentCount else { throw .tooManySegments }
     }
 

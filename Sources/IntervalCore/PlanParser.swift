@@ -384,7 +384,7 @@ struct PlanTextParser {
         if let distance {
             // A distance with a pace is timed; without one, the person says when it is covered.
             if let pace {
-                let time = (distance / pace.metresPerSecond * 1e6).rounded()
+                let time = pace.microseconds(toCover: distance)
                 guard time < Double(PlanLimits.maximumDuration) else {
                     throw error(at: durationStart, PlanLimits.tooLongMessage)
                 }

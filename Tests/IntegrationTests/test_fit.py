@@ -9,7 +9,7 @@ from pathlib import Path
 import fitdecode
 import pytest
 
-from conftest import REPO, call, ctl, desktop_required, history_activity, wait_until
+from conftest import REPO, call, ctl, desktop_required, has_locale, history_activity, in_language, wait_until
 
 PLANS = sorted((REPO / "config" / "plans").glob("*.plan"))
 DATA = Path(__file__).with_name("data") / "fit"
@@ -138,7 +138,6 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
     damaged = bytearray(good)
     damaged[40] ^= 0xFF
     cases = {
-        "open.fit": ((DATA / "garmin-open-step.fit").read_bytes(), "step 1"),
         "damaged.fit": (bytes(damaged), "the file is damaged: its CRC does not match its contents"),
         "cut.fit": (good[:100], "the file is cut short"),
         "text.fit": (b"8x(30s run, 30s walk)\n", "not a FIT file"),
@@ -149,6 +148,109 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
         assert result.returncode == 65, (name, result.stderr)
         assert result.stderr.startswith(f"{tmp_path / name}: error: ") and reason in result.stderr, result.stderr
     assert not (tmp_path / "config").exists()
+
+
+#: Workouts as Garmin Connect writes them and as Garmin's FIT SDK's samples are described (written by
+#: data/fit/make_garmin_workouts.py), and the plan each is: open steps where no clock ends a step (the Lap button, a
+#: distance without a pace, a heart rate, calories, power), with what a watch would have waited for in the label.
+IMPORTED = {
+    "garmin-open-step.fit": ['open warmup "Warm up"', '10m work "Run"'],
+    "garmin-connect-track.fit": [
+        "open warmup", "6x {", "  0.4km work", '  1m30s recovery "Walk"', "}",
+        'open cooldown "Cooldown · until heart rate below 125 bpm"'],
+    "garmin-connect-sensors.fit": [
+        '10m warmup "Warmup · heart rate zone 2"', '20m work "Tempo · 140–150 bpm"', 'open work "Burn · until 200 kcal"',
+        'open recovery "Recovery · until power below 150 W"',
+        'open work "Climb · until heart rate above 80% of maximum"', '2m work "Quick feet · cadence 85–90"',
+        'open cooldown "Cooldown · until heart rate below 125 bpm"'],
+    "sdk-workout-individual-steps.fit": [
+        '1m warmup "_A_ · heart rate zone 2"', '0.5km work "B1_ · power zone 5"', '0.5km work "B2_ · power zone 3"',
+        'open cooldown "_C_ · until heart rate below 125 bpm · power zone 1"'],
+    "sdk-workout-repeat-steps.fit": [
+        '1m warmup "_A_ · heart rate zone 2"', "3x {", '  0.5km work "B1_ · power zone 5"',
+        '  0.5km work "B2_ · power zone 3"', "}", 'open cooldown "_C_ · until heart rate below 125 bpm · power zone 1"'],
+    "sdk-workout-custom-target-values.fit": [
+        '1m warmup "_A_ · heart rate 50–60% of maximum"', '0.5km work "B1_ · 300–310 W"', '0.5km work "B2_ · 260–270 W"',
+        'open cooldown "_C_ · until heart rate below 125 bpm · 220–230 W"'],
+}
+
+
+def plan_lines(text):
+    """A plan text's items, after its name and the blank line."""
+    lines = text.splitlines()
+    assert lines[0].startswith("name ") and lines[1] == "", text
+    return lines[2:]
+
+
+@pytest.mark.parametrize("name", IMPORTED)
+def test_workouts_with_steps_no_clock_ends_are_imported_with_open_steps(name, tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    imported = ctl("plan", "import", str(DATA / name), env=env)
+    assert imported.returncode == 0, imported.stderr
+    (path,) = (tmp_path / "config" / "intervald" / "plans").iterdir()
+    assert imported.stdout == f"Imported {shown(str(path))['name']} as {path}\n"
+    text = path.read_text()
+    assert plan_lines(text) == IMPORTED[name], text
+    show = ctl("plan", "show", str(path), env=env)
+    assert show.returncode == 0, show.stderr
+    for label in [line.split('"')[1] for line in IMPORTED[name] if '"' in line]:
+        assert label in show.stdout, show.stdout
+    # Written as a FIT workout again and imported again: the same plan, labels with their conditions too.
+    out = tmp_path / "again.fit"
+    exported = ctl("plan", "export", str(path), "-o", str(out), env=env)
+    assert exported.returncode == 0, exported.stderr
+    again = ctl("plan", "import", str(out), "-o", "-", env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == text
+
+
+@pytest.mark.parametrize("name, refusal", [
+    ("garmin-connect-repeat-until-hr.fit",
+     "step 6 (Repeat): repeats until heart rate below 120 bpm, which only a watch's sensor can tell"),
+    ("sdk-workout-repeat-greater-than-step.fit",
+     "step 4 (Rep): repeats until heart rate above 80% of maximum, which only a watch's sensor can tell"),
+])
+def test_a_repeat_until_a_heart_rate_is_refused_naming_the_step_and_the_value(name, refusal, tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = ctl("plan", "import", str(DATA / name), env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (65, "", f"{DATA / name}: error: {refusal}\n")
+    assert not (tmp_path / "config").exists(), "nothing written"
+
+
+@pytest.mark.skipif(not has_locale("de_DE.UTF-8"), reason="needs the de_DE.UTF-8 locale")
+def test_a_refusal_and_an_imported_condition_are_in_the_users_language(tmp_path):
+    german = in_language("de_DE.UTF-8")
+    refused = ctl("plan", "import", str(DATA / "garmin-connect-repeat-until-hr.fit"), "-o", "-", env=german)
+    assert refused.returncode == 65
+    assert refused.stderr == (
+        f"{DATA / 'garmin-connect-repeat-until-hr.fit'}: Fehler: Schritt 6 (Repeat): wird wiederholt, bis Herzfrequenz "
+        "unter 120 bpm, was nur der Sensor einer Uhr erkennen kann\n"), refused.stderr
+    imported = ctl("plan", "import", str(DATA / "garmin-connect-track.fit"), "-o", "-", env=german)
+    assert imported.returncode == 0, imported.stderr
+    assert 'open cooldown "Cooldown · bis Herzfrequenz unter 125 bpm"' in imported.stdout, imported.stdout
+
+
+def test_open_and_distance_steps_go_out_as_the_duration_types_a_watch_reads(tmp_path):
+    plan = "open warmup, 6x(0.4km run, 90s walk), 0.4km run @ 5:00/km, open cooldown"
+    out = tmp_path / "track.fit"
+    exported = ctl("plan", "export", "-e", plan, "-o", str(out))
+    assert exported.returncode == 0, exported.stderr
+    steps = [fields for name, fields in read_fit(out) if name == "workout_step"]
+    assert [step["duration_type"] for step in steps] == [
+        "open", "distance", "time", "repeat_until_steps_cmplt", "distance", "open"]
+    warmup, run, walk, repeat, paced, cooldown = steps
+    assert (warmup["intensity"], warmup["duration_value"], warmup["target_type"]) == ("warmup", None, "open")
+    assert (run["duration_distance"], run["target_type"], run["notes"]) == (400.0, "open", "run")
+    assert walk["duration_time"] == 90.0
+    assert (repeat["duration_step"], repeat["repeat_steps"]) == (1, 6)
+    # 5:00/km is 3.333 m/s: a band of 2 % either side.
+    assert paced["duration_distance"] == 400.0 and paced["target_type"] == "speed"
+    assert (paced["custom_target_speed_low"], paced["custom_target_speed_high"]) == (3.267, 3.4)
+    assert (cooldown["intensity"], cooldown["duration_value"]) == ("cooldown", None)
+    back = ctl("plan", "import", str(out), "-o", "-")
+    assert back.returncode == 0, back.stderr
+    assert plan_lines(back.stdout) == [
+        "open warmup", "6x {", "  0.4km run", "  1m30s walk", "}", "0.4km run @ 5:00/km", "open cooldown"]
 
 
 def bundled_plans(tmp_path):

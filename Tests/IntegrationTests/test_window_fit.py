@@ -80,11 +80,12 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         window.open_plan("Tabata")
         wait_until(lambda: "Send to Watch" not in menu_items(window), 10, "Send to Watch gone")
 
-        # A FIT workout from Garmin Connect imported as a plan; one that cannot be timed is refused, saying why.
+        # A FIT workout from Garmin Connect imported as a plan; one that cannot be played (a repeat until a heart
+        # rate) is refused, saying why.
         window.press("push button", "Back")
         window.press("push button", "Import…")
-        choose(window, "Import a Plan", DATA / "garmin-open-step.fit", "Import")
-        window.wait("label", "“garmin-open-step.fit” is not a workout intervald can import")
+        choose(window, "Import a Plan", DATA / "garmin-connect-repeat-until-hr.fit", "Import")
+        window.wait("label", "“garmin-connect-repeat-until-hr.fit” is not a workout intervald can import")
         window.press("push button", response("OK"))
         window.press("push button", "Import…")
         choose(window, "Import a Plan", DATA / "garmin-connect-intervals.fit", "Import")

@@ -10,6 +10,8 @@ import Testing
         "for 45m(4m run @ 5:00/km, 1m walk)",
         "10m warmup @ 6:30/km\nfor 5km(4m run @ 5:30/km, 1m walk @ 10:00/km)\n5m cooldown",
         "name \"Tabata\"\n8x(20s work \"All out\", 10s rest)",
+        "name \"Track\"\nopen warmup \"Warm up until ready\"\n6x(0.4km run, 90s walk)\n1km run @ 4:30/km\nopen cooldown",
+        "open run \"Free run\" @ 6:00/km\n2x(1.2km run \"Mile-ish\", open walk)",
     ]
 
     func exported(_ text: String) throws -> (plan: Plan, messages: [FITMessage]) {
@@ -29,6 +31,7 @@ import Testing
         #expect(back.segmentCount == original.segmentCount)
         for (a, b) in zip(original.segments, back.segments) {
             #expect(a.kind == b.kind && a.label == b.label && a.start == b.start && a.duration == b.duration)
+            #expect(a.isOpen == b.isOpen && a.distance == b.distance)
             #expect((a.pace == nil) == (b.pace == nil))
             if let pace = a.pace, let read = b.pace {
                 #expect(abs(pace.secondsPerKilometre - read.secondsPerKilometre) < 1, "within a second per km")
@@ -66,6 +69,35 @@ import Testing
         #expect(steps[2][3] == .integer(2) && steps[2][5] == nil, "no pace: an open target")
     }
 
+    @Test func openAndDistanceStepsAreWrittenAsTheirDurationTypes() throws {
+        let (_, messages) = try exported(
+            "open warmup\n6x(0.4km run, 90s walk)\n0.4km run @ 5:00/km\nopen run \"Free\" @ 6:00/km\nopen cooldown")
+        let steps = messages.filter { $0.global == 27 }
+        // name, duration type and value, target type, intensity, notes
+        let rows = steps.map { step in
+            [step[0], step[1], step[2], step[3], step[7], step[8]].map { $0?.description ?? "-" }
+        }
+        #expect(
+            rows == [
+                ["Warmup", "5", "-", "2", "2", "warmup"],
+                ["Run", "1", "40000", "2", "0", "run"],
+                ["Walk", "0", "90000", "2", "4", "walk"],
+                ["-", "6", "1", "2", "-", "-"],
+                ["Run", "1", "40000", "0", "0", "run"],
+                ["Free", "5", "-", "0", "0", "run"],
+                ["Cooldown", "5", "-", "2", "3", "cooldown"],
+            ])
+        // A paced distance and an open step with a pace keep their speed bands, in mm/s.
+        #expect(steps[4][5] == .integer(3267) && steps[4][6] == .integer(3400))
+        #expect(steps[5][5] == .integer(2722) && steps[5][6] == .integer(2833))
+    }
+
+    @Test func aDistanceAFITWorkoutCannotHoldIsRefused() throws {
+        // Centimetres in a uint32: up to 42,949 km.
+        let far = try plan("50000km run")
+        #expect(throws: FITWorkoutError.self) { try FITWorkout.encode(far, restKinds: [], created: 0) }
+    }
+
     @Test func aLongNameIsShortenedAndSaid() throws {
         let name = String(repeating: "Very long workout name ", count: 4)
         let export = try FITWorkout.encode(
@@ -95,7 +127,8 @@ import Testing
 
     static func step(
         _ index: Int64, _ duration: (Int64, Int64), intensity: Int64? = nil, name: String? = nil,
-        speed: (Int64, Int64)? = nil, target: Int64? = nil
+        speed: (Int64, Int64)? = nil, target: Int64? = nil, range: (Int64, Int64)? = nil, targetType: Int64 = 2,
+        notes: String? = nil
     ) -> FITMessage {
         var fields: [FITField] = [
             .integer(254, .uint16, index), .integer(1, .enumeration, duration.0), .integer(2, .uint32, duration.1),
@@ -107,9 +140,11 @@ import Testing
                 .integer(3, .enumeration, 0), .integer(4, .uint32, 0), .integer(5, .uint32, speed.0),
                 .integer(6, .uint32, speed.1),
             ]
-        } else if let target {
-            fields += [.integer(3, .enumeration, 2), .integer(4, .uint32, target)]
+        } else if target != nil || range != nil {
+            fields += [.integer(3, .enumeration, targetType), .integer(4, .uint32, target ?? 0)]
         }
+        if let range { fields += [.integer(5, .uint32, range.0), .integer(6, .uint32, range.1)] }
+        if let notes { fields.append(.text(8, notes)) }
         return FITMessage(27, fields)
     }
 
@@ -144,16 +179,133 @@ import Testing
         }
     }
 
-    @Test func whatIsNotAWorkoutOrCannotBeTimedIsRefusedSayingWhy() {
+    /// The plan text of a workout of `steps`.
+    static func imported(_ steps: [FITMessage]) throws -> String {
+        PlanWriter.text(for: try FITWorkout.decode(Self.garminLike(steps), fallbackName: "x"))
+    }
+
+    /// The lines of a plan text after its name and blank line.
+    static func items(_ text: String) -> [String] {
+        Array(text.split(separator: "\n").dropFirst().map(String.init))
+    }
+
+    @Test func stepsNoClockEndsAreOpenStepsThatSayWhatEndsThem() throws {
+        let text = try Self.imported([
+            Self.step(0, (5, 0), intensity: 2),
+            Self.step(1, (1, 40_000), intensity: 0),
+            Self.step(2, (1, 80_000), intensity: 0, name: "800 m", speed: (3300, 3367)),
+            Self.step(3, (2, 225), intensity: 3, name: "Cool-down"),
+            Self.step(4, (3, 80), intensity: 2),
+            Self.step(5, (4, 200), intensity: 0, name: "Burn"),
+            Self.step(6, (14, 1150), intensity: 4),
+            Self.step(7, (15, 85), intensity: 0, name: "Push"),
+            Self.step(8, (5, 0), intensity: 0, name: "Free", speed: (2722, 2833)),
+        ])
+        #expect(
+            Self.items(text) == [
+                "open warmup",
+                "0.4km work",
+                // A distance at a pace is timed (a speed band's middle, to the second per kilometre).
+                "0.8km work \"800 m\" @ 5:00/km",
+                "open cooldown \"Cool-down · until heart rate below 125 bpm\"",
+                "open warmup \"Warmup · until heart rate above 80% of maximum\"",
+                "open work \"Burn · until 200 kcal\"",
+                "open recovery \"Recovery · until power below 150 W\"",
+                "open work \"Push · until power above 85% of FTP\"",
+                "open work \"Free\" @ 6:00/km",
+            ], "\(text)")
+        let plan = try FITWorkout.decode(
+            Self.garminLike([Self.step(0, (5, 0)), Self.step(1, (1, 80_000), speed: (3300, 3367))]), fallbackName: "x")
+        #expect(plan.openStepCount == 1 && plan.timedDuration == 4 * minute)
+    }
+
+    @Test func targetsTheTimerCannotFollowAreSaidInTheLabel() throws {
+        let text = try Self.imported([
+            Self.step(0, (0, 60_000), intensity: 2, name: "_A_", target: 2, targetType: 1),
+            Self.step(1, (0, 60_000), intensity: 0, range: (240, 250), targetType: 1),
+            Self.step(2, (0, 60_000), intensity: 0, range: (50, 60), targetType: 1),
+            Self.step(3, (1, 50_000), intensity: 0, name: "B1_", target: 5, targetType: 4),
+            Self.step(4, (1, 50_000), intensity: 0, name: "B2_", range: (1300, 1310), targetType: 4),
+            Self.step(5, (0, 60_000), intensity: 0, range: (90, 95), targetType: 4),
+            Self.step(6, (0, 60_000), intensity: 0, range: (85, 90), targetType: 3),
+            Self.step(7, (0, 60_000), intensity: 0, target: 2, targetType: 3),
+            Self.step(8, (0, 60_000), intensity: 0, target: 4, targetType: 0),
+            Self.step(9, (2, 225), intensity: 3, name: "_C_", target: 1, targetType: 4),
+            // Grade and resistance are a trainer's or a treadmill's, not the timer's: nothing is added.
+            Self.step(10, (0, 60_000), intensity: 0, target: 3, targetType: 5),
+        ])
+        #expect(
+            Self.items(text) == [
+                "1m warmup \"_A_ · heart rate zone 2\"",
+                "1m work \"Work · 140–150 bpm\"",
+                "1m work \"Work · heart rate 50–60% of maximum\"",
+                "0.5km work \"B1_ · power zone 5\"",
+                "0.5km work \"B2_ · 300–310 W\"",
+                "1m work \"Work · power 90–95% of FTP\"",
+                "1m work \"Work · cadence 85–90\"",
+                "1m work \"Work · cadence zone 2\"",
+                "1m work \"Work · speed zone 4\"",
+                "open cooldown \"_C_ · until heart rate below 125 bpm · power zone 1\"",
+                "1m work",
+            ], "\(text)")
+    }
+
+    /// Garmin's FIT SDK's sample of a repeat until a heart rate, as its workout's description gives it.
+    static let repeatUntilHeartRate = [
+        Self.step(0, (0, 60_000), intensity: 2, name: "_A_", target: 2, targetType: 1),
+        Self.step(1, (1, 50_000), intensity: 0, name: "B1_", target: 5, targetType: 4),
+        Self.step(2, (1, 50_000), intensity: 0, name: "B2_", target: 3, targetType: 4),
+        Self.step(3, (11, 1), intensity: 0, name: "Rep", target: 80, targetType: 1),
+        Self.step(4, (2, 225), intensity: 3, name: "_C_", target: 1, targetType: 4),
+    ]
+
+    @Test func aRepeatUntilASensorsValueIsRefusedSayingWhich() {
+        #expect(
+            Self.refusal(Self.garminLike(Self.repeatUntilHeartRate))
+                == "step 4 (Rep): repeats until heart rate above 80% of maximum, which only a watch's sensor can tell")
+        let steps = [Self.step(0, (0, 60_000)), Self.step(1, (0, 60_000))]
+        let conditions: [(Int64, Int64, String)] = [
+            (9, 500, "500 kcal"), (10, 220, "heart rate below 120 bpm"), (12, 1100, "power below 100 W"),
+            (13, 1250, "power above 250 W"),
+        ]
+        for (type, value, condition) in conditions {
+            #expect(
+                Self.refusal(Self.garminLike(steps + [Self.step(2, (type, 0), target: value)]))
+                    == "step 3: repeats until \(condition), which only a watch's sensor can tell")
+        }
+    }
+
+    @Test func anImportedWorkoutExportsAndImportsAsTheSamePlanText() throws {
+        let workout = Self.garminLike([
+            Self.step(0, (5, 0), intensity: 2, name: "Warm up"),
+            Self.step(1, (1, 40_000), intensity: 0),
+            Self.step(2, (0, 90_000), intensity: 4, name: "Walk"),
+            Self.step(3, (6, 1), target: 6),
+            // A label longer than a step's name holds, whole through the notes.
+            Self.step(4, (1, 50_000), intensity: 0, name: "Strides", range: (1300, 1310), targetType: 4),
+            Self.step(5, (2, 225), intensity: 3, name: "_C_", target: 1, targetType: 4),
+        ])
+        let imported = try FITWorkout.decode(workout, fallbackName: "x")
+        let text = PlanWriter.text(for: imported)
+        #expect(text.contains("\"_C_ · until heart rate below 125 bpm · power zone 1\""), "\(text)")
+        let export = try FITWorkout.encode(imported, restKinds: ["walk"], created: 0)
+        #expect(export.notes.count == 1, "the long label is shortened in the step's name")
+        let again = try FITWorkout.decode(export.bytes, fallbackName: "x")
+        #expect(PlanWriter.text(for: again) == text)
+        #expect(same(try plan(text), again))
+    }
+
+    @Test func whatIsNotAWorkoutOrCannotBePlayedIsRefusedSayingWhy() {
         let refusal = Self.refusal
         // Steps are counted from 1, as a workout app lists them (the file counts from 0), and named when they are.
-        #expect(refusal(Self.garminLike([Self.step(0, (5, 0))]))?.hasPrefix("step 1: an open step") == true)
         #expect(
-            refusal(Self.garminLike([Self.step(0, (1, 100_000))]))?.hasPrefix(
-                "step 1: a step of a distance without a pace") == true)
+            refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (16, 150), name: "B1_")]))
+                == "step 2 (B1_): its duration type 16 is not one intervald knows")
+        #expect(refusal(Self.garminLike([Self.step(0, (1, 0))])) == "step 1: a distance step without its distance")
+        // 1 cm at 20 m/s is half a millisecond.
         #expect(
-            refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (3, 150), name: "B1_")]))
-                == "step 2 (B1_): its duration type 3 is not one intervald can time")
+            refusal(Self.garminLike([Self.step(0, (1, 1), speed: (20000, 20000))]))
+                == "step 1: a step must last at least 1 ms")
         #expect(
             refusal(Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (6, 5), target: 2)]))?.hasPrefix(
                 "step 2: a repeat from step 6,") == true)
@@ -190,8 +342,9 @@ import Testing
     }
 
     @Test func refusalsAreInTheUsersLanguage() {
-        let open = Self.garminLike([Self.step(0, (0, 1000)), Self.step(1, (5, 0), name: "B1_")])
-        let german = Localization.using(LocalizationTests.german) { Self.refusal(open) }
-        #expect(german?.hasPrefix("Schritt 2 (B1_): ") == true, "\(german ?? "decoded")")
+        let german = Localization.using(LocalizationTests.german) {
+            Self.refusal(Self.garminLike(Self.repeatUntilHeartRate))
+        }
+        #expect(german?.hasPrefix("Schritt 4 (Rep): ") == true, "\(german ?? "decoded")")
     }
 }
