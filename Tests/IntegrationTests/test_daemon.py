@@ -31,10 +31,12 @@ EXPECTED_INTERFACE = {
     ".Elapsed": ("property", "t", None, "const?"),
     ".Inhibited": ("property", "s", None, "emits-change"),
     ".NextLabel": ("property", "s", None, "emits-change"),
+    ".Open": ("property", "b", None, "emits-change"),
     ".PlanDuration": ("property", "t", None, "emits-change"),
     ".PlanName": ("property", "s", None, "emits-change"),
     ".SegmentCount": ("property", "u", None, "emits-change"),
     ".SegmentDuration": ("property", "t", None, "emits-change"),
+    ".SegmentElapsed": ("property", "t", None, "const?"),
     ".SegmentIndex": ("property", "u", None, "emits-change"),
     ".SegmentKind": ("property", "s", None, "emits-change"),
     ".SegmentLabel": ("property", "s", None, "emits-change"),
@@ -69,7 +71,7 @@ def test_introspection_matches_the_spec(activatable_daemon):
         if kind == "property":
             assert "emits-change" in members[name] if flags == "emits-change" else "emits-change" not in members[name], name
     xml = busctl("introspect", "--xml-interface", SERVICE, PATH).stdout
-    for prop in ("Elapsed", "SegmentRemaining"):
+    for prop in ("Elapsed", "SegmentRemaining", "SegmentElapsed"):
         block = xml.split(f'<property name="{prop}"')[1].split("</property>")[0]
         assert 'name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"' in block
     assert '<arg type="u" name="index"/>' in xml and '<arg type="s" name="reason"/>' in xml
