@@ -66,7 +66,7 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
     notify_log.wait_for(3)  # the cue, the pause, the resume
     pressed = time.time()
     press("done")
-    signals.wait_for("SegmentStarted", timeout=5)
+    signals.wait_for("SegmentStarted", count=2, timeout=5)
     assert started_at(signals, 1) - pressed < 1.0
     assert get("Open") is True and get("SegmentIndex") == 1
     run = notify_log.wait_for(4)[-1]
@@ -75,13 +75,17 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
     # `intervalctl skip` ends the run; the 300 ms walk after it is timed from that instant.
     assert ctl("skip").returncode == 0
     finished = signals.wait_for("Finished", timeout=5)[0]["timestamp-realtime"] / 1e6
+    # busctl stamps a message when it reads it, tens of ms late when it is busy printing others: a coarse bound.
     walk = finished - started_at(signals, 2)
-    assert 0.29 <= walk < 0.6, f"the walk lasted {walk:.3f} s, not 300 ms"
+    assert 0.2 <= walk < 0.6, f"the walk lasted {walk:.3f} s, not 300 ms"
 
     history = tmp_path / "state" / "intervald" / "history.jsonl"
     wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
     record = json.loads(history.read_text().splitlines()[-1])
     warm_up, run_step, walk_step = record["segments"]
+    # The daemon's own instants: the walk began when the run was ended, and lasted its 300 ms from there.
+    assert run_step["end_wall_us"] == walk_step["start_wall_us"]
+    assert abs(record["end_wall_us"] - walk_step["start_wall_us"] - 300_000) < 20_000
     played = (warm_up["end_wall_us"] - warm_up["start_wall_us"]) / 1e6
     assert abs(played - (started_at(signals, 1) - started_at(signals, 0))) < 0.1, "the warm-up as long as it was"
     assert abs(warm_up["paused_us"] / 1e6 - pause) < 0.3
@@ -100,7 +104,7 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
 
 
 @pytest.mark.skipif(shutil.which("playerctl") is None, reason="needs playerctl")
-def test_a_headsets_next_ends_an_open_step(activatable_daemon, monitor):
+def test_a_headsets_next_ends_an_open_step(activatable_daemon, monitor, tmp_path):
     signals = monitor()
     assert ctl("start", "-e", "open walk, 250ms run, 250ms walk").returncode == 0
     wait_until(lambda: subprocess.run(["playerctl", "-l"], capture_output=True, text=True, timeout=10)
@@ -111,11 +115,18 @@ def test_a_headsets_next_ends_an_open_step(activatable_daemon, monitor):
                             text=True, timeout=10).stdout.strip()
     assert length in ("", "0"), "a step the person ends has no length"
     assert subprocess.run(["playerctl", "-p", "intervald", "next"], timeout=10).returncode == 0
-    signals.wait_for("SegmentStarted", timeout=5)
-    assert get("Open") is False
+    signals.wait_for("SegmentStarted", count=2, timeout=5)
     finished = signals.wait_for("Finished", timeout=5)[0]["timestamp-realtime"] / 1e6
+    # busctl stamps a message when it reads it, tens of ms late when MPRIS's metadata keeps it busy: a coarse bound;
+    # the history has the daemon's own instants.
     timed = finished - started_at(signals, 1)
-    assert 0.49 <= timed < 0.8, f"the two timed steps took {timed:.3f} s, not 500 ms"
+    assert 0.4 <= timed < 0.8, f"the two timed steps took {timed:.3f} s, not 500 ms"
+    history = tmp_path / "state" / "intervald" / "history.jsonl"
+    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
+    record = json.loads(history.read_text().splitlines()[-1])
+    walk, run, last = record["segments"]
+    assert walk["end_wall_us"] - walk["start_wall_us"] >= 1_000_000, "the open walk as long as it was played"
+    assert abs(record["end_wall_us"] - run["start_wall_us"] - 500_000) < 20_000
 
 
 def test_a_note_on_four_hundred_minutes_and_totals_with_open_steps():
