@@ -109,9 +109,13 @@ struct PlansCommand: ParsableCommand {
             PlanCatalog(locator: locator).items().map { item in
                 switch item.plan {
                 case .success(let plan):
-                    NamedPlan(name: item.name, path: item.path, title: plan.name, error: nil, durationUs: plan.duration)
+                    NamedPlan(
+                        name: item.name, path: item.path, title: plan.name, error: nil, durationUs: plan.timedDuration,
+                        openSteps: plan.openStepCount, length: PlanReport.timeText(plan))
                 case .failure(let failure):
-                    NamedPlan(name: item.name, path: item.path, title: nil, error: failure.description, durationUs: nil)
+                    NamedPlan(
+                        name: item.name, path: item.path, title: nil, error: failure.description, durationUs: nil,
+                        openSteps: nil, length: nil)
                 }
             }
         }
@@ -120,7 +124,7 @@ struct PlansCommand: ParsableCommand {
                 "No named plans in {directories}.", ["directories": locator.searchDirectories.joined(separator: ", ")]),
             name: \.name,
             line: { entry in
-                entry.durationUs.map { "\(TimeText.clock(microseconds: $0).padding(to: 8))  \(entry.title ?? "")" }
+                entry.length.map { "\($0.padding(to: 8))  \(entry.title ?? "")" }
                     ?? "invalid   \(entry.error ?? "")"
             }, entries: list)
     }
@@ -128,6 +132,13 @@ struct PlansCommand: ParsableCommand {
     struct NamedPlan: Encodable {
         let name, path: String
         let title, error: String?
-        let durationUs: Int64?
+        /// The timed steps' time, and the steps the person ends (docs/plan-language.md).
+        let durationUs, openSteps: Int64?
+        /// "24:00 + 2 open steps", for the text listing only.
+        let length: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case name, path, title, error, durationUs, openSteps
+        }
     }
 }

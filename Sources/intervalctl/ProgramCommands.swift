@@ -164,7 +164,7 @@ struct ProgramCommand: ParsableCommand {
                 days = program.days.map { day in
                     Day(
                         day: day.id.description, plan: PlanWriter.oneLineItems(of: day.plan),
-                        durationUs: day.plan.duration, done: progress.isDone(day.id), next: day.id == next)
+                        durationUs: day.plan.timedDuration, done: progress.isDone(day.id), next: day.id == next)
                 }
                 doneDays = progress.done
                 self.reminder = reminder
