@@ -33,6 +33,8 @@ public struct Plan: Sendable {
     /// The first open segment that begins in `from..<before`, or nil: where a schedule that reached `before` must
     /// have stopped to wait for the person. O(log(duration) × nesting depth), however many segments lie between.
     public func firstOpenSegment(from: Int64, before: Int64) -> Segment? {
+        // Most plans have none: a cue of theirs costs nothing more.
+        guard openStepCount > 0 else { return nil }
         let base = root.summary(until: max(from, 0)).openSteps
         let limit = min(before, duration)
         guard limit > from, root.summary(until: limit).openSteps > base else { return nil }
