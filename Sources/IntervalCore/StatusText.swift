@@ -108,7 +108,8 @@ public enum StatusText {
     public static func shown(_ status: TimerStatus) -> TimerStatus {
         var shown = status
         shown.elapsed = status.elapsed / 1_000_000
-        shown.segmentElapsed = status.segmentElapsed / 1_000_000
+        // Only an open step shows its count; elsewhere it would print a line more where it changes apart.
+        shown.segmentElapsed = status.open ? status.segmentElapsed / 1_000_000 : 0
         shown.segmentRemaining = UInt64(
             TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
         return shown
