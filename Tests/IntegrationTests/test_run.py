@@ -1,6 +1,8 @@
 """`intervalctl run`: the embedded mode against dunst on a real session bus (issue: scheduler + notifications)."""
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import time
@@ -176,3 +178,41 @@ def test_a_run_is_recorded_in_the_history_as_it_was_played(history, tmp_path):
     exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"))
     assert exported.returncode == 0, exported.stderr
     assert [path.name[-9:] for path in (tmp_path / "log").iterdir()] == ["Porch.fit"]
+
+
+def test_enter_on_the_terminal_ends_a_step_you_end_yourself(history):
+    """On a terminal the live line counts an open step up and says Enter ends it; a stray Enter in a timed step skips
+    nothing."""
+    controller, terminal = pty.openpty()
+    run = subprocess.Popen([str(BIN / "intervalctl"), "run", "--no-notifications", "--silent", "-e",
+                            "open warmup, 400ms run"], stdin=terminal, stdout=terminal, stderr=subprocess.PIPE)
+    os.close(terminal)
+    seen = bytearray()
+
+    def read_until(text, timeout):
+        def arrived():
+            ready, _, _ = select.select([controller], [], [], 0.1)
+            if ready:
+                try:
+                    seen.extend(os.read(controller, 4096))
+                except OSError:  # the terminal closed: the run ended
+                    pass
+            return text in seen.decode(errors="replace")
+        wait_until(arrived, timeout, repr(text))
+
+    try:
+        read_until("0:01, Enter when done", 10 * SLOWDOWN)
+        assert run.poll() is None, "the warm-up waits"
+        os.write(controller, b"\n")
+        read_until("left", 10 * SLOWDOWN)
+        os.write(controller, b"\n")  # in the timed run: nothing happens
+        read_until("Finished", 10 * SLOWDOWN)
+        assert run.wait(timeout=10) == 0
+    finally:
+        if run.poll() is None:
+            run.kill()
+        os.close(controller)
+    record = json.loads(history.read_text().splitlines()[-1])
+    warm_up, timed = record["segments"]
+    assert warm_up["end_wall_us"] - warm_up["start_wall_us"] >= 1_000_000
+    assert abs(record["end_wall_us"] - timed["start_wall_us"] - 400_000) < 20_000
