@@ -36,6 +36,19 @@ def started_at(signals, index):
     return cue["timestamp-realtime"] / 1e6
 
 
+def finished_after(signals, index):
+    """Seconds from the cue of segment `index` to `Finished`, as busctl stamped them: it stamps a message when it reads
+    it, tens of ms late when it is busy printing others (MPRIS's metadata), so only a coarse bound; the history has
+    the daemon's own instants."""
+    return signals.wait_for("Finished", timeout=5)[0]["timestamp-realtime"] / 1e6 - started_at(signals, index)
+
+
+def last_record(tmp_path):
+    history = tmp_path / "state" / "intervald" / "history.jsonl"
+    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
+    return json.loads(history.read_text().splitlines()[-1])
+
+
 def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatable_daemon, monitor, notify_log,
                                                                          tmp_path):
     signals = monitor()
@@ -74,14 +87,10 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
 
     # `intervalctl skip` ends the run; the 300 ms walk after it is timed from that instant.
     assert ctl("skip").returncode == 0
-    finished = signals.wait_for("Finished", timeout=5)[0]["timestamp-realtime"] / 1e6
-    # busctl stamps a message when it reads it, tens of ms late when it is busy printing others: a coarse bound.
-    walk = finished - started_at(signals, 2)
+    walk = finished_after(signals, 2)
     assert 0.2 <= walk < 0.6, f"the walk lasted {walk:.3f} s, not 300 ms"
 
-    history = tmp_path / "state" / "intervald" / "history.jsonl"
-    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
-    record = json.loads(history.read_text().splitlines()[-1])
+    record = last_record(tmp_path)
     warm_up, run_step, walk_step = record["segments"]
     # The daemon's own instants: the walk began when the run was ended, and lasted its 300 ms from there.
     assert run_step["end_wall_us"] == walk_step["start_wall_us"]
@@ -116,14 +125,9 @@ def test_a_headsets_next_ends_an_open_step(activatable_daemon, monitor, tmp_path
     assert length in ("", "0"), "a step the person ends has no length"
     assert subprocess.run(["playerctl", "-p", "intervald", "next"], timeout=10).returncode == 0
     signals.wait_for("SegmentStarted", count=2, timeout=5)
-    finished = signals.wait_for("Finished", timeout=5)[0]["timestamp-realtime"] / 1e6
-    # busctl stamps a message when it reads it, tens of ms late when MPRIS's metadata keeps it busy: a coarse bound;
-    # the history has the daemon's own instants.
-    timed = finished - started_at(signals, 1)
+    timed = finished_after(signals, 1)
     assert 0.4 <= timed < 0.8, f"the two timed steps took {timed:.3f} s, not 500 ms"
-    history = tmp_path / "state" / "intervald" / "history.jsonl"
-    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the history record")
-    record = json.loads(history.read_text().splitlines()[-1])
+    record = last_record(tmp_path)
     walk, run, last = record["segments"]
     assert walk["end_wall_us"] - walk["start_wall_us"] >= 1_000_000, "the open walk as long as it was played"
     assert abs(record["end_wall_us"] - run["start_wall_us"] - 500_000) < 20_000
