@@ -130,7 +130,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         }
         self.init(
             id: workout.id, plan: plan.name, origin: workout.origin, start: start, end: end,
-            startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done,
+            startWall: workout.startedWall, plannedDuration: plan.timedDuration, doneDuration: done,
             segmentsDone: played.segmentCount, timePerKind: timePerKind.filter { $0.value > 0 }, result: result,
             reason: reason?.rawValue, program: workout.program)
         self.skipped = skippedDuration
