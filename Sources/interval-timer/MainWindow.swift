@@ -330,7 +330,7 @@ final class MainWindow {
             known = (started.text, started.origin, plan)
         }
         workoutPage.showFinished(
-            record, again: known.map { ($0.text, $0.origin) },
+            record, again: known.map { ($0.text, $0.origin) }, plan: known?.plan,
             distance: known.flatMap { PlanEstimate.distance(of: $0.plan, through: record.doneDuration) })
         show(.workout)
     }
