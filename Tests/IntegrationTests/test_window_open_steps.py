@@ -139,3 +139,16 @@ def test_a_400m_step_gets_a_note_in_the_one_line_field_and_in_the_editor_and_can
     wait_until(lambda: timer_property("State") == '"running"', 10, "the one-line plan to start")
     assert timer_property("Open") == "true"
     ctl("stop")
+
+
+def test_the_finish_page_says_the_open_steps_planned_and_the_distance_of_a_distance_ended_by_done(window):
+    """The finish page compared the time done, open steps played included, with the plan's timeline, which has none of
+    it: a distance step without a pace ended the count at 0 m."""
+    window.tab("Plans")
+    window.type("One-line plan", "0.4km run, 2s walk @ 6 km/h")
+    window.press("push button", "Start")
+    window.press("push button", "Done", root=big_button(window, "Done").get_parent())
+    window.wait("label", "Workout Finished", timeout=20)
+    window.wait("label", re.compile(r"Run 0\.4 km, until Done, Walk 0:02: 0:0\d of 0:02 \+ 1 open step, finished\."))
+    distance = window.wait("list item", "Distance")
+    window.wait("label", "0.40 km (0.25 mi)", root=distance)  # 400 m and 2 s at 6 km/h
