@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from conftest import ctl, wait_until
-from test_window import (accessibility_bus, daemon_environment, focus_window_on_screen, key, marked_invalid,  # noqa: F401
-                         response, timer_property, window)
+from conftest import ctl, has_locale, in_language, wait_until
+from test_window import (Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
+                         key, marked_invalid, response, timer_property, window)
 from test_window_editor import editor_closed, editor_text, editor_total, fill, own_plans, row
 
 xdotool_required = pytest.mark.skipif(shutil.which("xdotool") is None,
@@ -18,9 +18,9 @@ xdotool_required = pytest.mark.skipif(shutil.which("xdotool") is None,
 TRACK = "open warmup, 2x(0.4km run, 10s walk)"
 
 
-def big_button(window, name):
+def big_button(window, name, pause="Pause"):
     """The workout's Skip (or Done), found beside its Pause: the finish page has a Done button of its own."""
-    pause = window.usable("push button", "Pause")
+    pause = window.usable("push button", pause)
     return wait_until(lambda: window.find("push button", name, root=pause.get_parent()), 5, f"the big {name} button")
 
 
@@ -152,3 +152,17 @@ def test_the_finish_page_says_the_open_steps_planned_and_the_distance_of_a_dista
     window.wait("label", re.compile(r"Run 0\.4 km, until Done, Walk 0:02: 0:0\d of 0:02 \+ 1 open step, finished\."))
     distance = window.wait("list item", "Distance")
     window.wait("label", "0.40 km (0.25 mi)", root=distance)  # 400 m and 2 s at 6 km/h
+
+
+def test_in_german_the_big_button_reads_fertig_and_says_when_a_step_is_done(tmp_path, activatable_daemon):
+    if not has_locale("de_DE.UTF-8"):
+        pytest.skip("de_DE.UTF-8 is not generated (scripts/setup-deps)")
+    window = Window(tmp_path, env=in_language("de_DE.UTF-8"))
+    try:
+        assert ctl("start", "-e", TRACK).returncode == 0
+        big_button(window, "Fertig", pause="Anhalten")
+        window.wait("label", re.compile(r"Fertig, wenn du bereit bist · Danach: .+"))
+        window.wait("label", "0:00 vergangen · 0:20 übrig nach diesem Schritt")
+        ctl("stop")
+    finally:
+        window.close()
