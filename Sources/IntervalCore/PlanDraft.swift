@@ -45,6 +45,17 @@ public struct PlanDraft: Sendable, Equatable {
             return text
         }
 
+        /// How a step the person ends reads in its row beside its fields: "until Done", "0.4 km, until Done"; nil for a
+        /// timed step, or while its fields are not a step.
+        public var untilDone: String? {
+            // The step alone, not a plan of it: a plan needs some timed time, and this step may have none.
+            var parser = PlanTextParser(text: Array(trimmed.line.utf8), origin: "")
+            guard let step = try? parser.parseStep(), parser.position == parser.text.count, step.isOpen else {
+                return nil
+            }
+            return PlanReport.length(of: step)
+        }
+
         /// The fields without the spaces typed around them.
         var trimmed: Step {
             Step(

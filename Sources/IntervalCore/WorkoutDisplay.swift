@@ -9,16 +9,18 @@ public struct WorkoutDisplay: Sendable, Equatable {
 
     /// The segment's label ("Run").
     public var title: String
-    /// The segment's time left, rounded up to the second ("0:29"), as every status shows it.
+    /// The segment's time left, rounded up to the second ("0:29"), as every status shows it; in a step the person ends,
+    /// its time so far ("2:37"), counting up.
     public var countdown: String
-    /// "Next: Walk", or "Last one".
+    /// "Next: Walk", or "Last one"; in a step the person ends, what ends it first: "Done when you are ready · Next:
+    /// Walk".
     public var next: String
     /// "segment 3 of 16".
     public var position: String
     /// How much of the segment and of the plan are done, 0...1.
     public var segmentProgress: Double
     public var planProgress: Double
-    /// "3:20 elapsed · 12:40 left".
+    /// "3:20 elapsed · 12:40 left"; in a step the person ends, "3:20 elapsed · 12:40 left after this step".
     public var times: String
     public var tone: Tone
     /// Paused: the Pause button reads Resume.
@@ -33,9 +35,12 @@ public struct WorkoutDisplay: Sendable, Equatable {
         // A common English label in the user's language, as the notification says it (docs/reference.md §9).
         title = now.segmentLabel.isEmpty ? now.segmentKind : Localization.label(now.segmentLabel)
         countdown = StatusText.remaining(now)
-        next =
+        let next =
             now.nextLabel.isEmpty
             ? tr("Last one") : tr("Next: {next}", ["next": Localization.label(now.nextLabel)])
+        // The properties do not say whether the step is a distance, so the window says what holds for both (the
+        // notification, which has the plan, says "Done when you get there" for a distance).
+        self.next = now.open ? "\(tr("Done when you are ready")) · \(next)" : next
         position = tr(
             "segment {number} of {count}",
             ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])
@@ -50,10 +55,17 @@ public struct WorkoutDisplay: Sendable, Equatable {
                     Double(now.segmentDuration - min(now.segmentRemaining, now.segmentDuration))
                         / Double(now.segmentDuration)) : 1
         planProgress = StatusText.progress(now)
-        let left = now.planDuration - min(now.elapsed, now.planDuration)
-        times = tr(
-            "{elapsed} elapsed · {left} left",
-            ["elapsed": StatusText.elapsed(now), "left": TimeText.countdown(microseconds: Int64(clamping: left))])
+        // Each step the person ends holds a microsecond of the plan's time (Step.openDuration), which must not round
+        // the time left up by a second: it is counted in whole milliseconds.
+        let left = (now.planDuration - min(now.elapsed, now.planDuration)) / 1000 * 1000
+        let (elapsed, leftText) = (StatusText.elapsed(now), TimeText.countdown(microseconds: Int64(clamping: left)))
+        // In a step the person ends the plan's time stands still: what is left comes after it.
+        times =
+            now.open
+            // TRANSLATORS: during a step the person ends (the big button reads Done): the plan's time before it, and
+            // what is left once it is done.
+            ? tr("{elapsed} elapsed · {left} left after this step", ["elapsed": elapsed, "left": leftText])
+            : tr("{elapsed} elapsed · {left} left", ["elapsed": elapsed, "left": leftText])
         paused = now.state == .paused
         tone = paused ? .paused : ToneColours.tone(ofKind: now.segmentKind, restKinds: restKinds)
     }

@@ -330,9 +330,17 @@ final class MainWindow {
             known = (started.text, started.origin, plan)
         }
         workoutPage.showFinished(
-            record, again: known.map { ($0.text, $0.origin) },
-            distance: known.flatMap { PlanEstimate.distance(of: $0.plan, through: record.doneDuration) })
+            record, again: known.map { ($0.text, $0.origin) }, plan: known?.plan,
+            distance: known.flatMap { Self.distanceDone(of: $0.plan, by: record) })
         show(.workout)
+    }
+
+    /// The metres the workout of `record` covered, when its plan's steps say. The time done counts the steps the person
+    /// ended as long as they were played, which the plan's timeline does not: with such steps the distance is known
+    /// only for a workout that finished (its whole plan).
+    private static func distanceDone(of plan: Plan, by record: HistoryRecord) -> Double? {
+        guard plan.openStepCount > 0 else { return PlanEstimate.distance(of: plan, through: record.doneDuration) }
+        return record.result == .finished ? PlanEstimate(plan).distance : nil
     }
 
     // MARK: Problems

@@ -41,6 +41,8 @@ final class PlanEditor {
     private var updating = false
     /// The rows shown, each with its item's path and the field that takes the focus.
     private var rows: [(path: [Int], row: Widget, field: Widget)] = []
+    /// Each step row's "until Done", shown while its fields make a step the person ends.
+    private var untilDoneLabels: [[Int]: Widget] = [:]
     /// The rows beside the text, or above it in a narrow window.
     private let panes: UnsafeMutablePointer<Paned>
     /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and pace under its
@@ -252,8 +254,17 @@ final class PlanEditor {
         switch plan {
         case .success(let plan):
             gtk_widget_remove_css_class(verdict.widget, "error")
-            setText(verdict.widget, PlanReport.lengthText(plan))
-            showHint(nil)
+            // A note ("400m is 400 minutes") is said beside the length, and on its row, but the plan stays valid.
+            setText(
+                verdict.widget, ([PlanReport.lengthText(plan)] + plan.notes.map(\.description)).joined(separator: "\n"))
+            if let note = plan.notes.first, let path = draft.path(forLine: note.line),
+                let shown = rows.first(where: { $0.path == path })
+            {
+                gtk_widget_set_tooltip_text(shown.row, note.message)
+                showHint(tr("{item}: {problem}", ["item": Self.rowName(draft, path), "problem": note.message]))
+            } else {
+                showHint(plan.notes.first?.sentence)
+            }
             let group: Widget = adw_preferences_group_new()
             adw_preferences_group_set_title(cast(group), tr("Totals"))
             for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
@@ -319,6 +330,7 @@ final class PlanEditor {
     private func fillRows(focus: [Int]? = nil) {
         removeChildren(items.widget, from: true)
         rows = []
+        untilDoneLabels = [:]
         addRows(draft.items, under: [])
         if let focus, let shown = rows.first(where: { $0.path == focus }) { gtk_widget_grab_focus(shown.field) }
     }
@@ -344,7 +356,10 @@ final class PlanEditor {
         var child = box
         switch item.content {
         case .step(let step):
-            first = field(step.duration, tr("Duration"), width: 5, placeholder: "30s", in: box) { [unowned self] in
+            first = field(
+                step.duration, tr("Duration"), width: 5, placeholder: "30s", in: box,
+                tooltip: tr("A time (30s, 1:30), a distance (0.4km, 1mi), or open (until you press Done)")
+            ) { [unowned self] in
                 updateStep(path) { $0.duration = $1 }($0)
             }
             kindField(step.kind, in: box, path: path)
@@ -364,6 +379,11 @@ final class PlanEditor {
             field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: rest) { [unowned self] in
                 updateStep(path) { $0.pace = $1 }($0)
             }
+            let untilDone: Widget = gtk_label_new(nil)
+            gtk_widget_add_css_class(untilDone, "dim-label")
+            append(rest, untilDone)
+            untilDoneLabels[path] = untilDone
+            showUntilDone(step, at: path)
         case .group(let group):
             let label: Widget = gtk_label_new(tr("Repeat"))
             gtk_widget_add_css_class(label, "heading")
@@ -394,7 +414,7 @@ final class PlanEditor {
     /// change does.
     @discardableResult
     private func field(
-        _ value: String, _ name: String, width: Int32, placeholder: String, in box: Widget,
+        _ value: String, _ name: String, width: Int32, placeholder: String, in box: Widget, tooltip: String? = nil,
         _ changed: @escaping (String) -> Void
     ) -> Widget {
         let entry: Widget = gtk_entry_new()
@@ -407,7 +427,7 @@ final class PlanEditor {
             gtk_widget_set_hexpand(entry, 1)
         }
         accessibleName(entry, name)
-        gtk_widget_set_tooltip_text(entry, name)
+        gtk_widget_set_tooltip_text(entry, tooltip ?? name)
         on(entry, .changed) { [weak self] in
             guard let self, !updating else { return }
             changed(String(cString: gtk_editable_get_text(cast(entry))))
@@ -445,8 +465,17 @@ final class PlanEditor {
             set(&step, value)
             item.content = .step(step)
             draft.replace(at: path, with: item)
+            showUntilDone(step, at: path)
             rowsChanged()
         }
+    }
+
+    /// The step row at `path` says "until Done" (and its distance) while its fields make a step the person ends.
+    private func showUntilDone(_ step: PlanDraft.Step, at path: [Int]) {
+        guard let label = untilDoneLabels[path] else { return }
+        let text = step.untilDone
+        setText(label, text ?? "")
+        gtk_widget_set_visible(label, text == nil ? 0 : 1)
     }
 
     /// A row's menu: move, duplicate, remove; each also a key (shown in the menu) on the row that has the focus.

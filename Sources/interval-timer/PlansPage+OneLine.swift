@@ -35,7 +35,9 @@ extension PlansPage {
     static func verdict(for text: String) -> Result<String, PlanDiagnostic> {
         Result { () throws(PlanDiagnostic) in
             let plan = try PlanParser.parse(text, origin: "<inline>", defaultName: PlanLocator.inlineName(for: text))
-            return PlanReport.lengthText(plan)
+            // A note ("400m is 400 minutes") is said under the length; the plan can still be started.
+            return ([PlanReport.lengthText(plan)] + plan.notes.map { tr("Note: {note}", ["note": $0.sentence]) })
+                .joined(separator: "\n")
         }
     }
 

@@ -180,7 +180,7 @@ final class ProgramPages {
         guard let day = progress.nextDay(in: program).flatMap({ program.day($0) }) else {
             return tr("complete") + " · " + count
         }
-        let length = TimeText.clock(microseconds: day.plan.duration)
+        let length = PlanReport.timeText(day.plan)
         return tr("Next: {day} ({length})", ["day": day.id.title, "length": length]) + " · " + count
     }
 
@@ -232,7 +232,7 @@ final class ProgramPages {
         gtk_widget_set_sensitive(continueButton.widget, nextDay == nil ? 0 : 1)
         for day in program.days {
             guard let (row, makeNext, _) = dayRows[day.id] else { continue }
-            var state = TimeText.clock(microseconds: day.plan.duration)
+            var state = PlanReport.timeText(day.plan)
             if day.id == nextDay {
                 state += " · " + tr("next")
             } else if progress.isDone(day.id) {

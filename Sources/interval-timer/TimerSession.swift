@@ -74,6 +74,9 @@ final class TimerSession {
             started.state = .running
             (started.segmentIndex, started.segmentKind, started.segmentLabel) = (index, kind, label)
             (started.segmentDuration, started.segmentRemaining) = (duration, duration)
+            // The signal says 0 for a step the person ends, and a timed step is never that short (at least 1 ms): the
+            // digits count up from 0 at once.
+            (started.open, started.segmentElapsed) = (duration == 0, 0)
             update(started)
             refresh()
         case .daemonVanished:

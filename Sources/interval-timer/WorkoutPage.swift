@@ -19,11 +19,15 @@ final class WorkoutPage {
     private let pages: UnsafeMutablePointer<Stack>
     private let title, countdown, next, position, times: UnsafeMutablePointer<Label>
     private let segmentBar, planBar: UnsafeMutablePointer<ProgressBar>
-    private let pauseButton: UnsafeMutablePointer<GtkButton>
+    private let segmentCaption: UnsafeMutablePointer<Label>
+    private let pauseButton, skipButton: UnsafeMutablePointer<GtkButton>
+    /// Skip's word and tooltip as the layout gives them, for a timed step.
+    private let skipWord, skipTooltip: String
     /// What the kind's colour is the background of.
     private let coloured: UnsafeMutablePointer<Overlay>
     private var shownTone: WorkoutDisplay.Tone?
     private var shownPaused = false
+    private var shownOpen = false
     /// The finish page's parts: its status page (title, what was done), the time per kind, and Start Again.
     private let finished: UnsafeMutablePointer<StatusPage>
     private let finishedKinds: UnsafeMutablePointer<ListBox>
@@ -52,7 +56,10 @@ final class WorkoutPage {
         (continueTrainingButton, choosePlanButton) = (
             layout.get("continue-training", GtkButton.self), layout.get("choose-plan", GtkButton.self)
         )
-        pauseButton = layout.get("pause", GtkButton.self)
+        segmentCaption = layout.get("segment-caption", Label.self)
+        (pauseButton, skipButton) = (layout.get("pause", GtkButton.self), layout.get("skip", GtkButton.self))
+        skipWord = String(cString: gtk_label_get_text(layout.get("skip-word", Label.self).c))
+        skipTooltip = gtk_widget_get_tooltip_text(skipButton.widget).map { String(cString: $0) } ?? ""
         coloured = layout.get("coloured", Overlay.self)
         (finished, finishedKinds, startAgainButton) = (
             layout.get("finished", StatusPage.self), layout.get("finished-kinds", ListBox.self),
@@ -90,8 +97,10 @@ final class WorkoutPage {
     /// The finish page for the workout that just ended, until Done, or until a workout runs again. `again` is the
     /// plan's text and origin when it can be started again; a program's day offers the program's next day instead
     /// (its progress may be written a moment after the record: ``refreshFinishOffer()`` follows it). `distance`, in
-    /// metres, when its steps have paces.
-    func showFinished(_ record: HistoryRecord, again: (text: String, origin: String)?, distance: Double?) {
+    /// metres, when its steps have paces. `plan`, when it is known, says what was planned ("6:00 + 2 open steps").
+    func showFinished(
+        _ record: HistoryRecord, again: (text: String, origin: String)?, plan: Plan?, distance: Double?
+    ) {
         let title =
             switch record.result {
             case .finished: tr("Workout Finished")
@@ -107,7 +116,8 @@ final class WorkoutPage {
                 "{plan}: {done} of {planned}, {result}.",
                 [
                     "plan": record.displayName, "done": TimeText.clockToTheSecond(microseconds: record.doneDuration),
-                    "planned": TimeText.clockToTheSecond(microseconds: record.plannedDuration),
+                    "planned": plan.map(PlanReport.timeText)
+                        ?? TimeText.clockToTheSecond(microseconds: record.plannedDuration),
                     "result": record.resultText,
                 ]))
         removeChildren(finishedKinds.widget, from: true)
@@ -159,6 +169,10 @@ final class WorkoutPage {
         setText(next.widget, display.next)
         setText(position.widget, "\(PlanReport.readableName(planName)) · \(display.position)")
         gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)
+        if display.open != shownOpen {
+            relabelSkip(open: display.open)
+            shownOpen = display.open
+        }
         gtk_progress_bar_set_fraction(planBar.c, display.planProgress)
         setText(times.widget, display.times)
         if display.paused != shownPaused {
@@ -186,6 +200,18 @@ final class WorkoutPage {
         let word = paused ? tr("Resume") : tr("Pause")
         setText(layout.get("pause-word", Label.self).widget, word)
         accessibleName(pauseButton.widget, word)
+    }
+
+    /// Skip becomes Done in a step the person ends, and back: its icon, word, name and tooltip; the segment's progress,
+    /// which has no end to go to, is hidden meanwhile.
+    private func relabelSkip(open: Bool) {
+        gtk_image_set_from_icon_name(
+            cast(layout.get("skip-icon", Image.self)), open ? "object-select-symbolic" : "media-skip-forward-symbolic")
+        let word = open ? tr("Done") : skipWord
+        setText(layout.get("skip-word", Label.self).widget, word)
+        accessibleName(skipButton.widget, word)
+        gtk_widget_set_tooltip_text(skipButton.widget, open ? tr("End this step (Right)") : skipTooltip)
+        for part in [segmentCaption.widget, segmentBar.widget] { gtk_widget_set_visible(part, open ? 0 : 1) }
     }
 
     /// Digits 42 % of the page's height (less when the page is too narrow for "00:00" at that size).

@@ -159,4 +159,37 @@ struct PlanDraftTests {
         typo.replace(at: [0], with: .step(.init(duration: "1 m", kind: "walk")))
         #expect(diagnostic(typo.text).flatMap { typo.path(forLine: $0.line) } == [0])
     }
+
+    /// A step's duration field takes `open` and distances: the draft writes them back as typed, they parse back to the
+    /// same steps, and the row says "until Done" for a step the person ends.
+    @Test func openAndDistanceStepsAreDraftedAndSayUntilDone() throws {
+        let text = "open warmup \"Until ready\"\n2x(0.4km run, 1mi walk @ 15:00/mi)\nopen cooldown\n"
+        let draft = try PlanDraft(parsing: text)
+        guard case .step(let warmup)? = draft.items.first?.content,
+            case .group(let repeats)? = draft.items.dropFirst().first?.content,
+            case .step(let run)? = repeats.items.first?.content, case .step(let walk)? = repeats.items.last?.content
+        else {
+            Issue.record("not drafted as steps and a repeat: \(draft.items)")
+            return
+        }
+        #expect(warmup == PlanDraft.Step(duration: "open", kind: "warmup", label: "Until ready"))
+        #expect(run.duration == "0.4km" && walk.duration == "1mi" && walk.pace == "15:00/mi")
+        #expect(warmup.untilDone == "until Done")
+        #expect(run.untilDone == "0.4 km, until Done")
+        #expect(walk.untilDone == nil, "a distance with a pace is timed")
+        #expect(PlanDraft.Step(duration: "30s", kind: "run").untilDone == nil)
+        #expect(PlanDraft.Step(duration: "open", kind: "").untilDone == nil, "not a step yet")
+        let again = try PlanParser.parse(draft.text, origin: "written", defaultName: "plan")
+        let original = try PlanParser.parse(text, origin: "text", defaultName: "plan")
+        #expect(same(original, again))
+        #expect(again.openStepCount == 4 && again.timedDuration == original.timedDuration)
+        // A step written from a plan (PlanWriter's, Duplicate's) keeps them too.
+        guard case .group(let parsedRepeats)? = original.root.children.dropFirst().first,
+            case .step(let parsedRun)? = parsedRepeats.children.first
+        else {
+            Issue.record("no run in \(text)")
+            return
+        }
+        #expect(PlanDraft.Step(parsedRun) == run)
+    }
 }

@@ -62,4 +62,39 @@ import Testing
         status.state = .paused
         #expect(WorkoutDisplay.nextChange(status, age: 0) == nil)
     }
+
+    /// 2.5 s into an open warm-up of `open warmup, 2x(0.4km run, 3s walk)`: the plan's time stands at 0, and its 6 s
+    /// and three open steps' microseconds are left.
+    private let warmingUp = {
+        var status = TimerStatus.idle
+        (status.state, status.planName, status.planDuration) = (.running, "Track", 6_000_003)
+        (status.segmentIndex, status.segmentCount, status.segmentKind) = (0, 5, "warmup")
+        (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Warmup", 0, "Run")
+        (status.open, status.segmentElapsed) = (true, 2_500_000)
+        return status
+    }()
+
+    @Test func aStepThePersonEndsCountsUpSaysDoneAndHasNoTimeLeftOfItsOwn() throws {
+        let shown = try #require(WorkoutDisplay(warmingUp, age: 0, restKinds: []))
+        #expect(shown.open)
+        #expect(shown.countdown == "0:02")
+        #expect(shown.next == "Done when you are ready · Next: Run")
+        #expect(shown.times == "0:00 elapsed · 0:06 left after this step")
+        #expect(shown.segmentProgress == 0)
+        // It counts up with the local clock; the plan's time does not move.
+        let later = try #require(WorkoutDisplay(warmingUp, age: 1_000_000, restKinds: []))
+        #expect(later.countdown == "0:03")
+        #expect(later.times == shown.times)
+        #expect(WorkoutDisplay.nextChange(warmingUp, age: 0) == 500_000)
+        #expect(WorkoutDisplay.nextChange(warmingUp, age: 500_000) == 1_500_000)
+    }
+
+    @Test func theMicrosecondsOfStepsThePersonEndsDoNotRoundTheTimeLeftUp() throws {
+        var walking = warmingUp
+        (walking.open, walking.segmentIndex, walking.segmentKind, walking.segmentLabel) = (false, 2, "walk", "Walk")
+        (walking.segmentDuration, walking.segmentRemaining, walking.elapsed) = (3_000_000, 3_000_000, 2)
+        let shown = try #require(WorkoutDisplay(walking, age: 0, restKinds: []))
+        #expect(shown.times == "0:00 elapsed · 0:06 left")
+        #expect(shown.countdown == "0:03")
+    }
 }
