@@ -11,7 +11,10 @@ The test reads what was written in `storage` directly. Needs root (a mount names
 watches of test_window_fit.py do.
 
 gvfsd runs on the test desktop's session bus (the one the window and intervalctl use), without gvfsd-fuse: a URI-only
-mount, as an MTP watch is where gvfsd-fuse does not run."""
+mount, as an MTP watch is where gvfsd-fuse does not run. On a desktop gvfsd runs before any application (the session
+bus starts it); so here: a process whose GIO looked for gvfsd before it ran (the test bus cannot start it) never hears
+of its mounts (its mount tracker's proxy was made for a name without an owner), so `gvfsd` starts before the window,
+and `mount` then plugs the watch in."""
 import os
 import signal
 import subprocess
@@ -41,8 +44,8 @@ def mounted():
 
 
 @contextmanager
-def localtest_watch(tmp_path, fail_writes=False):
-    """Starts gvfsd as the module docstring says and mounts `localtest:///`; yields the host folder that is the watch's
+def gvfsd(tmp_path, fail_writes=False):
+    """Starts gvfsd as the module docstring says, nothing mounted yet; yields the host folder that is the watch's
     "Internal Storage" (its GARMIN folder inside). With `fail_writes`, every write to a file fails ("Injected error",
     the backend's error injection) after the file was created: a copy that breaks off half way."""
     storage = tmp_path / "watch-storage"
@@ -61,20 +64,32 @@ def localtest_watch(tmp_path, fail_writes=False):
         env.update(GVFS_ERRORNEOUS="1", GVFS_ERRORNEOUS_OPS=str(JOB_WRITE))
     log = (tmp_path / "gvfsd.log").open("w")
     # A session of its own: gvfsd and the backend it spawns are ended together.
-    gvfsd = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script], env=env, stdout=log,
-                             stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script], env=env, stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
     try:
         subprocess.run(["gdbus", "wait", "--session", "--timeout", "10", "org.gtk.vfs.Daemon"], check=True,
                        timeout=20)
-        gio("mount", URI)
-        wait_until(mounted, 10, "the localtest mount")
         yield storage
     finally:
         gio("mount", "-u", URI, check=False)
-        os.killpg(gvfsd.pid, signal.SIGTERM)
+        os.killpg(process.pid, signal.SIGTERM)
         try:
-            gvfsd.wait(timeout=10)
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            os.killpg(gvfsd.pid, signal.SIGKILL)
-            gvfsd.wait(timeout=10)
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
         log.close()
+
+
+def mount():
+    """Plugs the watch in: mounts `localtest:///` (gvfsd must run)."""
+    gio("mount", URI)
+    wait_until(mounted, 10, "the localtest mount")
+
+
+@contextmanager
+def localtest_watch(tmp_path, fail_writes=False):
+    """gvfsd, and the watch mounted: yields its "Internal Storage" folder."""
+    with gvfsd(tmp_path, fail_writes) as storage:
+        mount()
+        yield storage
