@@ -9,7 +9,7 @@ struct WatchCommand: ParsableCommand {
         abstract: "List the connected Garmin watches, or send workouts to one (docs/fit.md).",
         discussion: """
             A watch is a mount with a GARMIN folder at its root (a watch as USB storage) or in one of its top-level \
-            folders (an MTP watch, as GNOME's file manager shows it: "Internal Storage/GARMIN"). Workouts go to \
+            folders (an MTP watch, as GNOME Files shows it: "Internal Storage/GARMIN"). Workouts go to \
             GARMIN/NewFiles; the watch files them when it is unplugged.
             """,
         subcommands: [List.self, Send.self],
