@@ -132,6 +132,9 @@ let package = Package(
         // docs/dbus-interfaces.md, docs/settings.md and docs/workout-fields.md, rendered from the code's tables and
         // compared with the files (scripts/update-docs writes them).
         .testTarget(name: "ReferenceDocsTests", dependencies: ["IntervalCore", "IntervalSettings"]),
+        // The GIO wrappers on local folders (a watch's URI-only mount is the integration tests').
+        .testTarget(
+            name: "IntervalWatchTests", dependencies: ["IntervalWatch", "IntervalCore", "IntervalTestSupport"]),
         .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore", "IntervalTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
