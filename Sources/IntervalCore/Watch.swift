@@ -54,6 +54,23 @@ public struct Watch: Sendable, Hashable {
                 "Unplug the watch to load the workout.", "Unplug the watch to load the workouts.", workouts.count)
     }
 
+    /// The workout's name in a FIT workout file that a watch takes as it is (`intervalctl watch send FILE.fit`): a
+    /// whole FIT file (its CRCs checked) of type 5, workout. Unlike `plan import`, a step intervald cannot time (an
+    /// open one, ended by Lap) is no reason to refuse it: the watch runs it.
+    public static func workoutName(inFIT bytes: [UInt8]) throws(FITWorkoutError) -> String? {
+        let messages: [FITMessage]
+        do throws(FITError) {
+            messages = try FIT.decode(bytes)
+        } catch {
+            throw FITWorkoutError(error.description)
+        }
+        guard let fileID = messages.first(where: { $0.global == FIT.Message.fileID }) else {
+            throw FITWorkoutError(tr("the file has no file_id message: it is not a FIT workout"))
+        }
+        guard fileID[0]?.integer == 5 else { throw FITWorkoutError(FITWorkout.notAWorkout(type: fileID[0]?.integer)) }
+        return messages.first { $0.global == FIT.Message.workout }?[8]?.text
+    }
+
     /// Of `watches`, the one named `name` (its name as listed, else the only one whose name matches in another letter
     /// case), or with no name the only one there is.
     public static func choose(_ name: String?, from watches: [Watch]) throws(WatchError) -> Watch {

@@ -54,7 +54,8 @@ struct WatchCommand: ParsableCommand {
             abstract: "Send plans, or a training program's days, to a watch as FIT workouts.",
             discussion: """
                 Each workout is copied to the watch's GARMIN/NewFiles, named as 'plan export' and 'program export' \
-                name it; a file of that name there is replaced. A FILE that is a FIT workout is sent as it is. \
+                name it; a file of that name there is replaced. A FILE that is a FIT workout is sent as it is (a step \
+                intervald cannot time, ended by Lap, included: the watch runs it). \
                 With --program, the program's next day is sent, or day --day WEEK.DAY, or every day of --week WEEK. \
                 Every workout is made before the first is sent: an invalid plan exits 65 and sends nothing. A copy \
                 that fails leaves nothing of its file on the watch, says why, and exits 1.
@@ -153,12 +154,12 @@ struct WatchCommand: ParsableCommand {
             }
         }
 
-        /// A FIT workout file, checked as `plan import` checks it, sent as it is under its own name.
+        /// A FIT workout file, sent as it is under its own name once it is checked to be one.
         private func fitFile(_ source: PlanSource) throws -> Workout {
             do throws(FITWorkoutError) {
-                let plan = try FITWorkout.decode(source.bytes, fallbackName: source.defaultName)
-                let name = source.origin.split(separator: "/").last.map(String.init) ?? source.origin
-                return Workout(name: plan.name, bytes: source.bytes, file: name)
+                let name = try Watch.workoutName(inFIT: source.bytes) ?? source.defaultName
+                let file = source.origin.split(separator: "/").last.map(String.init) ?? source.origin
+                return Workout(name: name, bytes: source.bytes, file: file)
             } catch {
                 Console.error(tr("{file}: error: {message}", ["file": source.origin, "message": error.message]) + "\n")
                 throw ExitStatus.invalidPlan

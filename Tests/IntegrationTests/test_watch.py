@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, REPO, ctl, desktop_required, wait_until
+from conftest import BIN, REPO, ctl, desktop_required, history_activity, wait_until
 from gvfs_watch import GARMIN, available, localtest_watch
-from test_fit import read_fit
+from test_fit import DATA, read_fit
 from test_window import root_required
 
 pytestmark = [
@@ -74,6 +74,14 @@ def test_a_uri_only_watch_is_listed_and_gets_a_plan_a_program_day_and_a_week(tmp
         assert again.returncode == 0, again.stderr
         assert workout_name(new_files / "Tabata.fit") == "Tabata"
 
+        # A FIT workout goes as it is, a step intervald cannot time included (the watch runs it); an activity is no
+        # workout.
+        fit = ctl("watch", "send", str(DATA / "garmin-open-step.fit"), env=env)
+        assert fit.returncode == 0, fit.stderr
+        assert (new_files / "garmin-open-step.fit").read_bytes() == (DATA / "garmin-open-step.fit").read_bytes()
+        activity = ctl("watch", "send", str(history_activity(tmp_path)), env=env)
+        assert activity.returncode == 65 and "a recorded activity" in activity.stderr, activity.stderr
+
         # The program's next day, a day, and a week: named as `program export` names them.
         day = ctl("watch", "send", "--program", "c25k", env=env)
         assert day.returncode == 0, day.stderr
@@ -84,9 +92,9 @@ def test_a_uri_only_watch_is_listed_and_gets_a_plan_a_program_day_and_a_week(tmp
         assert week.returncode == 0, week.stderr
         assert week.stdout.splitlines()[-1] == "Sent 3 workouts to localtest. Unplug the watch to load the workouts."
         names = ["Couch to 5K W1D1.fit", "Couch to 5K W2D3.fit", "Couch to 5K W3D1.fit", "Couch to 5K W3D2.fit",
-                 "Couch to 5K W3D3.fit", "Tabata.fit"]
+                 "Couch to 5K W3D3.fit", "Tabata.fit", "garmin-open-step.fit"]
         assert sorted(path.name for path in new_files.iterdir()) == names
-        for name in names[:-1]:
+        for name in names[:5]:
             assert workout_name(new_files / name).startswith("Couch to 5K"), name
         no_week = ctl("watch", "send", "--program", "c25k", "--week", "10", env=env)
         assert (no_week.returncode, said(no_week.stderr)) == (1, "intervalctl: error: Couch to 5K has no week 10 (it has 9)\n")

@@ -73,4 +73,14 @@ struct WatchTests {
                 == "Could not copy “Tabata.fit” to localtest (localtest:///Internal Storage/GARMIN/NewFiles): "
                 + "Injected error. Nothing of it was left on the watch.")
     }
+
+    @Test func aFITWorkoutIsSentAsItIsWhateverItsStepsAndAnythingElseIsRefused() throws {
+        let plan = try PlanParser.parse("2x(1m run, 1m walk)", origin: "<inline>", defaultName: "Intervals")
+        let bytes = try FITWorkout.encode(plan, restKinds: ["walk"], created: 0).bytes
+        #expect(try Watch.workoutName(inFIT: bytes) == "Intervals")
+        var damaged = bytes
+        damaged[damaged.count - 1] ^= 0xFF
+        #expect(throws: FITWorkoutError.self) { try Watch.workoutName(inFIT: damaged) }
+        #expect(throws: FITWorkoutError.self) { try Watch.workoutName(inFIT: Array("not FIT".utf8)) }
+    }
 }
