@@ -150,7 +150,7 @@ extension PlansPage {
     }
 
     /// Copies `plans` as FIT workouts, each named after its `fileStem`, to `target`, off the main thread (an MTP
-    /// watch takes a moment a file); then says so, and to unplug the watch, or what went wrong.
+    /// watch takes a moment for each file); then says so, and to unplug the watch, or what went wrong.
     func send(_ plans: [(plan: Plan, fileStem: String)], to target: Watch) {
         var made: [(name: String, bytes: [UInt8], file: String)] = []
         for (plan, fileStem) in plans {
