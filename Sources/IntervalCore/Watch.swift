@@ -58,17 +58,7 @@ public struct Watch: Sendable, Hashable {
     /// whole FIT file (its CRCs checked) of type 5, workout. Unlike `plan import`, a step intervald cannot time (an
     /// open one, ended by Lap) is no reason to refuse it: the watch runs it.
     public static func workoutName(inFIT bytes: [UInt8]) throws(FITWorkoutError) -> String? {
-        let messages: [FITMessage]
-        do throws(FITError) {
-            messages = try FIT.decode(bytes)
-        } catch {
-            throw FITWorkoutError(error.description)
-        }
-        guard let fileID = messages.first(where: { $0.global == FIT.Message.fileID }) else {
-            throw FITWorkoutError(tr("the file has no file_id message: it is not a FIT workout"))
-        }
-        guard fileID[0]?.integer == 5 else { throw FITWorkoutError(FITWorkout.notAWorkout(type: fileID[0]?.integer)) }
-        return messages.first { $0.global == FIT.Message.workout }?[8]?.text
+        try FITWorkout.workoutMessages(bytes).first { $0.global == FIT.Message.workout }?[8]?.text
     }
 
     /// Of `watches`, the one named `name` (its name as listed, else the only one whose name matches in another letter

@@ -230,7 +230,7 @@ final class ProgramPages {
                         days.map { ($0.plan, Program.fileStem(program: program.name, day: $0.id)) }
                     ))
                 for day in days {
-                    let made = dayRow(name, title: program.name, day)
+                    let made = dayRow(name, day)
                     dayRows[day.id] = (made.row, made.makeNext)
                     sendSlots.append(
                         (
@@ -271,9 +271,7 @@ final class ProgramPages {
     /// (length, done or next, workout) is set by ``open(_:show:)``. Make Next and Send to Watch are icons named in
     /// words (their tooltips say them too): three worded buttons left a 360-pixel window no room for the title, which
     /// broke letter by letter ("D-a-y 2"), and with a watch mounted the window could not be narrower than 520.
-    private func dayRow(
-        _ name: String, title: String, _ day: Program.Day
-    ) -> (row: Widget, makeNext: Widget, send: Widget) {
+    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget, send: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
         // One line, ellipsized if ever short of room, never broken between its letters.
         adw_action_row_set_title_lines(cast(row), 1)
