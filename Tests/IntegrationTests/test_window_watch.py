@@ -41,13 +41,15 @@ def test_a_uri_only_watch_gets_a_plan_a_week_and_a_day_and_its_items_go_when_it_
             window.press("push button", "Back")
             window.press("push button", "Couch to 5K")
             window.press("push button", "Send Week 2 to Watch")
-            wait_until(lambda: listing(new_files) == WEEK_2 + ["Tabata.fit"], 10, "week 2 on the watch")
+            # The files are read once the toast says they are sent: a file shows in the folder as soon as its copy
+            # begins. (Its toast waits behind Tabata's.)
+            window.wait("label", "Sent 3 workouts to localtest. Unplug the watch to load the workouts.", timeout=30)
+            assert listing(new_files) == WEEK_2 + ["Tabata.fit"]
             assert [workout_name(new_files / name) for name in WEEK_2] == [
                 "Couch to 5K · Week 2, Day 1", "Couch to 5K · Week 2, Day 2", "Couch to 5K · Week 2, Day 3"]
-            # Its toast waits behind Tabata's.
-            window.wait("label", "Sent 3 workouts to localtest. Unplug the watch to load the workouts.", timeout=30)
             window.press("push button", "Send to Watch")  # the first day's
-            wait_until(lambda: "Couch to 5K W1D1.fit" in listing(new_files), 10, "day 1 on the watch")
+            window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to localtest. Unplug the watch to load the workout.",
+                        timeout=30)
             assert workout_name(new_files / "Couch to 5K W1D1.fit") == "Couch to 5K · Week 1, Day 1"
 
             # Unmounted while the window is open: every Send to Watch goes.
@@ -99,10 +101,8 @@ def test_with_two_watches_each_is_offered_by_its_name(tmp_path, activatable_daem
         window.press("push button", "Couch to 5K")
         window.open_menu("Send to Watch")
         window.press("push button", "Send to FORERUNNER")
-
-        def on_usb_watch():
-            folder = mount_point / "GARMIN" / "NewFiles"
-            return in_window_namespace(window, "sh", "-c", f"ls '{folder}' 2>/dev/null || true").stdout.decode()
-
-        wait_until(lambda: on_usb_watch() == "Couch to 5K W1D1.fit\n", 10, "day 1 on FORERUNNER")
+        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to FORERUNNER. Unplug the watch to load the workout.",
+                    timeout=30)
+        folder = mount_point / "GARMIN" / "NewFiles"
+        assert in_window_namespace(window, "ls", str(folder)).stdout.decode() == "Couch to 5K W1D1.fit\n"
         assert listing(storage / "GARMIN" / "NewFiles") == ["Tabata.fit"]
