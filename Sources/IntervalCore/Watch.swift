@@ -9,7 +9,7 @@ public struct Watch: Sendable, Hashable {
     /// Where the `GARMIN` folder is, for a person: its path on a mount with a local path, else its URI as GIO says it
     /// (`mtp://091e_4f42/Internal Storage/GARMIN`).
     public let location: String
-    /// The bytes free on its storage, when GIO says (`filesystem::free`).
+    /// The bytes free on its storage, when GIO says (`filesystem::free`) and was asked (`intervalctl watch` asks).
     public let freeBytes: UInt64?
 
     public init(name: String, folder: String, location: String, freeBytes: UInt64?) {

@@ -11,7 +11,7 @@ public enum WatchFinder {
     public static func connected() -> [Watch] {
         guard let monitor = g_volume_monitor_get() else { return [] }
         defer { g_object_unref(UnsafeMutableRawPointer(monitor)) }
-        return mounts(of: monitor).compactMap(watch(on:))
+        return mounts(of: monitor).compactMap { watch(on: $0) }
     }
 
     /// A mount as the volume monitor lists it: its name and its root's URI.
@@ -38,13 +38,16 @@ public enum WatchFinder {
     }
 
     /// The watch on `mount`: its root's `GARMIN` folder, else the first top-level folder's; nil when there is none.
-    static func watch(on mount: Mount) -> Watch? {
+    /// Its free space is asked for only with `freeSpace` (a round trip more).
+    static func watch(on mount: Mount, freeSpace: Bool = true) -> Watch? {
         let root = GIOFile(uri: mount.root)
         let atRoot = root.child("GARMIN")
         guard
             let garmin = atRoot.isFolder
                 ? atRoot : root.folders().lazy.map({ $0.child("GARMIN") }).first(where: \.isFolder)
         else { return nil }
-        return Watch(name: mount.name, folder: garmin.uri, location: garmin.parseName, freeBytes: garmin.freeBytes)
+        return Watch(
+            name: mount.name, folder: garmin.uri, location: garmin.parseName,
+            freeBytes: freeSpace ? garmin.freeBytes : nil)
     }
 }

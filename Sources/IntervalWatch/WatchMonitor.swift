@@ -58,7 +58,9 @@ public final class WatchMonitor {
         }
         let context = self.context
         Self.queue.async {
-            let found = mounts.compactMap(WatchFinder.watch(on:))
+            // Without free space, which the window does not show: a copy changes it, and the watches would read as
+            // changed, and the window's Send to Watch controls be made anew under a person's (or a test's) click.
+            let found = mounts.compactMap { WatchFinder.watch(on: $0, freeSpace: false) }
             context.invoke { answer.run(found) }
         }
     }
