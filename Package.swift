@@ -69,6 +69,11 @@ let package = Package(
             ]
         ),
 
+        // Watches (docs/fit.md): found and written through GIO only, mounts with or without a local path (gvfs's MTP
+        // watches), for the window and `intervalctl watch` alike; GIO without GTK, so the command line links no toolkit.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "IntervalWatch", dependencies: ["IntervalCore", "CGio"]),
+
         .executableTarget(
             name: "intervald",
             dependencies: [
@@ -85,8 +90,8 @@ let package = Package(
         .executableTarget(
             name: "interval-timer",
             dependencies: [
-                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalSound", "CGtk",
-                "CGtkShims", .product(name: "Logging", package: "swift-log"),
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalSound", "IntervalWatch",
+                "CGtk", "CGtkShims", .product(name: "Logging", package: "swift-log"),
             ],
             // The window's layout, GtkBuilder files compiled into the executable (no resource path to find at run
             // time, in the build tree or the package).
@@ -100,7 +105,7 @@ let package = Package(
             name: "intervalctl",
             dependencies: [
                 "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus", "IntervalSound",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IntervalWatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -127,6 +132,9 @@ let package = Package(
         // docs/dbus-interfaces.md, docs/settings.md and docs/workout-fields.md, rendered from the code's tables and
         // compared with the files (scripts/update-docs writes them).
         .testTarget(name: "ReferenceDocsTests", dependencies: ["IntervalCore", "IntervalSettings"]),
+        // The GIO wrappers on local folders (a watch's URI-only mount is the integration tests').
+        .testTarget(
+            name: "IntervalWatchTests", dependencies: ["IntervalWatch", "IntervalCore", "IntervalTestSupport"]),
         .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore", "IntervalTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -213,13 +213,8 @@ public enum FITWorkout {
 
     // MARK: Import
 
-    /// The plan a FIT workout file holds, named `name`, else the workout's name, else `fallbackName`. A step that no
-    /// clock ends (the Lap button, a distance without a pace, a heart rate, calories, power) is an open step, what the
-    /// watch would have waited for said in its label. Refuses a file that is not a workout, a repeat until a sensor's
-    /// value, and a repeat that does not close over whole steps.
-    public static func decode(
-        _ bytes: [UInt8], name: String? = nil, fallbackName: String
-    ) throws(FITWorkoutError) -> Plan {
+    /// The messages of a whole FIT file (its CRCs checked) of type 5, workout; what else it is is said.
+    static func workoutMessages(_ bytes: [UInt8]) throws(FITWorkoutError) -> [FITMessage] {
         let messages: [FITMessage]
         do throws(FITError) {
             messages = try FIT.decode(bytes)
@@ -230,6 +225,17 @@ public enum FITWorkout {
             throw FITWorkoutError(tr("the file has no file_id message: it is not a FIT workout"))
         }
         guard fileID[0]?.integer == 5 else { throw FITWorkoutError(notAWorkout(type: fileID[0]?.integer)) }
+        return messages
+    }
+
+    /// The plan a FIT workout file holds, named `name`, else the workout's name, else `fallbackName`. A step that no
+    /// clock ends (the Lap button, a distance without a pace, a heart rate, calories, power) is an open step, what the
+    /// watch would have waited for said in its label. Refuses a file that is not a workout, a repeat until a sensor's
+    /// value, and a repeat that does not close over whole steps.
+    public static func decode(
+        _ bytes: [UInt8], name: String? = nil, fallbackName: String
+    ) throws(FITWorkoutError) -> Plan {
+        let messages = try workoutMessages(bytes)
         let workout = messages.first { $0.global == FIT.Message.workout }
         let steps = messages.filter { $0.global == FIT.Message.workoutStep }
         guard !steps.isEmpty else { throw FITWorkoutError(tr("the workout has no steps")) }

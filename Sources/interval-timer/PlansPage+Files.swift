@@ -3,6 +3,7 @@ import CGtkShims
 import Dispatch
 import IntervalCore
 import IntervalRuntime
+import IntervalWatch
 
 /// The plans page's files: the editor for a new or an own plan, Import…, Export…, Rename, Delete and Save of a
 /// typed plan, with the questions and answers they show.
@@ -127,22 +128,55 @@ extension PlansPage {
         }
     }
 
-    /// Copies the shown plan as a FIT workout to the mounted watch's `GARMIN/NewFiles`.
-    func sendShownToWatch() {
-        guard let shown = detailPlan else { return }
-        send(shown.plan, as: shown.plan.name)
+    /// The plan menu's Send to Watch: "Send to Watch" for the one watch connected, "Send to fenix 6" for each of
+    /// several; and the program page's buttons.
+    func showWatches() {
+        let watches = watch.watches
+        g_menu_remove_all(watchItems)
+        for connected in watches {
+            let label = watches.count == 1 ? tr("Send to Watch") : tr("Send to {watch}", ["watch": connected.name])
+            let item = g_menu_item_new(label, nil)
+            g_menu_item_set_action_and_target_value(item, "plan.send-to-watch", g_variant_new_string(connected.folder))
+            g_menu_append_item(watchItems, item)
+            g_object_unref(UnsafeMutableRawPointer(item))
+        }
+        programs.watches = watches
     }
 
-    /// Copies `plan` as a FIT workout named `fileStem` to the mounted watch, and says so.
-    func send(_ plan: Plan, as fileStem: String) {
-        guard let bytes = workout(of: plan) else { return }
-        do throws(FileError) {
-            guard try watch.send(bytes, named: fileStem) != nil else { return }
-            toast(tr("Sent “{name}” to the watch", ["name": plan.name]), nil)
-        } catch {
-            tell(tr("The workout was not sent to the watch"), error.description)
+    /// Copies the shown plan as a FIT workout to the watch whose `GARMIN` folder is `folder`.
+    func sendShownToWatch(folder: String) {
+        guard let shown = detailPlan, let target = watch.watches.first(where: { $0.folder == folder }) else { return }
+        send([(shown.plan, shown.plan.name)], to: target)
+    }
+
+    /// Copies `plans` as FIT workouts, each named after its `fileStem`, to `target`, off the main thread (an MTP
+    /// watch takes a moment for each file); then says so, and to unplug the watch, or what went wrong.
+    func send(_ plans: [(plan: Plan, fileStem: String)], to target: Watch) {
+        var made: [(name: String, bytes: [UInt8], file: String)] = []
+        for (plan, fileStem) in plans {
+            guard let bytes = workout(of: plan) else { return }
+            made.append((plan.name, bytes, FIT.fileName(for: fileStem, extension: "fit")))
+        }
+        let files = made
+        let page = UncheckedBox(Unmanaged.passRetained(self))
+        Self.watchQueue.async {
+            let failure: WatchError?
+            do throws(WatchError) {
+                for file in files { _ = try WatchWriter.send(file.bytes, as: file.file, to: target) }
+                failure = nil
+            } catch {
+                failure = error
+            }
+            onMainThread {
+                let page = page.value.takeRetainedValue()
+                guard let failure else { return page.toast(target.sentText(files.map(\.name)), nil) }
+                page.tell(tr("The workout was not sent to the watch"), failure.description)
+            }
         }
     }
+
+    /// One copy to a watch at a time, in the order asked.
+    static let watchQueue = DispatchQueue(label: "org.intervald.window.watch", qos: .userInitiated)
 
     /// `plan` as a FIT workout file, or nil once the reason it cannot be one is shown.
     func workout(of plan: Plan) -> [UInt8]? {

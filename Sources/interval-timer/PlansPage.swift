@@ -3,6 +3,7 @@ import CGtkShims
 import Dispatch
 import IntervalCore
 import IntervalRuntime
+import IntervalWatch
 
 /// The plans (docs/reference.md §10), laid out in ui/plans-page.ui: the bundled and the user's plans, and a field for
 /// a one-line plan, checked as it is typed; a plan's page, a leaflet's inner page (the window's header bar has its back
@@ -36,8 +37,10 @@ final class PlansPage {
     let saveOneLine: UnsafeMutablePointer<GtkButton>
     /// Edit, Rename and Delete: enabled on the user's own plans' pages only.
     var ownPlanActions: [OpaquePointer] = []
-    /// A Garmin watch mounted as USB storage, for Send to Watch.
+    /// The connected watches (USB storage or MTP, through GIO), for Send to Watch.
     let watch = WatchMonitor()
+    /// The plan menu's Send to Watch items, one per connected watch.
+    let watchItems: OpaquePointer
     /// The plan editor, while it is open.
     var editor: PlanEditor?
     /// A file chooser (Import, Export), while it is open.
@@ -70,6 +73,7 @@ final class PlansPage {
         detailScroll = layout.get("detail-scroll", ScrolledWindow.self)
         let startPlan = layout.get("start-plan", GtkButton.self)
         saveOneLine = layout.get("save-one-line", GtkButton.self)
+        watchItems = layout.menu("watch-items")
 
         on(UnsafeMutableRawPointer(leaflet), .notify("visible-child")) { [unowned self] _ in innerPageChanged() }
         on(startPlan, .clicked) { [unowned self] in
@@ -79,13 +83,11 @@ final class PlansPage {
             addAction(to: actions, "duplicate") { [unowned self] _ in duplicateShown() }
             addAction(to: actions, "copy-one-line") { [unowned self] _ in copyShown() }
             addAction(to: actions, "export-fit") { [unowned self] _ in exportShownAsWorkout() }
-            let send = addAction(to: actions, "send-to-watch") { [unowned self] _ in sendShownToWatch() }
-            // Offered (the menu shows it, and each program day its button) only while a watch is mounted.
-            watch.changed = { [unowned self] in
-                g_simple_action_set_enabled(send, watch.folder == nil ? 0 : 1)
-                programs.watchMounted = watch.folder != nil
+            // Its parameter is the watch's GARMIN folder (its URI): the menu has an item per watch.
+            addAction(to: actions, "send-to-watch", parameter: "s") { [unowned self] folder in
+                guard let folder, let uri = g_variant_get_string(folder, nil) else { return }
+                sendShownToWatch(folder: String(cString: uri))
             }
-            watch.changed()
             addAction(to: actions, "export") { [unowned self] _ in exportShown() }
             addAction(to: actions, "import") { [unowned self] _ in importPlan() }
             ownPlanActions = [
@@ -94,7 +96,10 @@ final class PlansPage {
                 addAction(to: actions, "delete") { [unowned self] _ in deleteShown() },
             ]
         }
-        programs.sendToWatch = { [unowned self] plan, fileStem in send(plan, as: fileStem) }
+        programs.sendToWatch = { [unowned self] days, watch in send(days, to: watch) }
+        // Offered (the menu's items, each program day's and week's button) only while a watch is connected.
+        watch.changed = { [unowned self] in showWatches() }
+        showWatches()
         on(saveOneLine, .clicked) { [unowned self] in saveTyped() }
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }

@@ -3,6 +3,7 @@ import Dispatch
 import IntervalBus
 import IntervalCore
 import IntervalRuntime
+import IntervalWatch
 
 /// The training programs on the Plans page (docs/window.md): a row per program with its next day and Continue, and a
 /// program's page (a leaflet page of ui/plans-page.ui) with its weeks of days, what is done and next, and the
@@ -13,11 +14,11 @@ final class ProgramPages {
     var startDay: (_ name: String, _ day: ProgramDay) -> Void = { _, _ in }
     /// A toast: what happened.
     var toast: (_ text: String) -> Void = { _ in }
-    /// Send to Watch on a day: the day's workout to the mounted watch.
-    var sendToWatch: (_ plan: Plan, _ fileStem: String) -> Void = { _, _ in }
-    /// Whether a watch is mounted: each day offers Send to Watch only then.
-    var watchMounted = false {
-        didSet { for made in dayRows.values { gtk_widget_set_visible(made.send, watchMounted ? 1 : 0) } }
+    /// Send to Watch on a day or a week: its workouts, each with the stem of its file's name, to a watch.
+    var sendToWatch: (_ days: [(plan: Plan, fileStem: String)], _ watch: Watch) -> Void = { _, _ in }
+    /// The connected watches: each day and week offers Send to Watch only while there is one.
+    var watches: [Watch] = [] {
+        didSet { if watches != oldValue { showSendControls() } }
     }
     /// ``inProgress`` changed.
     var inProgressChanged: () -> Void = {}
@@ -49,7 +50,10 @@ final class ProgramPages {
     private var shownState: [String] = []
     /// The shown program's days as its rows were made, and each day's row and Make Next button.
     private var shownLayout = ""
-    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget, send: Widget)] = [:]
+    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget)] = [:]
+    /// Where each day's and each week's Send to Watch goes, with its name, what it does and the days it sends.
+    private var sendSlots: [(slot: Widget, name: String, description: String, days: [(plan: Plan, fileStem: String)])] =
+        []
 
     init(
         layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, reminders: ProgramReminders,
@@ -211,18 +215,34 @@ final class ProgramPages {
             shownLayout = layout
             removeChildren(weeks.widget)
             dayRows = [:]
+            sendSlots = []
             for week in 1...max(program.weekCount, 1) {
                 let days = program.days(ofWeek: week)
                 guard !days.isEmpty else { continue }
                 let group: Widget = adw_preferences_group_new()
                 adw_preferences_group_set_title(cast(group), tr("Week {week}", ["week": "\(week)"]))
+                let weekSlot = Self.slot()
+                adw_preferences_group_set_header_suffix(cast(group), weekSlot)
+                sendSlots.append(
+                    (
+                        weekSlot, tr("Send Week {week} to Watch", ["week": "\(week)"]),
+                        tr("Send every day of week {week} to the watch as workouts", ["week": "\(week)"]),
+                        days.map { ($0.plan, Program.fileStem(program: program.name, day: $0.id)) }
+                    ))
                 for day in days {
-                    let made = dayRow(name, title: program.name, day)
-                    dayRows[day.id] = made
+                    let made = dayRow(name, day)
+                    dayRows[day.id] = (made.row, made.makeNext)
+                    sendSlots.append(
+                        (
+                            made.send, tr("Send to Watch"),
+                            tr("Send {day} to the watch as a workout", ["day": day.id.title]),
+                            [(day.plan, Program.fileStem(program: program.name, day: day.id))]
+                        ))
                     adw_preferences_group_add(cast(group), made.row)
                 }
                 append(weeks.widget, group)
             }
+            showSendControls()
         }
         let progress = ledger.store.load(name, of: program).progress
         let nextDay = progress.nextDay(in: program)
@@ -231,7 +251,7 @@ final class ProgramPages {
         setText(next.widget, Self.summary(program, progress))
         gtk_widget_set_sensitive(continueButton.widget, nextDay == nil ? 0 : 1)
         for day in program.days {
-            guard let (row, makeNext, _) = dayRows[day.id] else { continue }
+            guard let (row, makeNext) = dayRows[day.id] else { continue }
             var state = PlanReport.timeText(day.plan)
             if day.id == nextDay {
                 state += " · " + tr("next")
@@ -247,13 +267,11 @@ final class ProgramPages {
         }
     }
 
-    /// A day: its timeline, Make Next and Send to Watch (while a watch is mounted) as icons, and Start; its subtitle
+    /// A day: its timeline, Make Next and Send to Watch (while a watch is connected) as icons, and Start; its subtitle
     /// (length, done or next, workout) is set by ``open(_:show:)``. Make Next and Send to Watch are icons named in
     /// words (their tooltips say them too): three worded buttons left a 360-pixel window no room for the title, which
     /// broke letter by letter ("D-a-y 2"), and with a watch mounted the window could not be narrower than 520.
-    private func dayRow(
-        _ name: String, title: String, _ day: Program.Day
-    ) -> (row: Widget, makeNext: Widget, send: Widget) {
+    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget, send: Widget) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
         // One line, ellipsized if ever short of room, never broken between its letters.
         adw_action_row_set_title_lines(cast(row), 1)
@@ -264,10 +282,7 @@ final class ProgramPages {
             change { program, progress throws(ProgramProgressError) in try progress.go(to: day.id, in: program) }
         }
         adw_action_row_add_suffix(cast(row), makeNext)
-        let send = iconButton(
-            "send-to-symbolic", tr("Send to Watch"), tr("Send {day} to the watch as a workout", ["day": day.id.title]))
-        gtk_widget_set_visible(send, watchMounted ? 1 : 0)
-        on(send, .clicked) { [unowned self] in sendToWatch(day.plan, Program.fileStem(program: title, day: day.id)) }
+        let send = Self.slot()
         adw_action_row_add_suffix(cast(row), send)
         let start: Widget = gtk_button_new_with_label(tr("Start"))
         gtk_widget_set_valign(start, GTK_ALIGN_CENTER)
@@ -275,6 +290,53 @@ final class ProgramPages {
         on(start, .clicked) { [unowned self] in startDay(name, day.id) }
         adw_action_row_add_suffix(cast(row), start)
         return (row, makeNext, send)
+    }
+
+    /// A place for a Send to Watch control, filled by ``showSendControls()``.
+    private static func slot() -> Widget {
+        let slot: Widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
+        gtk_widget_set_valign(slot, GTK_ALIGN_CENTER)
+        return slot
+    }
+
+    /// Each day's and week's Send to Watch for the watches connected now: none without a watch; a button for one; for
+    /// several, a menu button whose popover has a button per watch ("Send to fenix 6").
+    private func showSendControls() {
+        for (slot, name, description, days) in sendSlots {
+            removeChildren(slot)
+            gtk_widget_set_visible(slot, watches.isEmpty ? 0 : 1)
+            if watches.count == 1, let only = watches.first {
+                let button = iconButton("send-to-symbolic", name, description)
+                on(button, .clicked) { [unowned self] in sendToWatch(days, only) }
+                append(slot, button)
+            } else if watches.count > 1 {
+                append(slot, sendMenu(name, description, days))
+            }
+        }
+    }
+
+    /// A menu button named `name` whose popover offers each connected watch.
+    private func sendMenu(_ name: String, _ description: String, _ days: [(plan: Plan, fileStem: String)]) -> Widget {
+        let button: Widget = gtk_menu_button_new()
+        gtk_menu_button_set_icon_name(cast(button), "send-to-symbolic")
+        gtk_widget_add_css_class(button, "flat")
+        gtk_widget_set_tooltip_text(button, name)
+        accessibleName(button, name)
+        accessibleDescription(button, description)
+        let popover: Widget = gtk_popover_new()
+        let choices: Widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        for watch in watches {
+            let choice: Widget = gtk_button_new_with_label(tr("Send to {watch}", ["watch": watch.name]))
+            gtk_widget_add_css_class(choice, "flat")
+            on(choice, .clicked) { [unowned self] in
+                gtk_popover_popdown(cast(popover))
+                sendToWatch(days, watch)
+            }
+            append(choices, choice)
+        }
+        gtk_popover_set_child(cast(popover), choices)
+        gtk_menu_button_set_popover(cast(button), popover)
+        return button
     }
 
     /// A flat icon button named `name` (a screen reader says it, the tooltip shows it) that does `description`.

@@ -24,6 +24,14 @@ final class Builder {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(builder)) }
 
+    /// The menu or menu section `id` (a GMenu: `<menu id>`, `<section id>`), to fill in code.
+    func menu(_ id: String) -> OpaquePointer {
+        guard let object = gtk_builder_get_object(builder, id),
+            g_type_check_instance_is_a(cast(object), g_menu_get_type()) != 0
+        else { preconditionFailure("No menu '\(id)' in a layout of ui/") }
+        return OpaquePointer(object)
+    }
+
     /// The object `id`, as a pointer to its class: `layout.get("save", GtkButton.self)`. A class whose struct GTK
     /// publishes is that struct, which its functions take as it is; an opaque one (``OpaqueLayoutClass``) hands its
     /// functions ``UnsafeMutablePointer/c``. An id the layout lacks, or holds as another class, stops the window: the

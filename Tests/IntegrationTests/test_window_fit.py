@@ -55,7 +55,7 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         in_window_namespace(window, "mount", "-o", "loop", str(image), str(mount_point))
         wait_until(lambda: "Send to Watch" in menu_items(window), 10, "Send to Watch in the plan menu")
         window.menu("Send to Watch", "Plan Menu")
-        window.wait("label", "Sent “Tabata” to the watch")
+        window.wait("label", "Sent “Tabata” to FORERUNNER. Unplug the watch to load the workout.")
         sent = in_window_namespace(window, "cat", str(mount_point / "GARMIN" / "NewFiles" / "Tabata.fit")).stdout
         (tmp_path / "sent.fit").write_bytes(sent)
         assert workout_name(tmp_path / "sent.fit") == "Tabata"
@@ -72,7 +72,8 @@ def test_a_plan_goes_to_a_watch_file_and_a_mounted_watch_and_a_fit_workout_comes
         wait_until(lambda: "Couch to 5K W1D1.fit" in new_files(), 10, "the day's workout on the watch")
         assert not any(name.endswith(".new") for name in new_files()), new_files()
         # Its toast waits behind Tabata's until that one's time is up.
-        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to the watch", timeout=30)
+        window.wait("label", "Sent “Couch to 5K · Week 1, Day 1” to FORERUNNER. Unplug the watch to load the workout.",
+                    timeout=30)
 
         # Unplugged: Send to Watch is gone again.
         in_window_namespace(window, "umount", str(mount_point))
@@ -152,7 +153,7 @@ def test_a_garmin_folder_made_or_removed_on_a_mounted_volume_is_noticed(tmp_path
         in_window_namespace(window, "mkdir", str(mount_point / "GARMIN"))
         wait_until(lambda: "Send to Watch" in menu_items(window), 10, "Send to Watch back with a new GARMIN folder")
         window.menu("Send to Watch", "Plan Menu")
-        window.wait("label", "Sent “Tabata” to the watch")
+        window.wait("label", "Sent “Tabata” to FORERUNNER. Unplug the watch to load the workout.")
 
 
 def test_the_window_answers_while_a_long_export_writes(tmp_path, activatable_daemon):
