@@ -47,7 +47,7 @@ extension PlanCommand {
                 The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan; a plan of the same \
                 name, a bundled one too, is refused: give it another with --name), or written where -o says ('-': \
                 standard output). Steps a watch ends by its Lap button, a distance or a sensor are open steps. A file \
-                that is not a FIT workout, is damaged or repeats until a sensor's value is refused (exit 65) and \
+                that is not a FIT workout, is damaged or repeats until a value only a sensor tells is refused (exit 65) and \
                 nothing is written.
                 """
         )
