@@ -18,15 +18,22 @@ enum Timeline {
 
     /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``).
     /// Segments thinner than a pixel merge into their neighbours, so a plan of a million segments draws as fast as one
-    /// of ten.
+    /// of ten. A step the person ends has no length: it is drawn as long as the plan's average timed step (a second at
+    /// least), so that `open warmup, 6x(0.4km run, 90s walk)` shows its runs.
     static func draw(
         _ plan: Plan, restKinds: Set<String>, _ cairo: OpaquePointer, _ width: Int32, _ height: Int32
     ) {
-        guard plan.duration > 0 else { return }
-        let scale = Double(width) / Double(plan.duration)
+        let open = plan.openStepCount
+        let drawnOpen =
+            open == 0 ? 0 : max(plan.timedDuration / max(plan.segmentCount - open, 1), Micros.second)
+        let drawnLength = plan.timedDuration + open * drawnOpen
+        guard drawnLength > 0 else { return }
+        let scale = Double(width) / Double(drawnLength)
         var drawnTo = 0.0
+        var openSoFar: Int64 = 0
         for segment in plan.segments {
-            let end = Double(segment.end) * scale
+            if segment.isOpen { openSoFar += 1 }
+            let end = Double(segment.end + openSoFar * (drawnOpen - Step.openDuration)) * scale
             guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
             let (red, green, blue) = ToneColours.components(
                 ToneColours.tone(ofKind: segment.kind, restKinds: restKinds))
