@@ -27,8 +27,7 @@ public final class BusAnnouncer: WorkoutOutput {
             case .segmentStarted(let segment, _):
                 try server.emitSegmentStarted(
                     index: UInt32(clamping: segment.index), kind: segment.kind, label: segment.label,
-                    // A step the person ends has no length: 0, as `SegmentDuration` says it.
-                    duration: segment.isOpen ? 0 : UInt64(segment.duration))
+                    duration: UInt64(segment.announcedDuration))
             case .finished:
                 try server.emitFinished(planName: moment.plan.name)
             case .stopped(let reason):

@@ -22,9 +22,9 @@ public struct HookEvent: Sendable {
             state: .running, planName: plan.name, planDuration: UInt64(clamping: plan.duration),
             segmentIndex: UInt32(clamping: segment?.index ?? 0), segmentCount: UInt32(clamping: plan.segmentCount),
             segmentKind: segment?.kind ?? "", segmentLabel: segment?.label ?? "",
-            segmentDuration: UInt64(clamping: segment.map { $0.isOpen ? 0 : $0.duration } ?? 0),
+            segmentDuration: UInt64(clamping: segment?.announcedDuration ?? 0),
             nextLabel: next?.label ?? "", elapsed: UInt64(clamping: segment?.start ?? plan.duration),
-            segmentRemaining: UInt64(clamping: segment.map { $0.isOpen ? 0 : $0.duration } ?? 0),
+            segmentRemaining: UInt64(clamping: segment?.announcedDuration ?? 0),
             open: segment?.isOpen ?? false)
     }
 

@@ -14,7 +14,7 @@ public struct Plan: Sendable {
     /// Steps the person ends (docs/plan-language.md): they last as long as they are played.
     public var openStepCount: Int64 { root.totalSummary.openSteps }
     /// The time of its timed steps: the duration less the place its open steps hold on the timeline.
-    public var timedDuration: Int64 { duration - openStepCount * Step.openDuration }
+    public var timedDuration: Int64 { root.totalTimedDuration }
 
     init(name: String, countdown: Int64?, root: PlanGroup, notes: [PlanDiagnostic] = []) {
         self.name = name

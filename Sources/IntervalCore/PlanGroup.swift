@@ -119,8 +119,8 @@ public final class PlanGroup: Sendable {
 
     public var totalDuration: Int64 { totalSummary.duration }
     public var totalSegmentCount: Int64 { totalSummary.segmentCount }
-    /// Steps the person ends, in all its rounds.
-    public var totalOpenSteps: Int64 { totalSummary.openSteps }
+    /// The time of its timed steps, in all its rounds: less the place its open steps hold on the timeline.
+    public var totalTimedDuration: Int64 { totalSummary.timedDuration }
     public var iterationSegmentCount: Int64 { iterationSummary.segmentCount }
     /// Passes, counting a cut last one.
     public var iterationCount: Int64 { fullIterations + (tailDuration > 0 ? 1 : 0) }
@@ -329,6 +329,8 @@ struct PlanSummary: Sendable, Equatable {
     var segmentCount: Int64
     /// Steps the person ends, begun in the stretch.
     var openSteps: Int64 = 0
+    /// The time of the stretch's timed steps.
+    var timedDuration: Int64 { duration - openSteps * Step.openDuration }
     /// Metres; nil when some step in the stretch has no pace (nor a distance of its own).
     var distance: Double?
     /// Microseconds per kind, in order of first appearance.

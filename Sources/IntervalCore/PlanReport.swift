@@ -187,7 +187,7 @@ public enum PlanReport {
 
     /// A stretch of plan's time, as ``timeText(_:)`` says a plan's.
     private static func timeText(of summary: PlanSummary) -> String {
-        timeText(summary.duration - summary.openSteps * Step.openDuration, openSteps: summary.openSteps)
+        timeText(summary.timedDuration, openSteps: summary.openSteps)
     }
 
     private static func describe(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {

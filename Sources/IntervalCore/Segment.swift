@@ -24,6 +24,10 @@ public struct Segment: Sendable, Equatable {
 
     public var end: Int64 { start + duration }
 
+    /// Its length as every output gives it (`SegmentDuration`, `SegmentStarted`, a hook's, MPRIS's): 0 for a step the
+    /// person ends, whose place on the timeline is not a length.
+    public var announcedDuration: Int64 { isOpen ? 0 : duration }
+
     /// The outermost repeat that really repeats, which is what a runner counts: "round 3 of 6".
     public var mainRound: Round? { rounds.first { $0.count > 1 } }
 }

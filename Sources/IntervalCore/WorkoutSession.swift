@@ -177,9 +177,8 @@ public final class WorkoutSession {
             state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
             // Exact: every plan has at most PlanLimits.maximumSegmentCount (UInt32.max) segments.
             segmentIndex: UInt32(clamping: segment.index), segmentCount: UInt32(clamping: plan.segmentCount),
-            // An open step has no length: its place on the timeline is not one.
             segmentKind: segment.kind, segmentLabel: segment.label,
-            segmentDuration: segment.isOpen ? 0 : UInt64(segment.duration),
+            segmentDuration: UInt64(segment.announcedDuration),
             nextLabel: plan.segment(after: segment)?.label ?? "",
             elapsed: UInt64(max(elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
         )

@@ -59,7 +59,7 @@ struct PlanJSON: Encodable {
                 (iterationDurationUs, segmentCount, items) = (nil, nil, nil)
             case .group(let group):
                 (kind, label, pace, open, distanceM) = (nil, nil, nil, nil, nil)
-                durationUs = group.totalDuration - group.totalOpenSteps * Step.openDuration
+                durationUs = group.totalTimedDuration
                 iterations = group.iterationCount
                 fullIterations = group.fullIterations
                 lastIterationUs = group.tailDuration > 0 ? group.tailDuration : nil
