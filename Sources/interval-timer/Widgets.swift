@@ -107,8 +107,17 @@ func setText(_ label: Widget, _ text: String) {
 
 /// Scrolls `scrolled` (a GtkScrolledWindow) back to its top: an inner page opened from a scrolled list starts at
 /// its title, whatever the page showed last.
+///
+/// A scroll of the wheel glides on for a moment after the wheel stops (GTK's kinetic deceleration), and each frame of
+/// the glide sets the position it computed from where the glide began: a page opened within that moment was put back
+/// where the last one was scrolled to. Switching kinetic scrolling off and on ends the glide first.
 func scrollToTop(_ scrolled: Widget) {
-    gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(cast(scrolled)), 0)
+    let window: OpaquePointer = cast(scrolled)
+    if gtk_scrolled_window_get_kinetic_scrolling(window) != 0 {
+        gtk_scrolled_window_set_kinetic_scrolling(window, 0)
+        gtk_scrolled_window_set_kinetic_scrolling(window, 1)
+    }
+    gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(window), 0)
 }
 
 func append(_ box: Widget, _ child: Widget) {
