@@ -27,7 +27,7 @@ public final class BusAnnouncer: WorkoutOutput {
             case .segmentStarted(let segment, _):
                 try server.emitSegmentStarted(
                     index: UInt32(clamping: segment.index), kind: segment.kind, label: segment.label,
-                    duration: UInt64(segment.announcedDuration))
+                    duration: UInt64(segment.duration))
             case .finished:
                 try server.emitFinished(planName: moment.plan.name)
             case .stopped(let reason):

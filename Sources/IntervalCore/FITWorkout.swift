@@ -427,7 +427,9 @@ public enum FITWorkout {
         ].compactMap { $0 }
         let label =
             additions.isEmpty ? name : ([name ?? Step.defaultLabel(for: kind)] + additions).joined(separator: " · ")
-        return Step(kind: kind, label: label, duration: duration, pace: pace, isOpen: isOpen, distance: distance)
+        return Step(
+            kind: kind, label: label, length: StepLength(time: duration, isOpen: isOpen, distance: distance), pace: pace
+        )
     }
 
     /// A step's target that the timer cannot follow, in words for its label: "heart rate zone 2", "140–150 bpm",

@@ -21,6 +21,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     public var timePerKind: [String: Int64]
     /// µs of the plan passed over by skips (docs/reference.md §5); null in records written before it was kept.
     @NullWhenAbsent public var skipped: Int64?
+    /// The plan's steps the person ends, not in ``plannedDuration``; null in records written before it was kept.
+    @NullWhenAbsent public var openSteps: Int64?
     public var result: Result
     /// The stop reason, for `stopped`; written as null otherwise, so that every record has the same keys.
     @NullWhenAbsent public var reason: String?
@@ -71,7 +73,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, plan, origin, start, end, result, reason, program, day
         case text, segments, pauses
-        case slept = "slept_us", skipped = "skipped_us", endWall = "end_wall_us"
+        case slept = "slept_us", skipped = "skipped_us", endWall = "end_wall_us", openSteps = "open_steps"
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
     }
@@ -130,10 +132,11 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         }
         self.init(
             id: workout.id, plan: plan.name, origin: workout.origin, start: start, end: end,
-            startWall: workout.startedWall, plannedDuration: plan.timedDuration, doneDuration: done,
+            startWall: workout.startedWall, plannedDuration: plan.duration, doneDuration: done,
             segmentsDone: played.segmentCount, timePerKind: timePerKind.filter { $0.value > 0 }, result: result,
             reason: reason?.rawValue, program: workout.program)
         self.skipped = skippedDuration
+        openSteps = plan.openStepCount
         self.slept = slept > 0 ? slept : nil
         if let track, !track.runs.isEmpty {
             endWall = track.ended ?? track.runs.last?.end
@@ -156,6 +159,21 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The longest one-line plan text a record keeps: a one-line plan is short; a long text sent over the bus is not
     /// copied into every history line.
     public static let maximumText = 4096
+
+    /// "2:02 of 24:00" for a workout of a timed plan; "2:02" alone for one with steps the person ends, whose plan has
+    /// no time to set it against. Whole seconds, so that the time done and the time skipped add up to the plan's.
+    public var doneText: String {
+        let done = TimeText.clockToTheSecond(microseconds: doneDuration)
+        guard (openSteps ?? 0) == 0 else { return done }
+        return tr("{done} of {planned}", ["done": done, "planned": TimeText.clock(microseconds: plannedDuration)])
+    }
+
+    /// The time skipped, in whole seconds as ``doneText`` rounds it: "0:12"; nil when none was.
+    public var skippedText: String? {
+        guard let skipped, skipped > 0 else { return nil }
+        let wholeSeconds = (doneDuration + skipped) / 1_000_000 - doneDuration / 1_000_000
+        return TimeText.clock(microseconds: wholeSeconds * 1_000_000)
+    }
 
     /// A program's day counts as done when its workout finished with at least three quarters of its planned time
     /// done, not skipped (docs/programs.md): a skipped warm-up still counts, a day skipped through does not.

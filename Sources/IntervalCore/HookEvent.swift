@@ -18,14 +18,19 @@ public struct HookEvent: Sendable {
     /// started, with all of it left; at a stop, the segment that played, from its start; at the end, the whole plan
     /// done.
     private var status: TimerStatus {
-        TimerStatus(
+        let timeDone = plan.time(at: segment?.start ?? plan.timelineEnd)
+        var status = TimerStatus(
             state: .running, planName: plan.name, planDuration: UInt64(clamping: plan.duration),
             segmentIndex: UInt32(clamping: segment?.index ?? 0), segmentCount: UInt32(clamping: plan.segmentCount),
             segmentKind: segment?.kind ?? "", segmentLabel: segment?.label ?? "",
-            segmentDuration: UInt64(clamping: segment?.announcedDuration ?? 0),
-            nextLabel: next?.label ?? "", elapsed: UInt64(clamping: segment?.start ?? plan.duration),
-            segmentRemaining: UInt64(clamping: segment?.announcedDuration ?? 0),
+            segmentDuration: UInt64(clamping: segment?.duration ?? 0),
+            nextLabel: next?.label ?? "", elapsed: UInt64(clamping: timeDone),
+            segmentRemaining: UInt64(clamping: segment?.duration ?? 0),
             open: segment?.isOpen ?? false)
+        status.remaining = UInt64(clamping: plan.duration - timeDone)
+        status.planOpenSteps = UInt32(clamping: plan.openStepCount)
+        status.segmentDistance = segment?.wholeMetres ?? 0
+        return status
     }
 
     /// The value of `field` in `status` (this event's, made once per hook); the segment's fields are empty when there

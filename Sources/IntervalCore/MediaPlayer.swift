@@ -83,7 +83,7 @@ extension MediaPlayerSnapshot {
         self.init(
             playbackStatus: .playing, trackID: MediaPlayer.trackID(segmentIndex: segment.index),
             title: WorkoutPresenter.headline(segment), artist: [plan.name],
-            album: album.prefix(1).uppercased() + album.dropFirst(), length: segment.announcedDuration,
+            album: album.prefix(1).uppercased() + album.dropFirst(), length: segment.duration,
             position: 0)
     }
 }

@@ -8,13 +8,14 @@ public struct Plan: Sendable {
     /// What the parser noted about the text without refusing it (``PlanDiagnostic/isNote``).
     public let notes: [PlanDiagnostic]
 
-    /// Microseconds.
+    /// The time of its timed steps, µs: a step the person ends lasts as long as it is played (``openStepCount``).
     public var duration: Int64 { root.totalDuration }
     public var segmentCount: Int64 { root.totalSegmentCount }
     /// Steps the person ends (docs/plan-language.md): they last as long as they are played.
     public var openStepCount: Int64 { root.totalSummary.openSteps }
-    /// The time of its timed steps: the duration less the place its open steps hold on the timeline.
-    public var timedDuration: Int64 { root.totalTimedDuration }
+    /// The end of its timeline, where segments are placed (``Segment/start``): its ``duration`` and a
+    /// ``Step/timelineSlot`` for each step the person ends. A place, never a time.
+    public var timelineEnd: Int64 { root.totalSpan }
 
     init(name: String, countdown: Int64?, root: PlanGroup, notes: [PlanDiagnostic] = []) {
         self.name = name
@@ -23,11 +24,16 @@ public struct Plan: Sendable {
         self.notes = notes
     }
 
-    /// The segment playing at `elapsed` microseconds into the plan, or nil outside `0..<duration`.
-    public func segment(at elapsed: Int64) -> Segment? {
-        guard elapsed >= 0, elapsed < duration else { return nil }
+    /// The time of the timed steps before `place` on the timeline, µs (partly, for the one it falls in).
+    public func time(at place: Int64) -> Int64 {
+        root.summary(until: min(max(place, 0), timelineEnd)).duration
+    }
+
+    /// The segment at `place` on the plan's timeline, or nil outside `0..<timelineEnd`.
+    public func segment(at place: Int64) -> Segment? {
+        guard place >= 0, place < timelineEnd else { return nil }
         var rounds: [Segment.Round] = []
-        return root.locate(elapsed, groupStart: 0, firstSegment: 0, endBound: duration, rounds: &rounds)
+        return root.locate(place, groupStart: 0, firstSegment: 0, endBound: timelineEnd, rounds: &rounds)
     }
 
     /// The first open segment that begins in `from..<before`, or nil: where a schedule that reached `before` must
@@ -36,7 +42,7 @@ public struct Plan: Sendable {
         // Most plans have none: a cue of theirs costs nothing more.
         guard openStepCount > 0 else { return nil }
         let base = root.summary(until: max(from, 0)).openSteps
-        let limit = min(before, duration)
+        let limit = min(before, timelineEnd)
         guard limit > from, root.summary(until: limit).openSteps > base else { return nil }
         // The least `until` whose first `until` µs hold one open step more than the first `from` µs.
         var (low, high) = (max(from, 0) + 1, limit)

@@ -4,8 +4,10 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
         public var kind: String
         /// Microseconds.
         public var duration: Int64
-        /// Share of the whole plan, 0…1.
+        /// Share of the plan's time, 0…1.
         public var share: Double
+        /// Its steps the person ends, not in ``duration``.
+        public var openSteps: Int64 = 0
     }
 
     /// Microseconds: the timed steps' (a step the person ends lasts as long as it is played).
@@ -20,12 +22,13 @@ public struct PlanEstimate: Sendable, Equatable, Codable {
 
     public init(_ plan: Plan) {
         let summary = plan.root.totalSummary
-        duration = plan.timedDuration
+        duration = plan.duration
         segmentCount = summary.segmentCount
         openSteps = summary.openSteps
         kinds = summary.kindDurations.map {
             KindTotal(
-                kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)))
+                kind: $0.kind, duration: $0.duration, share: Double($0.duration) / Double(max(summary.duration, 1)),
+                openSteps: $0.openSteps)
         }
         distance = summary.distance
     }

@@ -18,40 +18,76 @@ public enum PlanLimits {
     public static let maximumSegmentCount = Int64(UInt32.max)
 }
 
+/// How a step ends (docs/plan-language.md): when its time is up, or when the person ends it.
+public enum StepLength: Sendable, Equatable {
+    /// `30s run`: microseconds.
+    case time(Int64)
+    /// `0.4km run`: metres, timed by the step's pace (`@ 5:00/km`, the microseconds it gives), or, without one,
+    /// ended by the person once the distance is covered.
+    case distance(Double, time: Int64?)
+    /// `open run`: the person ends it.
+    case open
+
+    /// What a reader of plan text or a FIT file gathered: a time, the person's end, and the distance written.
+    init(time: Int64, isOpen: Bool, distance: Double?) {
+        self = distance.map { .distance($0, time: isOpen ? nil : time) } ?? (isOpen ? .open : .time(time))
+    }
+
+    /// Microseconds for a timed step; nil for one the person ends, which lasts as long as it is played.
+    public var time: Int64? {
+        switch self {
+        case .time(let time): time
+        case .distance(_, let time): time
+        case .open: nil
+        }
+    }
+
+    /// Metres, for a step written as a distance.
+    public var distance: Double? {
+        if case .distance(let metres, _) = self { metres } else { nil }
+    }
+}
+
 /// One `DURATION KIND ["Label"] [@ PACE]` line of a plan, or a step the person ends: `open KIND …`, or a distance
 /// without a pace (`0.4km run`).
 public struct Step: Sendable, Equatable {
     public let kind: String
     public let label: String
-    /// Microseconds: the step's time, or ``openDuration`` for a step the person ends.
-    public let duration: Int64
+    public let length: StepLength
     public let pace: Pace?
-    /// The person ends it (docs/plan-language.md): no clock does.
-    public let isOpen: Bool
-    /// Metres, for a step written as a distance (`0.4km run`): timed by its pace, or open without one.
-    public let distance: Double?
 
-    public init(
-        kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil, isOpen: Bool = false,
-        distance: Double? = nil
-    ) {
+    public init(kind: String, label: String? = nil, length: StepLength, pace: Pace? = nil) {
         self.kind = kind
         self.label = label ?? Step.defaultLabel(for: kind)
-        self.duration = isOpen ? Self.openDuration : duration
+        self.length = length
         self.pace = pace
-        self.isOpen = isOpen
-        self.distance = distance
     }
 
-    /// The place an open step holds on the plan's timeline: a microsecond, so that it is a segment of its own with an
-    /// offset, and the plan's totals of time are its timed steps' (plus a microsecond a step the person ends).
-    public static let openDuration: Int64 = 1
+    /// A timed step of `duration` microseconds.
+    public init(kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil) {
+        self.init(kind: kind, label: label, length: .time(duration), pace: pace)
+    }
 
-    /// Metres covered in its first `microseconds`: by its pace, or, for an open step of a distance, the distance once
-    /// it began; nil when nothing says (no pace, or an open step without a distance).
-    func distance(in microseconds: Int64) -> Double? {
-        if isOpen { return distance.map { microseconds > 0 ? $0 : 0 } }
-        return pace?.distance(in: microseconds)
+    /// Microseconds, 0 for a step the person ends: what every total adds up.
+    public var duration: Int64 { length.time ?? 0 }
+    /// The person ends it (docs/plan-language.md): no clock does.
+    public var isOpen: Bool { length.time == nil }
+    /// Metres, for a step written as a distance (`0.4km run`): timed by its pace, or open without one.
+    public var distance: Double? { length.distance }
+
+    /// Where a step the person ends stands on the plan's timeline, which orders the segments by the time of the timed
+    /// steps before them: a microsecond of the timeline, so that it is a segment of its own with a place. It is never
+    /// a time: every total is the steps' ``duration``, and the plan's ``Plan/duration`` is its timed steps' time.
+    public static let timelineSlot: Int64 = 1
+
+    /// The step's extent on the plan's timeline: its time, or ``timelineSlot``.
+    var span: Int64 { length.time ?? Self.timelineSlot }
+
+    /// Metres covered in its first `span` µs of timeline: by its pace, or, for an open step of a distance, the
+    /// distance once it began; nil when nothing says (no pace, or an open step without a distance).
+    func distance(in span: Int64) -> Double? {
+        if isOpen { return distance.map { span > 0 ? $0 : 0 } }
+        return pace?.distance(in: span)
     }
 
     /// The kind, capitalised: `run` → `Run`.
@@ -67,19 +103,20 @@ public enum PlanNode: Sendable {
 
     var summary: PlanSummary {
         switch self {
-        case .step(let step): PlanSummary(step: step, until: step.duration)
+        case .step(let step): PlanSummary(step: step, until: step.span)
         case .group(let group): group.totalSummary
         }
     }
 
-    var duration: Int64 {
+    /// Its extent on the plan's timeline (``Step/timelineSlot``).
+    var span: Int64 {
         switch self {
-        case .step(let step): step.duration
-        case .group(let group): group.totalDuration
+        case .step(let step): step.span
+        case .group(let group): group.totalSpan
         }
     }
 
-    /// What the first `time` microseconds of this item hold.
+    /// What the first `time` microseconds of its timeline hold.
     func summary(until time: Int64) -> PlanSummary {
         switch self {
         case .step(let step): PlanSummary(step: step, until: time)
@@ -105,11 +142,12 @@ public enum Repetition: Sendable, Equatable {
 public final class PlanGroup: Sendable {
     public let repetition: Repetition
     public let children: [PlanNode]
-    /// One pass over `children`.
-    public let iterationDuration: Int64
+    /// One pass over `children`, on the plan's timeline (``Step/timelineSlot``).
+    let iterationSpan: Int64
     /// Whole passes.
     public let fullIterations: Int64
-    /// A last, cut pass that lasts this long; 0 when the block ends on a whole pass.
+    /// A last, cut pass that lasts this long; 0 when the block ends on a whole pass (only a block bounded by a time or
+    /// a distance is cut, and it holds no step the person ends: this is a time).
     public let tailDuration: Int64
     let iterationSummary: PlanSummary
     let totalSummary: PlanSummary
@@ -117,10 +155,13 @@ public final class PlanGroup: Sendable {
     private let childStarts: [Int64]
     private let childFirstSegments: [Int64]
 
+    /// The time of its timed steps, in all its rounds, µs.
     public var totalDuration: Int64 { totalSummary.duration }
+    /// The time of one pass's timed steps, µs.
+    public var iterationDuration: Int64 { iterationSummary.duration }
+    /// Its extent on the plan's timeline.
+    var totalSpan: Int64 { totalSummary.span }
     public var totalSegmentCount: Int64 { totalSummary.segmentCount }
-    /// The time of its timed steps, in all its rounds: less the place its open steps hold on the timeline.
-    public var totalTimedDuration: Int64 { totalSummary.timedDuration }
     public var iterationSegmentCount: Int64 { iterationSummary.segmentCount }
     /// Passes, counting a cut last one.
     public var iterationCount: Int64 { fullIterations + (tailDuration > 0 ? 1 : 0) }
@@ -135,10 +176,10 @@ public final class PlanGroup: Sendable {
         starts.reserveCapacity(children.count)
         firstSegments.reserveCapacity(children.count)
         for child in children {
-            starts.append(passBuilder.duration)
+            starts.append(passBuilder.span)
             firstSegments.append(passBuilder.segmentCount)
             passBuilder.add(child)
-            guard passBuilder.duration <= PlanLimits.maximumDuration else {
+            guard passBuilder.span <= PlanLimits.maximumDuration else {
                 throw .tooLongAt(child: starts.count - 1)
             }
         }
@@ -146,8 +187,8 @@ public final class PlanGroup: Sendable {
         childStarts = starts
         childFirstSegments = firstSegments
         iterationSummary = pass
-        iterationDuration = pass.duration
-        guard pass.duration > 0 else { throw .emptyGroup }
+        iterationSpan = pass.span
+        guard pass.span > 0 else { throw .emptyGroup }
         switch repetition {
         case .forDuration, .forDistance:
             // Its end is a time or a distance the clock must know: a step the person ends has neither.
@@ -162,43 +203,43 @@ public final class PlanGroup: Sendable {
         case .times(let count):
             guard count >= 1 else { throw .repeatCountTooSmall }
             guard count <= PlanLimits.maximumRepeatCount else { throw .repeatCountTooLarge(count) }
-            guard Int64(count) <= PlanLimits.maximumDuration / pass.duration else { throw .tooLong }
+            guard Int64(count) <= PlanLimits.maximumDuration / pass.span else { throw .tooLong }
             fullIterations = Int64(count)
             tailDuration = 0
         case .forDuration(let limit):
             guard limit >= PlanLimits.minimumStepDuration else { throw .boundTooShort }
             guard limit <= PlanLimits.maximumDuration else { throw .tooLong }
-            fullIterations = limit / pass.duration
-            tailDuration = limit % pass.duration
+            fullIterations = limit / pass.span
+            tailDuration = limit % pass.span
         case .forDistance(let metres):
             guard let passMetres = pass.distance, passMetres > 0 else { throw .distanceNeedsPaces }
             let wholePasses = (metres / passMetres * (1 + 1e-12)).rounded(.down)
             let remainder = metres - wholePasses * passMetres
-            guard wholePasses * Double(pass.duration) <= Double(PlanLimits.maximumDuration) else { throw .tooLong }
+            guard wholePasses * Double(pass.span) <= Double(PlanLimits.maximumDuration) else { throw .tooLong }
             fullIterations = Int64(wholePasses)
-            tailDuration = remainder > 1e-6 ? min(Self.time(toCover: remainder, in: children), pass.duration) : 0
+            tailDuration = remainder > 1e-6 ? min(Self.time(toCover: remainder, in: children), pass.span) : 0
         }
         var total = PlanSummary.Builder()
         total.add(pass, times: fullIterations)
         if tailDuration > 0 { Self.add(children, starts: starts, until: tailDuration, to: &total) }
         totalSummary = total.summary
-        guard totalSummary.duration <= PlanLimits.maximumDuration else { throw .tooLong }
+        guard totalSummary.span <= PlanLimits.maximumDuration else { throw .tooLong }
         // A distance bound met within a microsecond of the start would be a block shorter than a step may be. (Other
-        // blocks are as long as their steps, which may all be open ones, a microsecond each on the timeline.)
-        if case .forDistance = repetition, totalSummary.duration < PlanLimits.minimumStepDuration {
+        // blocks are as long as their steps, which may all be open ones.)
+        if case .forDistance = repetition, totalSummary.span < PlanLimits.minimumStepDuration {
             throw .boundTooShort
         }
         guard totalSummary.segmentCount <= PlanLimits.maximumSegmentCount else { throw .tooManySegments }
     }
 
-    /// What the first `time` microseconds of the whole block hold.
+    /// What the first `time` microseconds of the whole block's timeline hold.
     func summary(until time: Int64) -> PlanSummary {
-        if time >= totalDuration { return totalSummary }
+        if time >= totalSpan { return totalSummary }
         if time <= 0 { return .empty }
-        let passes = time / iterationDuration
+        let passes = time / iterationSpan
         var result = PlanSummary.Builder()
         result.add(iterationSummary, times: passes)
-        Self.add(children, starts: childStarts, until: time - passes * iterationDuration, to: &result)
+        Self.add(children, starts: childStarts, until: time - passes * iterationSpan, to: &result)
         return result.summary
     }
 
@@ -208,7 +249,7 @@ public final class PlanGroup: Sendable {
         _ children: [PlanNode], starts: [Int64], until time: Int64, to result: inout PlanSummary.Builder
     ) {
         for (child, start) in zip(children, starts) where start < time {
-            if time - start >= child.duration {
+            if time - start >= child.span {
                 result.add(child)
             } else {
                 result.add(child.summary(until: time - start))
@@ -227,37 +268,37 @@ public final class PlanGroup: Sendable {
                 case .step(let step):
                     let speed = step.pace?.metresPerSecond ?? 1
                     let needed = Int64((left / speed * 1_000_000).rounded(.up))
-                    return elapsed + min(max(needed, 1), step.duration)
+                    return elapsed + min(max(needed, 1), step.span)
                 case .group(let group):
                     return elapsed + group.time(toCover: left)
                 }
             }
             left -= childMetres
-            elapsed += child.duration
+            elapsed += child.span
         }
         return elapsed
     }
 
     private func time(toCover metres: Double) -> Int64 {
-        guard let passMetres = iterationSummary.distance, passMetres > 0 else { return totalDuration }
+        guard let passMetres = iterationSummary.distance, passMetres > 0 else { return totalSpan }
         let passes = min(Int64((metres / passMetres).rounded(.down)), fullIterations)
         let left = metres - Double(passes) * passMetres
-        return min(passes * iterationDuration + Self.time(toCover: left, in: children), totalDuration)
+        return min(passes * iterationSpan + Self.time(toCover: left, in: children), totalSpan)
     }
 
     /// Finds the step playing at `time` (relative to this group's start) and where it sits.
     func locate(
         _ time: Int64, groupStart: Int64, firstSegment: Int64, endBound: Int64, rounds: inout [Segment.Round]
     ) -> Segment {
-        let pass = min(time / iterationDuration, fullIterations)
+        let pass = min(time / iterationSpan, fullIterations)
         var bound = endBound
         if pass == fullIterations {
-            bound = min(bound, groupStart + totalDuration)
+            bound = min(bound, groupStart + totalSpan)
         }
         if repetition != .once {
             rounds.append(Segment.Round(number: pass + 1, count: iterationCount))
         }
-        let passStart = pass * iterationDuration
+        let passStart = pass * iterationSpan
         let local = time - passStart
         let child = Self.lastIndex(in: childStarts, notAfter: local)
         let childStart = groupStart + passStart + childStarts[child]
@@ -266,8 +307,8 @@ public final class PlanGroup: Sendable {
         case .step(let step):
             return Segment(
                 index: childFirstSegment, kind: step.kind, label: step.label, pace: step.pace, start: childStart,
-                duration: min(childStart + step.duration, bound) - childStart, rounds: rounds, isOpen: step.isOpen,
-                distance: step.distance
+                duration: step.isOpen ? 0 : min(childStart + step.duration, bound) - childStart, rounds: rounds,
+                isOpen: step.isOpen, distance: step.distance
             )
         case .group(let group):
             return group.locate(
@@ -323,14 +364,15 @@ enum PlanLimitError: Error, Equatable {
     }
 }
 
-/// Additive totals of a stretch of plan: time, segments, distance and time per kind.
+/// Additive totals of a stretch of plan: its extent on the timeline, time, segments, distance and time per kind.
 struct PlanSummary: Sendable, Equatable {
-    var duration: Int64
+    /// Its extent on the plan's timeline: its ``duration``, and a ``Step/timelineSlot`` for each step the person ends.
+    var span: Int64
     var segmentCount: Int64
     /// Steps the person ends, begun in the stretch.
     var openSteps: Int64 = 0
-    /// The time of the stretch's timed steps.
-    var timedDuration: Int64 { duration - openSteps * Step.openDuration }
+    /// The time of the stretch's timed steps, µs.
+    var duration: Int64 { span - openSteps * Step.timelineSlot }
     /// Metres; nil when some step in the stretch has no pace (nor a distance of its own).
     var distance: Double?
     /// Microseconds per kind, in order of first appearance.
@@ -339,32 +381,36 @@ struct PlanSummary: Sendable, Equatable {
     /// the parser's work on kinds, which the tests hold to O(steps × nesting depth). Not part of equality.
     var kindWork: Int64 = 0
 
+    /// A kind's timed time, and how many of its steps the person ends.
     struct KindDuration: Sendable, Equatable {
         var kind: String
         var duration: Int64
+        var openSteps: Int64 = 0
     }
 
-    static let empty = PlanSummary(duration: 0, segmentCount: 0, distance: 0, kindDurations: [])
+    static let empty = PlanSummary(span: 0, segmentCount: 0, distance: 0, kindDurations: [])
 
-    init(duration: Int64, segmentCount: Int64, distance: Double?, kindDurations: [KindDuration]) {
-        self.duration = duration
+    init(span: Int64, segmentCount: Int64, distance: Double?, kindDurations: [KindDuration]) {
+        self.span = span
         self.segmentCount = segmentCount
         self.distance = distance
         self.kindDurations = kindDurations
     }
 
-    /// The first `time` microseconds of `step`.
+    /// The first `time` microseconds of `step`'s timeline.
     init(step: Step, until time: Int64) {
-        let played = min(max(time, 0), step.duration)
-        duration = played
+        let played = min(max(time, 0), step.span)
+        let open: Int64 = played > 0 && step.isOpen ? 1 : 0
+        span = played
         segmentCount = played > 0 ? 1 : 0
-        openSteps = played > 0 && step.isOpen ? 1 : 0
+        openSteps = open
         distance = step.distance(in: played)
-        kindDurations = played > 0 ? [KindDuration(kind: step.kind, duration: played)] : []
+        kindDurations =
+            played > 0 ? [KindDuration(kind: step.kind, duration: step.isOpen ? 0 : played, openSteps: open)] : []
     }
 
     static func == (lhs: PlanSummary, rhs: PlanSummary) -> Bool {
-        lhs.duration == rhs.duration && lhs.segmentCount == rhs.segmentCount && lhs.distance == rhs.distance
+        lhs.span == rhs.span && lhs.segmentCount == rhs.segmentCount && lhs.distance == rhs.distance
             && lhs.kindDurations == rhs.kindDurations && lhs.openSteps == rhs.openSteps
     }
 
@@ -375,17 +421,16 @@ struct PlanSummary: Sendable, Equatable {
         private(set) var summary = PlanSummary.empty
         private var kindSlots: [String: Int] = [:]
 
-        var duration: Int64 { summary.duration }
+        var span: Int64 { summary.span }
         var segmentCount: Int64 { summary.segmentCount }
 
         /// Adds a whole item; a step is added without building its summary (the parser's hot path).
         mutating func add(_ item: PlanNode) {
             switch item {
             case .step(let step):
-                addTotals(
-                    step.duration, segments: 1, open: step.isOpen ? 1 : 0,
-                    distance: step.distance(in: step.duration))
-                addTime(step.duration, to: step.kind)
+                let open: Int64 = step.isOpen ? 1 : 0
+                addTotals(step.span, segments: 1, open: open, distance: step.distance(in: step.span))
+                addTime(step.duration, openSteps: open, to: step.kind)
             case .group(let group):
                 add(group.totalSummary)
             }
@@ -395,26 +440,29 @@ struct PlanSummary: Sendable, Equatable {
         mutating func add(_ other: PlanSummary, times: Int64 = 1) {
             guard times > 0 else { return }
             addTotals(
-                other.duration * times, segments: other.segmentCount * times, open: other.openSteps * times,
+                other.span * times, segments: other.segmentCount * times, open: other.openSteps * times,
                 distance: other.distance.map { $0 * Double(times) })
             summary.kindWork += other.kindWork
-            for entry in other.kindDurations { addTime(entry.duration * times, to: entry.kind) }
+            for entry in other.kindDurations {
+                addTime(entry.duration * times, openSteps: entry.openSteps * times, to: entry.kind)
+            }
         }
 
-        private mutating func addTotals(_ time: Int64, segments: Int64, open: Int64, distance more: Double?) {
-            summary.duration += time
+        private mutating func addTotals(_ span: Int64, segments: Int64, open: Int64, distance more: Double?) {
+            summary.span += span
             summary.segmentCount += segments
             summary.openSteps += open
             summary.distance = if let distance = summary.distance, let more { distance + more } else { nil }
         }
 
-        private mutating func addTime(_ time: Int64, to kind: String) {
+        private mutating func addTime(_ time: Int64, openSteps: Int64, to kind: String) {
             summary.kindWork += 1
             if let slot = kindSlots[kind] {
                 summary.kindDurations[slot].duration += time
+                summary.kindDurations[slot].openSteps += openSteps
             } else {
                 kindSlots[kind] = summary.kindDurations.count
-                summary.kindDurations.append(KindDuration(kind: kind, duration: time))
+                summary.kindDurations.append(KindDuration(kind: kind, duration: time, openSteps: openSteps))
             }
         }
     }

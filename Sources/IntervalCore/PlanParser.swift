@@ -396,7 +396,9 @@ struct PlanTextParser {
                 isOpen = true
             }
         }
-        return Step(kind: kind, label: label, duration: duration, pace: pace, isOpen: isOpen, distance: distance)
+        return Step(
+            kind: kind, label: label, length: StepLength(time: duration, isOpen: isOpen, distance: distance), pace: pace
+        )
     }
 
     /// `400m` is 400 minutes, which a runner who meant a track's 400 metres does not see: a note says so when a step

@@ -22,15 +22,28 @@ public enum PlanReport {
 
     /// "24:00", or "24:00 + 2 open steps" for a plan with steps the person ends: its time, wherever totals show.
     public static func timeText(_ plan: Plan) -> String {
-        timeText(plan.timedDuration, openSteps: plan.openStepCount)
+        timeText(plan.duration, openSteps: plan.openStepCount)
     }
 
-    static func timeText(_ timed: Int64, openSteps: Int64) -> String {
+    public static func timeText(_ timed: Int64, openSteps: Int64) -> String {
         let clock = TimeText.clock(microseconds: timed)
         guard openSteps > 0 else { return clock }
         // TRANSLATORS: a plan's time with steps the person ends, which have none: "24:00 + 2 open steps".
         return trn(
             "{time} + {count} open step", "{time} + {count} open steps", Int(clamping: openSteps), ["time": clock])
+    }
+
+    /// A workout's time done of `plan`: as exact as the plan's times ("0:01.800") when every step is timed; to the
+    /// second when steps the person ends, which a clock did not time, are in it.
+    public static func workoutTimeText(_ elapsed: Int64, of plan: Plan) -> String {
+        plan.openStepCount == 0
+            ? TimeText.clock(microseconds: elapsed) : TimeText.clockToTheSecond(microseconds: elapsed)
+    }
+
+    /// "2 open steps": steps the person ends, counted.
+    static func openStepsText(_ count: Int64) -> String {
+        // TRANSLATORS: how many steps of a kind the person ends, which have no time: "Warm-up  1 open step".
+        trn("{count} open step", "{count} open steps", Int(clamping: count))
     }
 
     /// How long a step is, as its row says it: "1:30", "until Done", or "0.4 km, until Done" for a distance without a
@@ -75,11 +88,15 @@ public enum PlanReport {
         ]
         for kind in estimate.kinds {
             let percent = Int((kind.share * 100).rounded())
-            rows.append(
-                (
-                    Localization.kindName(kind.kind),
-                    "\(clock(kind.duration))\(aligned ? "  " : " · ")\(percent) %"
-                ))
+            let value =
+                switch (kind.duration, kind.openSteps) {
+                case (_, 0): "\(clock(kind.duration))\(aligned ? "  " : " · ")\(percent) %"
+                // A kind of steps the person ends alone has no time and no share of it.
+                case (0, let open): openStepsText(open)
+                case (let time, let open):
+                    "\(timeText(time, openSteps: open))\(aligned ? "  " : " · ")\(percent) %"
+                }
+            rows.append((Localization.kindName(kind.kind), value))
         }
         if let distance = estimate.distance { rows.append((tr("Distance"), distanceText(distance))) }
         if let pace = estimate.averagePace {
@@ -187,20 +204,29 @@ public enum PlanReport {
 
     /// A stretch of plan's time, as ``timeText(_:)`` says a plan's.
     private static func timeText(of summary: PlanSummary) -> String {
-        timeText(summary.timedDuration, openSteps: summary.openSteps)
+        timeText(summary.duration, openSteps: summary.openSteps)
     }
 
+    /// The timeline's lines: each item's length in a column as wide as the widest ("until Done", "3:00 + 2 open
+    /// steps"), then the item, indented by its depth.
     private static func describe(_ nodes: [PlanNode], depth: Int, into lines: inout [String]) {
+        var columns: [(length: String, item: String)] = []
+        columnize(nodes, depth: depth, into: &columns)
+        let width = max(columns.map(\.length.count).max() ?? 0, 9)
+        lines.append(contentsOf: columns.map { "\($0.length.leftPadding(to: width))  \($0.item)" })
+    }
+
+    private static func columnize(
+        _ nodes: [PlanNode], depth: Int, into columns: inout [(length: String, item: String)]
+    ) {
         let indent = String(repeating: "  ", count: depth)
         for node in nodes {
             switch node {
             case .step(let step):
-                lines.append(
-                    "\(length(of: step).leftPadding(to: 9))  \(indent)\(title(of: step))")
+                columns.append((length(of: step), "\(indent)\(title(of: step))"))
             case .group(let group):
-                let total = timeText(of: group.totalSummary).leftPadding(to: 9)
-                lines.append("\(total)  \(indent)\(head(of: group)) (\(perRound(group)))")
-                describe(group.children, depth: depth + 1, into: &lines)
+                columns.append((timeText(of: group.totalSummary), "\(indent)\(head(of: group)) (\(perRound(group)))"))
+                columnize(group.children, depth: depth + 1, into: &columns)
             }
         }
     }

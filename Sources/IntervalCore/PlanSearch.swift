@@ -26,7 +26,7 @@ public enum PlanSearch {
 
         public init(name: String, plan: Plan) {
             self.init(
-                name: name, title: plan.name, duration: plan.timedDuration, segmentCount: plan.segmentCount,
+                name: name, title: plan.name, duration: plan.duration, segmentCount: plan.segmentCount,
                 openSteps: plan.openStepCount)
         }
 
@@ -34,7 +34,7 @@ public enum PlanSearch {
         public init(program name: String, title: String, day: ProgramDay, plan: Plan) {
             self.init(
                 name: name, title: tr("{program} — {day}", ["program": title, "day": day.title]),
-                duration: plan.timedDuration, segmentCount: plan.segmentCount, openSteps: plan.openStepCount)
+                duration: plan.duration, segmentCount: plan.segmentCount, openSteps: plan.openStepCount)
         }
     }
 
@@ -110,7 +110,7 @@ public enum PlanSearch {
         /// A one-line plan's: its text, with the plan's length and count.
         public init(title: String, plan: Plan) {
             self.init(
-                title: title, duration: plan.timedDuration, segmentCount: plan.segmentCount,
+                title: title, duration: plan.duration, segmentCount: plan.segmentCount,
                 openSteps: plan.openStepCount)
         }
     }

@@ -32,11 +32,11 @@ public final class Scheduler {
     private let onEvent: (SchedulerEvent) -> Void
     /// The plan's start on the timer's clock, moved by pauses and skips.
     private var startInstant: ClockInstant = 0
-    private var pausedElapsed: Int64 = 0
+    private var pausedPlace: Int64 = 0
     private var countdownDone = false
     private var started = false
     /// Where the plan was when it finished or stopped.
-    private var endedElapsed: Int64 = 0
+    private var endedPlace: Int64 = 0
     /// Microseconds of the plan passed over by skips, per segment kind: part of ``elapsed``, but never done.
     public private(set) var skipped: [String: Int64] = [:]
     /// What happened, on the timer's clock: the runs of the schedule and the pauses between them.
@@ -56,14 +56,27 @@ public final class Scheduler {
         timer.disarm()
     }
 
-    /// Microseconds of the plan played so far; in an open step, where it stands: the step's start.
-    public var elapsed: Int64 {
+    /// Where the plan stands on its timeline (``Segment/start``, ``Plan/timelineEnd``), moved by skips; in an open step,
+    /// the step's start.
+    public var place: Int64 {
         switch state {
         case .running: position(at: timer.now)
-        case .paused: pausedElapsed
-        case .idle: endedElapsed
+        case .paused: pausedPlace
+        case .idle: endedPlace
         }
     }
+
+    /// The workout's time so far, pauses excluded: the plan's time up to ``place`` (a skip passes over time) and
+    /// every step the person ended, as long as it played.
+    public var elapsed: Int64 { Self.elapsed(of: plan, at: place, track: track, now: timer.now) }
+
+    /// ``elapsed`` of a workout of `plan` standing at `place` with `track` at `now`.
+    static func elapsed(of plan: Plan, at place: Int64, track: WorkoutTrack, now: ClockInstant) -> Int64 {
+        plan.time(at: place) + track.heldTime(until: now)
+    }
+
+    /// The time of the timed steps still to come, µs: the plan's ``Plan/duration`` less its time up to ``place``.
+    public var remaining: Int64 { plan.duration - plan.time(at: place) }
 
     /// An open step plays (docs/plan-language.md): the plan stands still until the person ends it.
     public var isHolding: Bool { state != .idle && current?.isOpen == true }
@@ -88,7 +101,7 @@ public final class Scheduler {
     /// Microseconds left in the current segment; 0 in an open step.
     public var segmentRemaining: Int64 {
         guard state != .idle, let current, !current.isOpen else { return 0 }
-        return max(current.end - elapsed, 0)
+        return max(current.end - place, 0)
     }
 
     /// Starts the plan now, cueing its first segment. A scheduler runs once.
@@ -125,7 +138,7 @@ public final class Scheduler {
         if pausedElapsed != nil { state = .paused }
         enter(due, at: elapsed, openPlayed: holding?.played ?? 0)
         if state == .paused {
-            self.pausedElapsed = elapsed
+            self.pausedPlace = elapsed
             onEvent(.paused(due))
         } else {
             arm()
@@ -140,9 +153,9 @@ public final class Scheduler {
         case .running: break
         }
         let now = timer.now
-        pausedElapsed = position(at: now)
+        pausedPlace = position(at: now)
         pausedOpenPlayed = isHolding ? max(now - openStart, 0) : 0
-        track.end(at: now, at: pausedElapsed)
+        track.end(at: now, at: pausedPlace)
         timer.disarm()
         state = .paused
         if let current { onEvent(.paused(current)) }
@@ -155,24 +168,24 @@ public final class Scheduler {
         case .paused: break
         }
         let now = timer.now
-        startInstant = now - pausedElapsed
+        startInstant = now - pausedPlace
         openStart = now - pausedOpenPlayed
         state = .running
-        track.begin(at: now, from: pausedElapsed, held: isHolding)
+        track.begin(at: now, from: pausedPlace, held: isHolding)
         if let current { onEvent(.resumed(current)) }
         arm()
     }
 
-    /// Where the plan stands at `now` (``elapsed``, from one reading of the clock that the caller reuses).
+    /// Where the plan stands at `now` (``place``, from one reading of the clock that the caller reuses).
     private func position(at now: ClockInstant) -> Int64 {
-        guard state == .running else { return elapsed }
-        return isHolding ? current?.start ?? 0 : min(max(now - startInstant, 0), plan.duration)
+        guard state == .running else { return place }
+        return isHolding ? current?.start ?? 0 : min(max(now - startInstant, 0), plan.timelineEnd)
     }
 
     /// Puts the workout at `offset` into the plan from `now` on: where a paused one stays, or where a running one is.
     private func moveSchedule(to offset: Int64, at now: ClockInstant) {
         if state == .paused {
-            pausedElapsed = offset
+            pausedPlace = offset
         } else {
             // One reading: the runs meet, with no gap between them that would read as a pause, and the run ends where
             // the caller measured the plan to stand.
@@ -206,8 +219,8 @@ public final class Scheduler {
     /// Stops the plan; nothing happens when it is not running.
     public func stop(_ reason: StopReason) {
         guard state != .idle else { return }
-        endedElapsed = elapsed
-        track.finish(at: timer.now, at: endedElapsed)
+        endedPlace = place
+        track.finish(at: timer.now, at: endedPlace)
         timer.disarm()
         state = .idle
         onEvent(.stopped(reason))
@@ -291,10 +304,10 @@ public final class Scheduler {
     }
 
     private func finish() {
-        endedElapsed = plan.duration
+        endedPlace = plan.timelineEnd
         // A running plan ran out at its schedule's end, though the timer may bring that later (the machine slept).
-        let end = state == .running ? min(timer.now, startInstant + plan.duration) : timer.now
-        track.finish(at: end, at: plan.duration)
+        let end = state == .running ? min(timer.now, startInstant + plan.timelineEnd) : timer.now
+        track.finish(at: end, at: plan.timelineEnd)
         timer.disarm()
         state = .idle
         onEvent(.finished)

@@ -11,22 +11,24 @@ public struct Segment: Sendable, Equatable {
     public let kind: String
     public let label: String
     public let pace: Pace?
-    /// Microseconds from the plan's start.
+    /// Where it begins on the plan's timeline: the time of the timed steps before it, plus a slot for each step the
+    /// person ends before it (``Step/timelineSlot``).
     public let start: Int64
-    /// Microseconds; shorter than the step's when a bounded repeat cuts it.
+    /// Microseconds; shorter than the step's when a bounded repeat cuts it; 0 for a step the person ends, which lasts
+    /// as long as it is played.
     public let duration: Int64
     /// The repeats around the segment, outermost first.
     public let rounds: [Round]
-    /// The person ends it (its ``duration`` is ``Step/openDuration``, a place on the plan's timeline).
+    /// The person ends it (docs/plan-language.md).
     public let isOpen: Bool
     /// Metres, for a step written as a distance.
     public let distance: Double?
 
-    public var end: Int64 { start + duration }
+    /// ``distance`` in whole metres, 0 for a step of no distance: `SegmentDistance`.
+    public var wholeMetres: UInt32 { distance.map { UInt32(clamping: Int64($0.rounded())) } ?? 0 }
 
-    /// Its length as every output gives it (`SegmentDuration`, `SegmentStarted`, a hook's, MPRIS's): 0 for a step the
-    /// person ends, whose place on the timeline is not a length.
-    public var announcedDuration: Int64 { isOpen ? 0 : duration }
+    /// Where the next segment begins on the timeline.
+    public var end: Int64 { start + (isOpen ? Step.timelineSlot : duration) }
 
     /// The outermost repeat that really repeats, which is what a runner counts: "round 3 of 6".
     public var mainRound: Round? { rounds.first { $0.count > 1 } }

@@ -28,12 +28,13 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .remaining:
             "The segment's time left, rounded up to the second: `0:12`; in a step you end (`open`), its time so far, "
                 + "counting up: `2:37`."
-        case .elapsed: "The workout's time so far, pauses excluded: `14:48`."
-        case .duration: "The plan's duration: `40:00`."
+        case .elapsed:
+            "The workout's time so far, pauses excluded, the steps you ended as long as they played: `14:48`."
+        case .duration: "The plan's time: `40:00`, or `24:00 + 2 open steps` with steps you end, which have none."
         case .index: "The segment's number, from 1: `23`."
         case .count: "The number of segments: `56`."
         case .next: "The next segment's label, empty during the last one."
-        case .progress: "The share of the plan done, in whole percent: `37`."
+        case .progress: "The share of the plan's time done, in whole percent: `37`."
         case .text: "The status line: `running · Tabata · Work 0:12 left (3/17) · next Rest · 1:52/12:00`."
         case .segmentIndex: "The segment's index, from 0, as D-Bus counts: `22`."
         case .segmentDuration: "The segment's length in words: `30 s`."

@@ -74,9 +74,9 @@ public enum StatusText {
         TimeText.clockToTheSecond(microseconds: Int64(clamping: status.elapsed))
     }
 
-    /// The plan's total duration: "40:00".
+    /// The plan's time: "40:00", or "24:00 + 2 open steps" for a plan with steps the person ends.
     public static func duration(_ status: TimerStatus) -> String {
-        TimeText.clock(microseconds: Int64(clamping: status.planDuration))
+        PlanReport.timeText(Int64(clamping: status.planDuration), openSteps: Int64(status.planOpenSteps))
     }
 
     /// "23/56": the 1-based segment number and the segment count.
@@ -84,10 +84,12 @@ public enum StatusText {
         "\(UInt64(status.segmentIndex) + 1)/\(status.segmentCount)"
     }
 
-    /// How much of the plan has elapsed, 0...1 (0 while idle or for a plan without duration).
+    /// How much of the plan's time is done, 0...1 (0 while idle or for a plan of steps the person ends alone): its
+    /// timed steps' time so far, skips included, of their whole.
     public static func progress(_ status: TimerStatus) -> Double {
         guard status.state != .idle, status.planDuration > 0 else { return 0 }
-        return min(Double(status.elapsed) / Double(status.planDuration), 1)
+        let done = status.planDuration - min(status.remaining, status.planDuration)
+        return min(Double(done) / Double(status.planDuration), 1)
     }
 
     /// ``progress(_:)`` as a whole percentage, rounded down so that 100 means done.

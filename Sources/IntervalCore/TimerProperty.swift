@@ -20,7 +20,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
 
     public let name: String
     public let signature: Signature
-    /// False for the read-time snapshots (`Elapsed`, `SegmentRemaining`, `SegmentElapsed`), which are annotated
+    /// False for the read-time snapshots (`Elapsed`, `SegmentRemaining`, `SegmentElapsed`, `Remaining`), which are annotated
     /// `org.freedesktop.DBus.Property.EmitsChangedSignal=false`.
     public let emitsChangedSignal: Bool
     /// What the value means, for docs/dbus-interfaces.md.
@@ -50,7 +50,9 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         })
     public static let planName = field(
         "PlanName", \.planName, doc: "The plan's name (its `name` directive, else the file name), \"\" when idle.")
-    public static let planDuration = field("PlanDuration", \.planDuration, doc: "The plan's total duration, µs.")
+    public static let planDuration = field(
+        "PlanDuration", \.planDuration,
+        doc: "The time of the plan's timed steps, µs; a step the person ends lasts as long as it is played.")
     public static let segmentIndex = field("SegmentIndex", \.segmentIndex, doc: "The current segment, 0-based.")
     public static let segmentCount = field("SegmentCount", \.segmentCount, doc: "How many segments the plan has.")
     public static let segmentKind = field(
@@ -63,7 +65,9 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let nextLabel = field(
         "NextLabel", \.nextLabel, doc: "The next segment's label, \"\" in the last one.")
     public static let elapsed = field(
-        "Elapsed", \.elapsed, doc: "Time into the workout at the instant of the read, µs (pauses excluded).",
+        "Elapsed", \.elapsed,
+        doc: "Time into the workout at the instant of the read, µs (pauses excluded; the steps the person ended, as "
+            + "long as they played, included).",
         emitsChangedSignal: false)
     public static let segmentRemaining = field(
         "SegmentRemaining", \.segmentRemaining, doc: "Time left in the current segment at the instant of the read, µs.",
@@ -82,10 +86,24 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
             + "long it has played.",
         emitsChangedSignal: false)
 
+    public static let remaining = field(
+        "Remaining", \.remaining,
+        doc: "The time of the timed steps still to come at the instant of the read, µs: `PlanDuration` less the plan's "
+            + "time so far (steps the person ends have none).",
+        emitsChangedSignal: false)
+    public static let segmentDistance = field(
+        "SegmentDistance", \.segmentDistance,
+        doc: "The current step's distance in metres, for a step written as one (`0.4km run`); 0 for any other.")
+    public static let planOpenSteps = field(
+        "PlanOpenSteps", \.planOpenSteps,
+        doc: "How many of the plan's steps the person ends (`open`, a distance without a pace): `PlanDuration` leaves "
+            + "them out.")
+
     /// Every property, in the order of the interface's introspection.
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
-        nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed,
+        nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed, remaining, segmentDistance,
+        planOpenSteps,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

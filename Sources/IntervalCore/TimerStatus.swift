@@ -20,6 +20,13 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var open = false
     /// Time into the current segment, pauses excluded: in an open step, how long it has played.
     public var segmentElapsed: UInt64 = 0
+    /// The time of the timed steps still to come: the plan's ``planDuration`` less its time so far, skips included,
+    /// the steps the person ends left out.
+    public var remaining: UInt64 = 0
+    /// Metres, for a step written as a distance (`0.4km run`); 0 for any other.
+    public var segmentDistance: UInt32 = 0
+    /// How many of the plan's steps the person ends: ``planDuration`` leaves them out.
+    public var planOpenSteps: UInt32 = 0
 
     /// Nothing runs.
     public static let idle = TimerStatus(

@@ -64,19 +64,21 @@ public struct TrayView: Sendable, Equatable {
             TimeText.countdown(microseconds: segment.isOpen ? 15 * 60_000_000 : segment.duration)
                 .map { $0.isNumber ? "0" : $0 })
         let current = segment.displayLabel
+        // A step the person ends counts up: its time is how long it has played, and what ends it is said.
+        let time = segment.isOpen ? tr("{time}, until Done", ["time": label]) : label
         if menu.paused {
-            title = tr("{current} · {time} — paused", ["current": current, "time": label])
+            title = tr("{current} · {time} — paused", ["current": current, "time": time])
         } else if let next = plan.segment(after: segment) {
             title = tr(
                 "{current} · {time} — next: {next} {nextTime}",
                 [
-                    "current": current, "time": label, "next": next.displayLabel,
+                    "current": current, "time": time, "next": next.displayLabel,
                     "nextTime": next.isOpen
                         ? next.distance.map(PlanReport.shortDistanceText) ?? tr("until Done")
                         : TimeText.clock(microseconds: next.duration),
                 ])
         } else {
-            title = tr("{current} · {time} — last one", ["current": current, "time": label])
+            title = tr("{current} · {time} — last one", ["current": current, "time": time])
         }
         detail = "\(plan.name) · \(WorkoutPresenter.position(segment, in: plan))"
     }

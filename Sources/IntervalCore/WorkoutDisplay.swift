@@ -38,9 +38,8 @@ public struct WorkoutDisplay: Sendable, Equatable {
         let next =
             now.nextLabel.isEmpty
             ? tr("Last one") : tr("Next: {next}", ["next": Localization.label(now.nextLabel)])
-        // The properties do not say whether the step is a distance, so the window says what holds for both (the
-        // notification, which has the plan, says "Done when you get there" for a distance).
-        self.next = now.open ? "\(tr("Done when you are ready")) · \(next)" : next
+        self.next =
+            now.open ? "\(WorkoutPresenter.whenDone(isDistance: now.segmentDistance > 0)) · \(next)" : next
         position = tr(
             "segment {number} of {count}",
             ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])
@@ -55,11 +54,11 @@ public struct WorkoutDisplay: Sendable, Equatable {
                     Double(now.segmentDuration - min(now.segmentRemaining, now.segmentDuration))
                         / Double(now.segmentDuration)) : 1
         planProgress = StatusText.progress(now)
-        // Each step the person ends holds a microsecond of the plan's time (Step.openDuration), which must not round
-        // the time left up by a second: it is counted in whole milliseconds.
-        let left = (now.planDuration - min(now.elapsed, now.planDuration)) / 1000 * 1000
-        let (elapsed, leftText) = (StatusText.elapsed(now), TimeText.countdown(microseconds: Int64(clamping: left)))
-        // In a step the person ends the plan's time stands still: what is left comes after it.
+        let (elapsed, leftText) = (
+            StatusText.elapsed(now),
+            TimeText.countdown(microseconds: Int64(clamping: min(now.remaining, now.planDuration)))
+        )
+        // In a step the person ends the plan's timed steps wait: what is left comes after it.
         times =
             now.open
             // TRANSLATORS: during a step the person ends (the big button reads Done): the plan's time before it, and
@@ -86,10 +85,11 @@ public struct WorkoutDisplay: Sendable, Equatable {
         guard status.state == .running, age > 0 else { return status }
         var now = status
         let passed = UInt64(age)
-        // The plan stands still in an open step: its time counts into the step alone.
-        if !status.open { now.elapsed = status.elapsed &+ passed }
+        // The workout's time goes on in every step; in one the person ends, the time left of the plan waits.
+        now.elapsed = status.elapsed &+ passed
         now.segmentElapsed = status.segmentElapsed &+ passed
         now.segmentRemaining = status.segmentRemaining - min(passed, status.segmentRemaining)
+        if !status.open { now.remaining = status.remaining - min(passed, status.remaining) }
         return now
     }
 }

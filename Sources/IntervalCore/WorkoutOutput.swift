@@ -6,8 +6,9 @@ public struct WorkoutMoment: Sendable {
     public let workout: WorkoutIdentity
     /// The properties right after the event (`Elapsed` and `SegmentRemaining` as of `now`).
     public let status: TimerStatus
-    /// Microseconds of the plan played when the event happened; after a stop, where the workout stopped.
-    public let elapsed: Int64
+    /// Where the plan stood on its timeline when the event happened (``Scheduler/place``); after a stop, where the
+    /// workout stopped.
+    public let place: Int64
     /// The session clock's reading when the event happened.
     public let now: ClockInstant
     /// The wall clock (µs since the Unix epoch) at the same instant.
@@ -31,7 +32,7 @@ public struct WorkoutMoment: Sendable {
     public let track: WorkoutTrack
 
     public init(
-        event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, elapsed: Int64,
+        event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, place: Int64,
         now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
         pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:],
         track: WorkoutTrack = WorkoutTrack()
@@ -40,7 +41,7 @@ public struct WorkoutMoment: Sendable {
         self.plan = plan
         self.workout = workout
         self.status = status
-        self.elapsed = elapsed
+        self.place = place
         self.now = now
         self.wallNow = wallNow
         self.planStart = planStart
@@ -51,6 +52,9 @@ public struct WorkoutMoment: Sendable {
         self.skipped = skipped
         self.track = track
     }
+
+    /// The workout's time so far, pauses excluded (``Scheduler/elapsed``); after the end, its whole time.
+    public var elapsed: Int64 { Scheduler.elapsed(of: plan, at: place, track: track, now: now) }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.
     public var segment: Segment? {

@@ -33,14 +33,18 @@ public struct CueStyle: Sendable, Equatable {
 public enum WorkoutPresenter {
     /// What the notification shows after `event`, or nil when it should close (the workout was stopped); the end of
     /// a program's day says what comes next, and a pause the computer's sleep brought says so. While the workout is
-    /// `paused`, a segment it moves to (a skip, a restart) shows paused, as every other output shows it.
+    /// `paused`, a segment it moves to (a skip, a restart) shows paused, as every other output shows it. The finish
+    /// says the workout's time, `elapsed` (the steps the person ended as long as they played), where it is given.
     public static func notification(
         for event: SchedulerEvent, plan: Plan, style: CueStyle, program: ProgramDayReference? = nil,
-        paused: Bool = false, pausedBySleep: Bool = false
+        paused: Bool = false, pausedBySleep: Bool = false, elapsed: Int64? = nil
     ) -> WorkoutNotification? {
         var event = event
         if paused, case .segmentStarted(let segment, _) = event { event = .paused(segment) }
         var notification = words(for: event, plan: plan, style: style)
+        if case .finished = event, let elapsed {
+            notification?.body = "\(plan.name) · \(PlanReport.workoutTimeText(elapsed, of: plan))"
+        }
         if case .finished = event, let program, let finished = notification {
             notification?.body = "\(finished.body) · \(program.whatIsNext)"
         }
@@ -98,7 +102,12 @@ public enum WorkoutPresenter {
 
     /// What ends a step the person ends: "Done when you get there" for a distance, else "Done when you are ready".
     public static func whenDone(_ segment: Segment) -> String {
-        segment.distance == nil ? tr("Done when you are ready") : tr("Done when you get there")
+        whenDone(isDistance: segment.distance != nil)
+    }
+
+    /// The same, for a step known by its properties (`SegmentDistance`).
+    public static func whenDone(isDistance: Bool) -> String {
+        isDistance ? tr("Done when you get there") : tr("Done when you are ready")
     }
 
     /// "Run · 30 s"; a step the person ends says its distance, if it has one ("Run · 0.4 km"), else its label alone.

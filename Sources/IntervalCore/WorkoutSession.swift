@@ -172,18 +172,21 @@ public final class WorkoutSession {
     public var status: TimerStatus {
         guard let scheduler, scheduler.state != .idle, let segment = scheduler.current else { return .idle }
         let plan = scheduler.plan
-        let elapsed = scheduler.elapsed
+        let place = scheduler.place
         var status = TimerStatus(
             state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
             // Exact: every plan has at most PlanLimits.maximumSegmentCount (UInt32.max) segments.
             segmentIndex: UInt32(clamping: segment.index), segmentCount: UInt32(clamping: plan.segmentCount),
             segmentKind: segment.kind, segmentLabel: segment.label,
-            segmentDuration: UInt64(segment.announcedDuration),
+            segmentDuration: UInt64(segment.duration),
             nextLabel: plan.segment(after: segment)?.label ?? "",
-            elapsed: UInt64(max(elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
+            elapsed: UInt64(max(scheduler.elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
         )
         status.open = segment.isOpen
-        status.segmentElapsed = UInt64(max(segment.isOpen ? scheduler.openPlayed : elapsed - segment.start, 0))
+        status.segmentElapsed = UInt64(max(segment.isOpen ? scheduler.openPlayed : place - segment.start, 0))
+        status.remaining = UInt64(max(scheduler.remaining, 0))
+        status.segmentDistance = segment.wholeMetres
+        status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         return status
     }
 
@@ -208,7 +211,7 @@ public final class WorkoutSession {
 
     private func moment(_ event: SchedulerEvent, of plan: Plan, as identity: WorkoutIdentity) -> WorkoutMoment {
         WorkoutMoment(
-            event: event, plan: plan, workout: identity, status: status, elapsed: scheduler?.elapsed ?? 0,
+            event: event, plan: plan, workout: identity, status: status, place: scheduler?.place ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
             onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept,
             skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack())

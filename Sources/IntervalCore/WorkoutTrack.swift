@@ -109,6 +109,13 @@ public struct WorkoutTrack: Sendable, Equatable, Codable {
         return pauses
     }
 
+    /// How long the steps the person ends have played by `now`: the real length of the held runs.
+    public func heldTime(until now: ClockInstant) -> Int64 {
+        runs.reduce(0) { total, run in
+            run.held == true ? total + max((run.end ?? max(now, run.start)) - run.start, 0) : total
+        }
+    }
+
     /// The time from the first run's start to the end (or the last run's end).
     public var elapsed: Int64 {
         guard let first = runs.first else { return 0 }

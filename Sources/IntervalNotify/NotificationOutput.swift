@@ -94,7 +94,8 @@ public final class NotificationOutput: WorkoutOutput, @unchecked Sendable {
             notifier?.cancelScheduled()
             if let notification = WorkoutPresenter.notification(
                 for: moment.event, plan: moment.plan, style: style, program: moment.workout.program,
-                paused: moment.status.state == .paused, pausedBySleep: moment.pausedBySleep)
+                paused: moment.status.state == .paused, pausedBySleep: moment.pausedBySleep,
+                elapsed: moment.elapsed)
             {
                 notifier?.show(notification)
             } else {

@@ -28,12 +28,12 @@ public final class HistoryOutput: WorkoutOutput {
         }
         // The record, its segments listed from the track, is made on the writer: a long workout of short segments
         // takes a while to list, and this runs on the queue that times cues.
-        let (workout, plan, elapsed, wall) = (moment.workout, moment.plan, moment.elapsed, moment.wallNow)
+        let (workout, plan, place, wall) = (moment.workout, moment.plan, moment.place, moment.wallNow)
         let (skipped, slept) = (moment.skipped, moment.slept)
         let track = moment.track.shifted(by: moment.wallNow - moment.now)
         let appended = append {
             HistoryRecord(
-                workout: workout, plan: plan, elapsed: elapsed, start: WallClock.iso8601(workout.startedWall),
+                workout: workout, plan: plan, elapsed: place, start: WallClock.iso8601(workout.startedWall),
                 end: WallClock.iso8601(wall), result: result, reason: reason, skipped: skipped, slept: slept,
                 track: track)
         }

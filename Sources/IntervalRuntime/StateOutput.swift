@@ -50,12 +50,12 @@ public final class StateOutput: WorkoutOutput {
 
     private func record(_ moment: WorkoutMoment) -> WorkoutState {
         let paused = moment.status.state == .paused
-        let anchor = moment.planStart ?? (moment.now - moment.elapsed)
+        let anchor = moment.planStart ?? (moment.now - moment.place)
         return WorkoutState(
             id: moment.workout.id, plan: moment.workout.text, origin: moment.workout.origin, bootID: bootID,
             anchorBoot: anchor, anchorWall: moment.wallNow - (moment.now - anchor),
             startedWall: moment.workout.startedWall, state: paused ? .paused : .running,
-            pausedElapsed: paused ? moment.elapsed : nil, notificationID: notificationID,
+            pausedElapsed: paused ? moment.place : nil, notificationID: notificationID,
             program: moment.workout.program, track: moment.track)
     }
 

@@ -25,16 +25,16 @@ enum Timeline {
     ) {
         let open = plan.openStepCount
         let drawnOpen =
-            open == 0 ? 0 : max(plan.timedDuration / max(plan.segmentCount - open, 1), Micros.second)
-        let drawnLength = plan.timedDuration + open * drawnOpen
+            open == 0 ? 0 : max(plan.duration / max(plan.segmentCount - open, 1), Micros.second)
+        let drawnLength = plan.duration + open * drawnOpen
         guard drawnLength > 0 else { return }
         let scale = Double(width) / Double(drawnLength)
         var drawnTo = 0.0
         var openSoFar: Int64 = 0
         for segment in plan.segments {
             if segment.isOpen { openSoFar += 1 }
-            let end = Double(segment.end + openSoFar * (drawnOpen - Step.openDuration)) * scale
-            guard end - drawnTo >= 1 || segment.end == plan.duration else { continue }
+            let end = Double(segment.end + openSoFar * (drawnOpen - Step.timelineSlot)) * scale
+            guard end - drawnTo >= 1 || segment.end == plan.timelineEnd else { continue }
             let (red, green, blue) = ToneColours.components(
                 ToneColours.tone(ofKind: segment.kind, restKinds: restKinds))
             cairo_set_source_rgb(cairo, red, green, blue)

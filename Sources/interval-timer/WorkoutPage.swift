@@ -113,13 +113,8 @@ final class WorkoutPage {
         adw_status_page_set_description(
             finished.c,
             tr(
-                "{plan}: {done} of {planned}, {result}.",
-                [
-                    "plan": record.displayName, "done": TimeText.clockToTheSecond(microseconds: record.doneDuration),
-                    "planned": plan.map(PlanReport.timeText)
-                        ?? TimeText.clockToTheSecond(microseconds: record.plannedDuration),
-                    "result": record.resultText,
-                ]))
+                "{plan}: {done}, {result}.",
+                ["plan": record.displayName, "done": record.doneText, "result": record.resultText]))
         removeChildren(finishedKinds.widget, from: true)
         for (kind, duration) in record.timePerKind.sorted(by: { $0.value > $1.value }) {
             gtk_list_box_append(

@@ -56,12 +56,9 @@ struct HistoryCommand: ParsableCommand {
             return
         }
         for record in records {
-            let done = "\(Self.clock(record.doneDuration))/\(Self.clock(record.plannedDuration))"
-            let skipped =
-                (record.skipped ?? 0) > 0
-                ? " " + tr("({time} skipped)", ["time": Self.clock(record.skipped ?? 0)]) : ""
+            let skipped = record.skippedText.map { " " + tr("({time} skipped)", ["time": $0]) } ?? ""
             Console.print(
-                "\(record.startText)  \(done.padding(to: 15)) \(record.resultText.padding(to: 30)) "
+                "\(record.startText)  \(record.doneText.padding(to: 15)) \(record.resultText.padding(to: 30)) "
                     + record.displayName.terminalEscaped + skipped)
         }
         let kinds = HistoryTotals.text(ofTimePerKind: totals.timePerKind).terminalEscaped

@@ -110,7 +110,7 @@ struct PlansCommand: ParsableCommand {
                 switch item.plan {
                 case .success(let plan):
                     NamedPlan(
-                        name: item.name, path: item.path, title: plan.name, error: nil, durationUs: plan.timedDuration,
+                        name: item.name, path: item.path, title: plan.name, error: nil, durationUs: plan.duration,
                         openSteps: plan.openStepCount, length: PlanReport.timeText(plan))
                 case .failure(let failure):
                     NamedPlan(
@@ -123,9 +123,8 @@ struct PlansCommand: ParsableCommand {
             empty: tr(
                 "No named plans in {directories}.", ["directories": locator.searchDirectories.joined(separator: ", ")]),
             name: \.name,
-            line: { entry in
-                entry.length.map { "\($0.padding(to: 8))  \(entry.title ?? "")" }
-                    ?? "invalid   \(entry.error ?? "")"
+            columns: { entry in
+                entry.length.map { [$0, entry.title ?? ""] } ?? ["invalid", entry.error ?? ""]
             }, entries: list)
     }
 

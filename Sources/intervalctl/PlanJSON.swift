@@ -13,10 +13,12 @@ struct PlanJSON: Encodable {
     let averagePace: PaceJSON?
     let items: [Item]
 
+    /// A kind's timed time, its share of the plan's, and its steps the person ends.
     struct Kind: Encodable {
         let kind: String
         let durationUs: Int64
         let share: Double
+        let openSteps: Int64
     }
 
     struct PaceJSON: Encodable {
@@ -52,14 +54,14 @@ struct PlanJSON: Encodable {
                 type = "step"
                 kind = step.kind
                 label = step.label
-                durationUs = step.isOpen ? 0 : step.duration
+                durationUs = step.duration
                 (open, distanceM) = (step.isOpen, step.distance)
                 pace = step.pace.map(PaceJSON.init)
                 (count, limitUs, limitM, iterations, fullIterations, lastIterationUs) = (nil, nil, nil, nil, nil, nil)
                 (iterationDurationUs, segmentCount, items) = (nil, nil, nil)
             case .group(let group):
                 (kind, label, pace, open, distanceM) = (nil, nil, nil, nil, nil)
-                durationUs = group.totalTimedDuration
+                durationUs = group.totalDuration
                 iterations = group.iterationCount
                 fullIterations = group.fullIterations
                 lastIterationUs = group.tailDuration > 0 ? group.tailDuration : nil
@@ -85,11 +87,13 @@ struct PlanJSON: Encodable {
         let estimate = PlanEstimate(plan)
         name = plan.name
         origin = loaded.source.origin
-        durationUs = plan.timedDuration
+        durationUs = plan.duration
         segmentCount = plan.segmentCount
         openSteps = plan.openStepCount
         countdownUs = plan.countdown
-        kinds = estimate.kinds.map { Kind(kind: $0.kind, durationUs: $0.duration, share: $0.share) }
+        kinds = estimate.kinds.map {
+            Kind(kind: $0.kind, durationUs: $0.duration, share: $0.share, openSteps: $0.openSteps)
+        }
         distanceM = estimate.distance
         averagePace = estimate.averagePace.map(PaceJSON.init)
         items = plan.root.children.map(Item.init)
@@ -115,14 +119,28 @@ struct CatalogOutput: ParsableArguments {
     var json = false
 
     /// Prints the entries as JSON, made in English (the same bytes in every locale, docs/reference.md §9); or a line
-    /// an entry, its name padded to the longest, then `line`'s words; or `empty` when there is none.
+    /// an entry, its name and then `columns`' words, each column but the last padded to its widest ("24:00 + 2 open
+    /// steps" is wider than "40:00"); or `empty` when there is none.
     func print<Entry: Encodable>(
-        empty: @autoclosure () -> String, name: (Entry) -> String, line: (Entry) -> String, entries: () -> [Entry]
+        empty: @autoclosure () -> String, name: (Entry) -> String, columns: (Entry) -> [String],
+        entries: () -> [Entry]
     ) throws {
         guard !json else { return Console.print(try stableJSON(Localization.inEnglish(entries))) }
         let listed = entries()
         guard !listed.isEmpty else { return Console.print(empty()) }
-        let width = listed.map { name($0).count }.max() ?? 0
-        for entry in listed { Console.print("\(name(entry).padding(to: width))  \(line(entry))") }
+        let rows: [[String]] = listed.map { [name($0)] + columns($0) }
+        var widths: [Int] = []
+        for row in rows {
+            for (column, text) in row.dropLast().enumerated() {
+                if column == widths.count { widths.append(0) }
+                widths[column] = max(widths[column], text.count)
+            }
+        }
+        for row in rows {
+            let padded = row.enumerated().map { column, text in
+                column < row.count - 1 ? text.padding(to: widths[column]) : text
+            }
+            Console.print(padded.joined(separator: "  "))
+        }
     }
 }

@@ -67,15 +67,17 @@ struct ProgramsCommand: ParsableCommand {
                 "No programs in {directories}.",
                 ["directories": ledger.catalog.searchDirectories.joined(separator: ", ")]),
             name: \.name,
-            line: { entry in
+            columns: { entry in
                 guard let title = entry.title, let days = entry.days, let done = entry.done else {
-                    return "invalid   \(entry.error ?? "")"
+                    return ["invalid", entry.error ?? ""]
                 }
                 let next =
                     entry.next.flatMap(ProgramDay.init).map { tr("next {day}", ["day": $0.title]) } ?? tr("complete")
-                return "\(title) · "
-                    + trn("{count} day done of {days}", "{count} days done of {days}", done, ["days": "\(days)"])
-                    + " · \(next)"
+                return [
+                    "\(title) · "
+                        + trn("{count} day done of {days}", "{count} days done of {days}", done, ["days": "\(days)"])
+                        + " · \(next)"
+                ]
             }, entries: list)
     }
 
@@ -164,7 +166,7 @@ struct ProgramCommand: ParsableCommand {
                 days = program.days.map { day in
                     Day(
                         day: day.id.description, plan: PlanWriter.oneLineItems(of: day.plan),
-                        durationUs: day.plan.timedDuration, done: progress.isDone(day.id), next: day.id == next)
+                        durationUs: day.plan.duration, done: progress.isDone(day.id), next: day.id == next)
                 }
                 doneDays = progress.done
                 self.reminder = reminder

@@ -169,7 +169,7 @@ final class EmbeddedWorkout: @unchecked Sendable {
             return
         }
         progress.redraw(
-            segment: segment, elapsed: scheduler.elapsed, openPlayed: scheduler.openPlayed,
+            segment: segment, place: scheduler.place, elapsed: scheduler.elapsed, openPlayed: scheduler.openPlayed,
             paused: scheduler.state == .paused)
     }
 

@@ -26,7 +26,10 @@ final class TerminalProgress: WorkoutOutput {
         let total = PlanReport.timeText(plan)
         switch moment.event {
         case .finished:
-            onEnd(tr("Finished {plan} in {time}.", ["plan": plan.name, "time": total]))
+            onEnd(
+                tr(
+                    "Finished {plan} in {time}.",
+                    ["plan": plan.name, "time": PlanReport.workoutTimeText(moment.elapsed, of: plan)]))
         case .stopped(let reason):
             let values: KeyValuePairs = ["elapsed": TimeText.clock(microseconds: moment.elapsed), "time": total]
             let sentence =
@@ -39,7 +42,9 @@ final class TerminalProgress: WorkoutOutput {
             onEnd(sentence)
         case .segmentStarted, .countdown, .paused, .resumed:
             if let segment = moment.segment {
-                redraw(segment: segment, elapsed: moment.elapsed, paused: moment.status.state == .paused)
+                redraw(
+                    segment: segment, place: moment.place, elapsed: moment.elapsed,
+                    paused: moment.status.state == .paused)
             }
         }
     }
@@ -73,11 +78,12 @@ final class TerminalProgress: WorkoutOutput {
     }
 
     /// The live line: `▶ Run  0:12 left  next Walk 30 s  [██████░░░░░░] 37 %  14:48/40:00`; in a step the person ends,
-    /// `▶ Warm up  2:37, Enter when done  next Run …`, counting up.
-    func redraw(segment: Segment, elapsed: Int64, openPlayed: Int64 = 0, paused: Bool) {
+    /// `▶ Warm up  2:37, Enter when done  next Run …`, counting up. `place` is where the plan stands on its timeline,
+    /// `elapsed` the workout's time so far.
+    func redraw(segment: Segment, place: Int64, elapsed: Int64, openPlayed: Int64 = 0, paused: Bool) {
         guard interactive else { return }
-        let remaining = max(segment.end - elapsed, 0)
-        let fraction = Double(elapsed) / Double(max(plan.duration, 1))
+        let remaining = max(segment.end - place, 0)
+        let fraction = Double(plan.time(at: place)) / Double(max(plan.duration, 1))
         let filled = min(Int(fraction * Double(Self.barWidth)), Self.barWidth)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
         let next = plan.segment(after: segment).map { tr("next {next}", ["next": $0.displayLabel]) } ?? tr("last one")

@@ -460,7 +460,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         let identity = WorkoutIdentity(
             id: recorded.id, text: recorded.plan, origin: recorded.origin, startedWall: recorded.startedWall,
             program: recorded.program)
-        switch recorded.resumption(at: BootClock.reading(), planDuration: plan.duration) {
+        switch recorded.resumption(at: BootClock.reading(), planDuration: plan.timelineEnd) {
         case .resume(let anchor, let pausedElapsed):
             logger.notice(
                 "Resuming the recorded workout.",

@@ -34,7 +34,10 @@ EXPECTED_INTERFACE = {
     ".Open": ("property", "b", None, "emits-change"),
     ".PlanDuration": ("property", "t", None, "emits-change"),
     ".PlanName": ("property", "s", None, "emits-change"),
+    ".PlanOpenSteps": ("property", "u", None, "emits-change"),
+    ".Remaining": ("property", "t", None, "const?"),
     ".SegmentCount": ("property", "u", None, "emits-change"),
+    ".SegmentDistance": ("property", "u", None, "emits-change"),
     ".SegmentDuration": ("property", "t", None, "emits-change"),
     ".SegmentElapsed": ("property", "t", None, "const?"),
     ".SegmentIndex": ("property", "u", None, "emits-change"),
@@ -71,7 +74,7 @@ def test_introspection_matches_the_spec(activatable_daemon):
         if kind == "property":
             assert "emits-change" in members[name] if flags == "emits-change" else "emits-change" not in members[name], name
     xml = busctl("introspect", "--xml-interface", SERVICE, PATH).stdout
-    for prop in ("Elapsed", "SegmentRemaining", "SegmentElapsed"):
+    for prop in ("Elapsed", "SegmentRemaining", "SegmentElapsed", "Remaining"):
         block = xml.split(f'<property name="{prop}"')[1].split("</property>")[0]
         assert 'name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"' in block
     assert '<arg type="u" name="index"/>' in xml and '<arg type="s" name="reason"/>' in xml

@@ -60,7 +60,9 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
     # Seconds go by and the warm-up plays on, counting up; the plan's clock stands at its start.
     wait_until(lambda: get("SegmentElapsed") >= 1_500_000, 10, "the warm-up to count up past 1.5 s")
     assert get("Open") is True and get("SegmentIndex") == 0 and get("State") == "running"
-    assert get("SegmentRemaining") == 0 and get("Elapsed") == 0
+    # The workout's time counts the step; the plan's timed time (its 300 ms walk) waits, all of it left.
+    assert get("SegmentRemaining") == 0 and get("Elapsed") >= 1_500_000
+    assert (get("PlanDuration"), get("Remaining"), get("PlanOpenSteps")) == (300_000, 300_000, 2)
     shown = status()
     assert shown["open"] is True and shown["segment_remaining_us"] is None
     assert shown["segment_elapsed_us"] >= 1_500_000 and "until Done (1/3)" in shown["text"]
@@ -81,7 +83,7 @@ def test_an_open_step_waits_for_done_and_the_log_keeps_its_real_length(activatab
     press("done")
     signals.wait_for("SegmentStarted", count=2, timeout=5)
     assert started_at(signals, 1) - pressed < 1.0
-    assert get("Open") is True and get("SegmentIndex") == 1
+    assert get("Open") is True and get("SegmentIndex") == 1 and get("SegmentDistance") == 400
     run = notify_log.wait_for(4)[-1]
     assert (run["summary"], run["body"].split(" · ")[0]) == ("Run · 0.4 km", "Done when you get there")
 

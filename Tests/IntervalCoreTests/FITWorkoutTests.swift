@@ -216,7 +216,7 @@ import Testing
             ], "\(text)")
         let plan = try FITWorkout.decode(
             Self.garminLike([Self.step(0, (5, 0)), Self.step(1, (1, 80_000), speed: (3300, 3367))]), fallbackName: "x")
-        #expect(plan.openStepCount == 1 && plan.timedDuration == 4 * minute)
+        #expect(plan.openStepCount == 1 && plan.duration == 4 * minute)
     }
 
     @Test func targetsTheTimerCannotFollowAreSaidInTheLabel() throws {

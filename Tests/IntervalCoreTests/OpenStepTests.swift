@@ -18,8 +18,36 @@ import Testing
         #expect(!steps[13].isOpen && steps[13].duration == 120 * Self.second, "a distance with a pace is timed")
         #expect(steps[14].isOpen)
         #expect(plan.openStepCount == 8)
-        #expect(plan.timedDuration == 9 * 60 * Self.second + 120 * Self.second)
+        #expect(plan.duration == 9 * 60 * Self.second + 120 * Self.second)
         #expect(plan.notes.isEmpty)
+    }
+
+    /// An open step held a microsecond of the plan's time, which leaked into every total: `warmup` 1 µs, `run` 2 µs,
+    /// a round 90000001 µs, the plan 180000003 µs on the bus.
+    @Test func aStepThePersonEndsAddsNoTimeToAnyTotal() throws {
+        let plan = try plan("open warmup, 2x(0.4km run, 90s walk)")
+        #expect(plan.duration == 180 * Self.second && plan.openStepCount == 3)
+        guard case .group(let rounds) = plan.root.children[1] else {
+            Issue.record("the repeat is a group")
+            return
+        }
+        #expect(rounds.iterationDuration == 90 * Self.second && rounds.totalDuration == 180 * Self.second)
+        let kinds = PlanEstimate(plan).kinds
+        #expect(kinds.map(\.kind) == ["warmup", "run", "walk"])
+        #expect(kinds.map(\.duration) == [0, 0, 180 * Self.second])
+        #expect(kinds.map(\.openSteps) == [1, 2, 0])
+        #expect(kinds.map(\.share) == [0, 0, 1])
+        #expect(Array(plan.segments).map(\.duration) == [0, 0, 90 * Self.second, 0, 90 * Self.second])
+        #expect(plan.time(at: plan.timelineEnd) == plan.duration)
+        let text = PlanReport.text(for: plan)
+        #expect(text.contains("Warm-up  1 open step\nRun      2 open steps\nWalk      3:00  100 %"))
+        // The lengths make one column however wide the widest is.
+        #expect(text.contains("         until Done  Warm-up\n3:00 + 2 open steps  2 × (1:30 + 1 open step per round)"))
+        let short = try PlanParser.parse("open warmup, 10s run", origin: "", defaultName: "")
+        let (service, clock) = ManualTimerSource.session(wallEpoch: 0, outputs: [])
+        try service.start("open warmup, 10s run", origin: "", replace: false)
+        clock.advance(by: Self.second)
+        #expect(service.status.planDuration == UInt64(short.duration) && short.duration == 10 * Self.second)
     }
 
     @Test func fourHundredMinutesGetANoteSayingHowADistanceIsWritten() throws {
@@ -133,11 +161,14 @@ import Testing
         scheduler.stop(.user)
         let record = HistoryRecord(
             workout: WorkoutIdentity(id: "a", text: "", origin: "", startedWall: 0), plan: scheduler.plan,
-            elapsed: scheduler.elapsed, start: "s", end: "e", result: .stopped, reason: .user,
+            elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: scheduler.track)
         #expect(record.segments?.map(\.played) == [157 * Self.second, 10 * Self.second])
         #expect(record.timePerKind == ["warmup": 157 * Self.second, "run": 10 * Self.second])
         #expect(record.doneDuration == 167 * Self.second)
+        #expect(scheduler.elapsed == 167 * Self.second && record.openSteps == 3)
+        // The workout's time alone: the plan's timed steps are not what the workout's time is measured against.
+        #expect(record.doneText == "2:47")
     }
 }
 
@@ -149,7 +180,10 @@ import Testing
         clock.advance(by: 157 * second + 400_000)
         var status = service.status
         #expect(status.open && status.segmentElapsed == UInt64(157 * second + 400_000))
-        #expect(status.segmentRemaining == 0 && status.segmentDuration == 0 && status.elapsed == 0)
+        // The workout's time counts the step; the plan's timed steps wait, all of their time left.
+        #expect(status.segmentRemaining == 0 && status.segmentDuration == 0)
+        #expect(status.elapsed == status.segmentElapsed && status.remaining == UInt64(90 * second))
+        #expect(status.planDuration == UInt64(90 * second) && status.planOpenSteps == 2 && status.segmentDistance == 0)
         #expect(StatusText.remaining(status) == "2:37")
         try service.pause()
         clock.advance(by: 60 * second)
@@ -159,11 +193,27 @@ import Testing
         clock.advance(by: 5 * second)
         status = service.status
         #expect(status.open && status.segmentIndex == 1 && status.segmentElapsed == UInt64(5 * second))
+        #expect(status.segmentDistance == 400)
         try service.skip()
         clock.advance(by: 30 * second)
         status = service.status
         #expect(!status.open && status.segmentRemaining == UInt64(60 * second))
         #expect(status.segmentElapsed == UInt64(30 * second))
+        // The warm-up's 2:37.4 and the run's 5 s (the pause left out), then the walk's 30 s; 1:00 of the walk is left.
+        #expect(status.elapsed == UInt64(192 * second + 400_000) && status.remaining == UInt64(60 * second))
+        #expect(StatusText.percent(status) == 33)
+    }
+
+    /// "1:57/2:10 … (0:12 skipped)" did not add up: each time was rounded down on its own.
+    @Test func theHistorysTimeDoneAndSkippedAddUpToThePlansInWholeSeconds() {
+        var record = HistoryRecord(
+            id: "a", plan: "P", origin: "", start: "s", end: "e", startWall: 0, plannedDuration: 130 * second,
+            doneDuration: 117_600_000, segmentsDone: 3, timePerKind: [:], result: .stopped, reason: "user")
+        record.skipped = 12_400_000
+        record.openSteps = 0
+        #expect(record.doneText == "1:57 of 2:10" && record.skippedText == "0:13")
+        record.skipped = 0
+        #expect(record.skippedText == nil)
     }
 
     @Test func theNotificationSaysDoneWhenYouAreReadyWithADoneButton() throws {

@@ -182,7 +182,7 @@ struct PlanDraftTests {
         let again = try PlanParser.parse(draft.text, origin: "written", defaultName: "plan")
         let original = try PlanParser.parse(text, origin: "text", defaultName: "plan")
         #expect(same(original, again))
-        #expect(again.openStepCount == 4 && again.timedDuration == original.timedDuration)
+        #expect(again.openStepCount == 4 && again.duration == original.duration)
         // A step written from a plan (PlanWriter's, Duplicate's) keeps them too.
         guard case .group(let parsedRepeats)? = original.root.children.dropFirst().first,
             case .step(let parsedRun)? = parsedRepeats.children.first

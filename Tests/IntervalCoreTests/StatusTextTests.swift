@@ -7,14 +7,15 @@ import Testing
     static let running = TimerStatus(
         state: .running, planName: "Galloway run/walk 30:30", planDuration: 2_400_000_000, segmentIndex: 22,
         segmentCount: 56, segmentKind: "run", segmentLabel: "Run", segmentDuration: 30_000_000, nextLabel: "Walk",
-        elapsed: 888_300_000, segmentRemaining: 11_200_000, segmentElapsed: 18_800_000
+        elapsed: 888_300_000, segmentRemaining: 11_200_000, segmentElapsed: 18_800_000, remaining: 1_511_700_000
     )
 
-    /// In a step the person ends, 2:37.4 into it: no time left, the step counts up, the plan stands at its start.
+    /// In a step the person ends, 2:37.4 into it: no time left, the step and the workout count up, the plan's timed
+    /// steps wait.
     static let holding = TimerStatus(
-        state: .running, planName: "Track", planDuration: 600_000_001, segmentIndex: 0, segmentCount: 14,
-        segmentKind: "warmup", segmentLabel: "Warm up", segmentDuration: 0, nextLabel: "Run", elapsed: 0,
-        segmentRemaining: 0, open: true, segmentElapsed: 157_400_000
+        state: .running, planName: "Track", planDuration: 600_000_000, segmentIndex: 0, segmentCount: 14,
+        segmentKind: "warmup", segmentLabel: "Warm up", segmentDuration: 0, nextLabel: "Run", elapsed: 157_400_000,
+        segmentRemaining: 0, open: true, segmentElapsed: 157_400_000, remaining: 600_000_000, planOpenSteps: 2
     )
 
     @Test func textLine() {
@@ -52,8 +53,12 @@ import Testing
     @Test func progress() {
         #expect(StatusText.percent(Self.running) == 37)
         #expect(abs(StatusText.progress(Self.running) - 0.370125) < 1e-9)
+        // The share of the plan's time done, from what is left of it: the steps the person ended add to the
+        // workout's time, not to the plan's.
         var over = Self.running
         over.elapsed = over.planDuration * 2
+        #expect(abs(StatusText.progress(over) - 0.370125) < 1e-9)
+        over.remaining = 0
         #expect(StatusText.progress(over) == 1)
         var empty = Self.running
         empty.planDuration = 0
@@ -121,7 +126,10 @@ import Testing
 
     @Test func anOpenStepCountsUpAndHasNoTimeLeft() {
         let status = Self.holding
-        #expect(StatusText.line(status) == "running · Track · Warm up 2:37, until Done (1/14) · next Run · 0:00/10:00")
+        #expect(
+            StatusText.line(status)
+                == "running · Track · Warm up 2:37, until Done (1/14) · next Run · 2:37/10:00 + 2 open steps")
+        #expect(StatusText.percent(status) == 0)
         #expect(StatusText.value(.remaining, of: status) == "2:37")
         // The next second it shows, 2:38, is 0.6 s away: counting up changes on whole seconds of the step.
         #expect(StatusText.microsecondsUntilNextSecond(status) == 600_000)

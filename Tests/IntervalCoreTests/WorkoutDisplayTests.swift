@@ -8,7 +8,7 @@ import Testing
         (status.state, status.planName, status.planDuration) = (.running, "Tabata", 240_000_000)
         (status.segmentIndex, status.segmentCount, status.segmentKind) = (2, 16, "work")
         (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Work", 20_000_000, "Rest")
-        (status.elapsed, status.segmentRemaining) = (63_000_000, 17_000_000)
+        (status.elapsed, status.segmentRemaining, status.remaining) = (63_000_000, 17_000_000, 177_000_000)
         return status
     }()
 
@@ -63,14 +63,15 @@ import Testing
         #expect(WorkoutDisplay.nextChange(status, age: 0) == nil)
     }
 
-    /// 2.5 s into an open warm-up of `open warmup, 2x(0.4km run, 3s walk)`: the plan's time stands at 0, and its 6 s
-    /// and three open steps' microseconds are left.
+    /// 2.5 s into an open warm-up of `open warmup, 2x(0.4km run, 3s walk)`: the workout's time counts up, and the
+    /// plan's 6 s are left after it.
     private let warmingUp = {
         var status = TimerStatus.idle
-        (status.state, status.planName, status.planDuration) = (.running, "Track", 6_000_003)
+        (status.state, status.planName, status.planDuration) = (.running, "Track", 6_000_000)
         (status.segmentIndex, status.segmentCount, status.segmentKind) = (0, 5, "warmup")
         (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Warmup", 0, "Run")
-        (status.open, status.segmentElapsed) = (true, 2_500_000)
+        (status.open, status.segmentElapsed, status.elapsed) = (true, 2_500_000, 2_500_000)
+        (status.remaining, status.planOpenSteps) = (6_000_000, 3)
         return status
     }()
 
@@ -79,22 +80,30 @@ import Testing
         #expect(shown.open)
         #expect(shown.countdown == "0:02")
         #expect(shown.next == "Done when you are ready · Next: Run")
-        #expect(shown.times == "0:00 elapsed · 0:06 left after this step")
-        #expect(shown.segmentProgress == 0)
-        // It counts up with the local clock; the plan's time does not move.
+        #expect(shown.times == "0:02 elapsed · 0:06 left after this step")
+        #expect(shown.segmentProgress == 0 && shown.planProgress == 0)
+        // It counts up with the local clock, and so does the workout's time; what is left of the plan waits.
         let later = try #require(WorkoutDisplay(warmingUp, age: 1_000_000, restKinds: []))
         #expect(later.countdown == "0:03")
-        #expect(later.times == shown.times)
+        #expect(later.times == "0:03 elapsed · 0:06 left after this step")
         #expect(WorkoutDisplay.nextChange(warmingUp, age: 0) == 500_000)
         #expect(WorkoutDisplay.nextChange(warmingUp, age: 500_000) == 1_500_000)
     }
 
-    @Test func theMicrosecondsOfStepsThePersonEndsDoNotRoundTheTimeLeftUp() throws {
-        var walking = warmingUp
+    @Test func aDistanceThePersonEndsSaysSoAndTheStepsEndedCountInTheTimeNotInWhatIsLeft() throws {
+        var running = warmingUp
+        (running.segmentIndex, running.segmentKind, running.segmentLabel) = (1, "run", "Run")
+        (running.segmentDistance, running.nextLabel, running.segmentElapsed) = (400, "Walk", 95_000_000)
+        running.elapsed = 125_000_000  // the warm-up's 30 s and this step's 1:35
+        let shown = try #require(WorkoutDisplay(running, age: 0, restKinds: []))
+        #expect(shown.next == "Done when you get there · Next: Walk")
+        #expect(shown.times == "2:05 elapsed · 0:06 left after this step")
+        var walking = running
         (walking.open, walking.segmentIndex, walking.segmentKind, walking.segmentLabel) = (false, 2, "walk", "Walk")
-        (walking.segmentDuration, walking.segmentRemaining, walking.elapsed) = (3_000_000, 3_000_000, 2)
-        let shown = try #require(WorkoutDisplay(walking, age: 0, restKinds: []))
-        #expect(shown.times == "0:00 elapsed · 0:06 left")
-        #expect(shown.countdown == "0:03")
+        (walking.segmentDuration, walking.segmentRemaining, walking.segmentDistance) = (3_000_000, 2_000_000, 0)
+        (walking.elapsed, walking.remaining) = (126_000_000, 5_000_000)
+        let walked = try #require(WorkoutDisplay(walking, age: 0, restKinds: []))
+        #expect(walked.times == "2:06 elapsed · 0:05 left")
+        #expect(abs(walked.planProgress - 1.0 / 6) < 1e-9)
     }
 }

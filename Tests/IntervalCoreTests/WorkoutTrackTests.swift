@@ -88,7 +88,7 @@ import Testing
         let track = scheduler.track.shifted(by: wall - 100 * Self.second)
         let record = HistoryRecord(
             workout: WorkoutIdentity(id: "a", text: "", origin: "g.plan", startedWall: wall), plan: scheduler.plan,
-            elapsed: scheduler.elapsed, start: "s", end: "e", result: .stopped, reason: .user,
+            elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: track)
         #expect(record.doneDuration == 3_200_000)
         #expect(record.timePerKind == ["walk": 3_200_000])
@@ -121,7 +121,7 @@ import Testing
         let wall: Int64 = 1_700_000_000 * Self.second
         let record = HistoryRecord(
             workout: WorkoutIdentity(id: "a", text: "", origin: "g.plan", startedWall: wall), plan: scheduler.plan,
-            elapsed: scheduler.elapsed, start: "s", end: "e", result: .stopped, reason: .user,
+            elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: scheduler.track.shifted(by: wall - 100 * Self.second))
         let messages = try FIT.decode(HistoryExport.fitActivity(record, plan: scheduler.plan))
         func integers(_ global: UInt16, _ field: UInt8) -> [Int64] {

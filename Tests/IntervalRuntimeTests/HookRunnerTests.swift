@@ -65,6 +65,7 @@ import Testing
         status.nextLabel = "Run"
         status.elapsed = 120_000_000
         status.segmentRemaining = 60_000_000
+        status.remaining = 150_000_000
         for field in StatusField.allCases where field.inHooks {
             let value = StatusText.value(field, of: status)
             #expect(event.expand(["hook", "{\(field.rawValue)}"]) == ["hook", value], "{\(field.rawValue)}")
