@@ -114,6 +114,8 @@ public enum StatusText {
         shown.segmentElapsed = status.open ? status.segmentElapsed / 1_000_000 : 0
         shown.segmentRemaining = UInt64(
             TimeText.roundedUpToSecond(Int64(clamping: status.segmentRemaining)) / 1_000_000)
+        // What is left of the plan, as the window shows it: rounded up, changing with the segment's time left.
+        shown.remaining = UInt64(TimeText.roundedUpToSecond(Int64(clamping: status.remaining)) / 1_000_000)
         return shown
     }
 

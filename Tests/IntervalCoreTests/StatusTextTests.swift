@@ -81,9 +81,11 @@ import Testing
         var later = Self.running
         later.segmentRemaining -= 150_000
         later.elapsed += 150_000
+        later.remaining -= 150_000
         #expect(StatusText.shown(later) == StatusText.shown(Self.running))
         later.segmentRemaining -= 100_000
         later.elapsed += 100_000
+        later.remaining -= 100_000
         #expect(StatusText.shown(later) != StatusText.shown(Self.running))
     }
 
