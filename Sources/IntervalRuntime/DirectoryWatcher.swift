@@ -11,7 +11,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
     private var changed: Set<String> = []
     private var settling: DispatchWorkItem?
 
-    /// Watches `directory`, made first if missing (mode 0700, as `mkdir -p`); `onChange` runs on `queue` with the names
+    /// Watches `directory`, made first if missing (as `mkdir -p`, the umask deciding); `onChange` runs on `queue` with the names
     /// (not paths) of the files that changed.
     public init(
         directory: String, queue: DispatchQueue, settle: DispatchTimeInterval = .milliseconds(50),

@@ -9,6 +9,17 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "Failed to \(operation) \(path): \(errnoText(errno))" }
 }
 
+/// Who may read what ``FileBytes`` creates.
+public enum FileAccess: Sendable {
+    /// As the umask says, as every other program's files and folders: exports, plans, settings.
+    case umask
+    /// The owner alone, whatever the umask: the workout's state and history.
+    case owner
+
+    var fileMode: mode_t { self == .umask ? 0o666 : 0o600 }
+    var directoryMode: mode_t { self == .umask ? 0o777 : 0o700 }
+}
+
 /// Whole-file reads, atomic replacement and appends with `read(2)`/`write(2)`, retrying interrupted calls.
 public enum FileBytes {
     /// The file's bytes, at most `limit` of them; a longer file fails with `EFBIG`.
@@ -32,9 +43,9 @@ public enum FileBytes {
 
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the old file or the new one: a temporary
     /// file in the same directory, `fsync`, `rename`, then `fsync` of the directory.
-    public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
+    public static func replace(_ path: String, with bytes: [UInt8], access: FileAccess = .umask) throws(FileError) {
         let temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, access.fileMode)
         guard descriptor >= 0 else { throw FileError(operation: "create", path: temporary, errno: errno) }
         do throws(FileError) {
             try writeAll(bytes, to: descriptor, path: temporary)
@@ -57,7 +68,7 @@ public enum FileBytes {
     /// `EEXIST` (the file is linked into place, which, unlike `rename`, refuses to replace).
     public static func create(_ path: String, with bytes: [UInt8]) throws(FileError) {
         let temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, FileAccess.umask.fileMode)
         guard descriptor >= 0 else { throw FileError(operation: "create", path: temporary, errno: errno) }
         defer { unlink(temporary) }
         do throws(FileError) {
@@ -82,20 +93,20 @@ public enum FileBytes {
 
     /// Appends `bytes` with one `write(2)` on an `O_APPEND` descriptor, so that concurrent readers see whole lines
     /// (a torn last line only if the machine stops mid-write), then `fsync`.
-    public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    public static func append(_ bytes: [UInt8], to path: String, access: FileAccess = .umask) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, access.fileMode)
         guard descriptor >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)
         guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: path, errno: errno) }
     }
 
-    /// Creates `path` and its missing parents, each with mode 0700; a relative path is from the current directory.
-    public static func makeDirectories(_ path: String) throws(FileError) {
+    /// Creates `path` and its missing parents, each as `access` says; a relative path is from the current directory.
+    public static func makeDirectories(_ path: String, access: FileAccess = .umask) throws(FileError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+            if mkdir(prefix, access.directoryMode) != 0, errno != EEXIST {
                 throw FileError(operation: "create the directory", path: prefix, errno: errno)
             }
         }

@@ -36,8 +36,8 @@ public struct StateStore: WorkoutStateRecording, Sendable {
 
     /// Records `state` atomically.
     public func save(_ state: WorkoutState) throws(FileError) {
-        try FileBytes.makeDirectories(directory)
-        try FileBytes.replace(statePath, with: Self.encode(state))
+        try FileBytes.makeDirectories(directory, access: .owner)
+        try FileBytes.replace(statePath, with: Self.encode(state), access: .owner)
     }
 
     /// Forgets the running workout. A failure is thrown, not ignored: a state file left behind would resume a
@@ -79,8 +79,8 @@ public struct StateStore: WorkoutStateRecording, Sendable {
 
     /// Appends one record to the history.
     public func append(_ record: HistoryRecord) throws(FileError) {
-        try FileBytes.makeDirectories(directory)
-        try FileBytes.append(Self.encode(record) + [UInt8(ascii: "\n")], to: historyPath)
+        try FileBytes.makeDirectories(directory, access: .owner)
+        try FileBytes.append(Self.encode(record) + [UInt8(ascii: "\n")], to: historyPath, access: .owner)
     }
 
     /// Every record in the history, oldest first, and how many lines could not be read (a torn last line while the

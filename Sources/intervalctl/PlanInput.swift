@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import IntervalCore
+import IntervalRuntime
 
 /// Where a plan comes from: `PLAN` (a path or a name), `-e EXPR`, or `-` for stdin.
 struct PlanInput: ParsableArguments {
@@ -78,12 +80,21 @@ struct PlanSource {
         return try file(at: locate(plan))
     }
 
+    /// Far more than any plan (`plan show` reads millions of segments), and a bound for a file that never ends
+    /// (`/dev/zero`). The daemon takes at most 1 MiB (``WorkoutSession/maximumPlanTextBytes``).
+    static let maximumFileBytes = 64 << 20
+
     static func file(at path: String) throws -> PlanSource {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError(tr("cannot read '{path}': {reason}", ["path": path, "reason": readFailure(path)]))
+        let bytes: [UInt8]
+        do throws(FileError) {
+            // read(2) reads a pipe, a FIFO and /dev/null as it reads a file; FileManager refused them, as root too,
+            // with "permission denied".
+            bytes = try FileBytes.read(path, limit: maximumFileBytes)
+        } catch {
+            printError(tr("cannot read '{path}': {reason}", ["path": path, "reason": readFailure(error.errno)]))
             throw ExitCode.failure
         }
-        return PlanSource(bytes: Array(data), origin: path, defaultName: PlanLocator.planName(forPath: path))
+        return PlanSource(bytes: bytes, origin: path, defaultName: PlanLocator.planName(forPath: path))
     }
 
     /// A path as given, or the first file a plan name resolves to.
@@ -107,9 +118,13 @@ struct PlanSource {
         throw ExitCode.failure
     }
 
-    private static func readFailure(_ path: String) -> String {
-        var isDirectory = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return tr("no such file") }
-        return isDirectory ? tr("it is a directory") : tr("permission denied")
+    private static func readFailure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT, ENOTDIR: tr("no such file")
+        case EISDIR: tr("it is a directory")
+        case EACCES, EPERM: tr("permission denied")
+        case EFBIG: tr("it is too large to be a plan (over 64 MiB)")
+        default: errnoText(code)
+        }
     }
 }

@@ -1,7 +1,11 @@
 """intervalctl's plan commands, run as a user runs them: output, diagnostics and exit codes (docs/reference.md §2)."""
 import json
+import os
+import stat
+import subprocess
+import threading
 
-from conftest import REPO, ctl
+from conftest import BIN, REPO, ctl
 
 PLANS = REPO / "config" / "plans"
 
@@ -139,3 +143,40 @@ def test_calc_refuses_bad_input_with_a_located_error():
     assert ctl("calc").returncode == 64
     endless = ctl("calc", "1000000km @ 0.0001 m/s")
     assert (endless.returncode, endless.stderr) == (65, "intervalctl: error: That run cannot be solved.\n")
+
+
+def test_a_pipe_a_fifo_and_dev_null_are_read_as_files_are(tmp_path):
+    """They said "permission denied", as root too: the file was checked, not read."""
+    piped = ctl("plan", "show", "/dev/stdin", input="10s run\n")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.splitlines()[0] == "stdin — 0:10, 1 segment"
+    fifo = tmp_path / "fifo.plan"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("5s walk\n",))
+    writer.start()
+    from_fifo = ctl("plan", "show", str(fifo))
+    writer.join(timeout=10)
+    assert from_fifo.returncode == 0 and from_fifo.stdout.startswith("fifo — 0:05, 1 segment"), from_fifo.stderr
+    empty = ctl("plan", "check", "/dev/null")
+    assert empty.returncode == 65
+    assert "/dev/null:1:1: error: the plan has no steps" in empty.stdout + empty.stderr
+    assert "permission denied" not in empty.stderr
+    folder = ctl("plan", "show", str(tmp_path))
+    assert folder.returncode == 1 and f"cannot read '{tmp_path}': it is a directory" in folder.stderr
+
+
+def test_exported_files_and_folders_follow_the_umask(tmp_path):
+    """They were 0600 in folders of 0700 whatever the umask."""
+    share = tmp_path / "share"
+    (share / "intervald").mkdir(parents=True)
+    (share / "intervald" / "programs").symlink_to(REPO / "config" / "programs")
+    out = tmp_path / "watch" / "week"
+    exported = subprocess.run(
+        ["sh", "-c", 'umask 022; exec "$0" program export c25k --day 1.1 -o "$1"', str(BIN / "intervalctl"), str(out)],
+        capture_output=True, text=True, timeout=30,
+        env={**os.environ, "XDG_DATA_DIRS": str(share), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+             "XDG_DATA_HOME": str(tmp_path / "none"), "XDG_STATE_HOME": str(tmp_path / "state")})
+    assert exported.returncode == 0, exported.stderr
+    files = list(out.iterdir())
+    assert files and all(stat.S_IMODE(f.stat().st_mode) == 0o644 for f in files), [oct(f.stat().st_mode) for f in files]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755 and stat.S_IMODE(out.parent.stat().st_mode) == 0o755

@@ -34,6 +34,30 @@ import Testing
         #expect(throws: FileError.self) { try store.removeState() }
     }
 
+    /// Exports and plans were 0600 in folders of 0700: they follow the umask, as every other program's do; the
+    /// workout's state and history stay the owner's.
+    @Test func filesFollowTheUmaskButTheStateAndHistoryAreTheOwnersAlone() throws {
+        // The process's umask as the kernel reports it, read rather than set: tests run side by side.
+        let status = String(decoding: try FileBytes.read("/proc/self/status", limit: 1 << 16), as: UTF8.self)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let mask = try #require(mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        func mode(_ path: String) -> mode_t {
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+        }
+        let folder = temporaryDirectory(prefix: "intervald-modes") + "/exports/week 1"
+        try FileBytes.makeDirectories(folder)
+        try FileBytes.replace(folder + "/a.fit", with: [1])
+        try FileBytes.create(folder + "/b.plan", with: [1])
+        #expect(mode(folder) == 0o777 & ~mask)
+        #expect(mode(folder + "/a.fit") == 0o666 & ~mask && mode(folder + "/b.plan") == 0o666 & ~mask)
+        let store = temporaryStore()
+        try store.save(state)
+        #expect(mode(store.statePath) == 0o600 & ~mask)
+        let slash = try #require(store.statePath.lastIndex(of: "/"))
+        #expect(mode(String(store.statePath[..<slash])) == 0o700 & ~mask)
+    }
+
     /// A sound state file, but for its wall-clock anchor: resuming from it would overflow.
     static let outOfRange = """
         {"version": 1, "id": "x", "plan": "10m run", "origin": "", "boot_id": "b", "anchor_boot_us": 1,
