@@ -221,10 +221,15 @@ public final class FeedbackdClient: FeedbackTriggering, @unchecked Sendable {
         }
     }
 
-    /// Says once that there is no feedbackd, until it answers again.
+    /// Says once that there is no feedbackd, until it answers again: one calm line where it is simply not there (a
+    /// desktop without a vibration motor), the error where it is there and failed.
     private func unavailable(_ error: BusError) {
         guard !saidUnavailable else { return }
         saidUnavailable = true
-        logger.info("No cues you feel: feedbackd does not answer.", metadata: ["error": "\(error)"])
+        if error.name == BusErrorName.serviceUnknown || error.name == BusErrorName.nameHasNoOwner {
+            logger.info("No cues you feel: feedbackd is not running here.")
+        } else {
+            logger.info("No cues you feel: feedbackd does not answer.", metadata: ["error": "\(error)"])
+        }
     }
 }

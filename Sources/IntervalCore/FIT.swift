@@ -148,7 +148,8 @@ public struct FITMessage: Sendable, Equatable {
 /// Why bytes are not a FIT file, with where.
 public struct FITError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
-    /// The offset of the byte where reading stopped.
+    /// The offset of the byte where reading stopped: for a test or a debugger, not for the person, who is told what
+    /// is wrong with the file and what to do.
     public var offset: Int
 
     public init(_ message: String, at offset: Int) {
@@ -156,8 +157,7 @@ public struct FITError: Error, Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
-    /// The message with where: "byte 12: …".
-    public var description: String { tr("byte {offset}: {problem}", ["offset": "\(offset)", "problem": message]) }
+    public var description: String { message }
 }
 
 extension FIT {
@@ -251,10 +251,10 @@ extension FIT {
         return try reader.messages()
     }
 
-    /// A file shorter than its header says.
+    /// A file shorter than its header says: a copy that stopped before its end.
     private static func cutShort(_ promised: Int, _ count: Int) -> String {
         tr(
-            "the file is cut short: its header promises {promised} bytes, it has {count}",
+            "the file is incomplete, a copy that stopped before its end ({count} of its {promised} bytes): copy it again",
             ["promised": "\(promised)", "count": "\(count)"])
     }
 

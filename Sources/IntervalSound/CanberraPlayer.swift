@@ -204,9 +204,11 @@ public final class CanberraPlayer: @unchecked Sendable {
         case .failure(let error):
             if !failing, let code = error.code {
                 failing = true
-                logger.warning(
-                    "Failed to connect to the audio server, ignoring; cues are silent until it is back.",
-                    metadata: ["error": "\(Self.errorText(code))"])
+                // One calm line: a session without an audio server (a headless one, a server still starting) is
+                // common, and the workout goes on without sound.
+                logger.notice(
+                    "No audio server answers: cues are silent until one does.",
+                    metadata: ["reason": "\(Self.errorText(code))"])
             }
             return nil
         }

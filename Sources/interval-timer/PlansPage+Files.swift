@@ -63,8 +63,9 @@ extension PlansPage {
                 tell(tr("The file was not imported"), error.description)
                 return
             }
-            if FIT.hasSignature(bytes) {
-                // A FIT workout (a watch's, Garmin Connect's): the plan it holds, written as plan language.
+            // A FIT workout (a watch's, Garmin Connect's): the plan it holds, written as plan language. A file named
+            // .fit is read as one, as `intervalctl plan import` reads it, and said not to be one when it is not.
+            if FIT.hasSignature(bytes) || path.lowercased().hasSuffix(".fit") {
                 do throws(FITWorkoutError) {
                     plan = try FITWorkout.decode(bytes, fallbackName: PlanLocator.planName(forPath: path))
                 } catch {
@@ -212,7 +213,13 @@ extension PlansPage {
             gtk_label_set_xalign(cast(label), 0)
             gtk_widget_add_css_class(label, "monospace")
             accessibleName(label, tr("Problem"))
-            problem = label
+            // The line and its caret keep their columns, and scroll sideways: unwrapped, they made the dialog as wide
+            // as the plan's line (1080 px beside a 360 px window).
+            let scroller: Widget = gtk_scrolled_window_new()
+            gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+            gtk_scrolled_window_set_propagate_natural_height(cast(scroller), 1)
+            gtk_scrolled_window_set_child(cast(scroller), label)
+            problem = scroller
         }
         ask(
             cast(parent), heading, monospace ? nil : body, answers: [Answer(id: "close", label: tr("OK"))],

@@ -67,8 +67,12 @@ final class WorkoutPage {
         )
         startAgainLabel = String(cString: gtk_button_get_label(startAgainButton))
         let countdown = self.countdown
+        let words = ["restart-word", "pause-word", "skip-word", "stop-word"].map { layout.get($0, Label.self) }
+        // Every word a button may show: Pause reads Resume while paused, Skip reads Done in a step the person ends.
+        let wordTexts = words.map { String(cString: gtk_label_get_text($0.c)) } + [tr("Resume"), tr("Done")]
         on(layout.get("probe", GtkDrawingArea.self), .resize) { width, height in
             Self.sizeDigits(countdown, width: width, height: height)
+            Self.showWords(words, saying: wordTexts, ifTheyFit: width)
         }
         let pages = self.pages
         on(layout.get("done", GtkButton.self), .clicked) { gtk_stack_set_visible_child_name(pages.c, "idle") }
@@ -208,6 +212,29 @@ final class WorkoutPage {
         gtk_widget_set_tooltip_text(skipButton.widget, open ? tr("End this step (Right)") : skipTooltip)
         for part in [segmentCaption.widget, segmentBar.widget] { gtk_widget_set_visible(part, open ? 0 : 1) }
     }
+
+    /// The controls' words under their icons where four buttons as wide as the longest of `texts` fit the page's
+    /// `width`; icons alone where they do not ("Überspringen" made the four 460 px wide, and a 360 px window cut
+    /// Beenden off). The buttons keep their accessible names and tooltips.
+    private static func showWords(
+        _ words: [UnsafeMutablePointer<Label>], saying texts: [String], ifTheyFit width: Int32
+    ) {
+        guard let word = words.first else { return }
+        let widths: [Int32] = texts.map { text in
+            let measure = gtk_widget_create_pango_layout(cast(word), text)
+            defer { g_object_unref(UnsafeMutableRawPointer(measure)) }
+            var (wordWidth, wordHeight): (Int32, Int32) = (0, 0)
+            pango_layout_get_pixel_size(measure, &wordWidth, &wordHeight)
+            return wordWidth
+        }
+        let widest = widths.max() ?? 0
+        // A button's padding and border (Adwaita's 10 px a side, and the control's), the box's 12 px between
+        // buttons, and the page's 18 px margins.
+        let needed = 4 * (widest + buttonPadding) + 3 * 12 + 2 * 18
+        for word in words { gtk_widget_set_visible(cast(word), width >= needed ? 1 : 0) }
+    }
+
+    private static let buttonPadding: Int32 = 28
 
     /// Digits 42 % of the page's height (less when the page is too narrow for "00:00" at that size).
     private static func sizeDigits(_ countdown: UnsafeMutablePointer<Label>, width: Int32, height: Int32) {

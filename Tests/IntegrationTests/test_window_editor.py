@@ -230,10 +230,28 @@ def test_a_file_that_is_not_a_plan_is_not_imported_and_its_diagnostic_is_shown(w
     window.wait("label", "“bad.plan” is not a valid plan")
     problem = window.wait("label", "Problem")
     assert text_of(problem).startswith("bad.plan:2:22: error: expected a pace after '@'"), text_of(problem)
+    # The message is no wider than a phone's screen, however long the plan's line: the line scrolls sideways in it (it
+    # was 1080 px wide).
+    dialog = window.app.get_child_at_index(window.app.get_child_count() - 1)
+    assert dialog.get_extents(Atspi.CoordType.SCREEN).width <= 400, dialog.get_extents(Atspi.CoordType.SCREEN).width
     window.press("push button", response("OK"))
     wait_until(lambda: window.app.get_child_count() == 1, 5, "the message to close")
     own = own_plans(tmp_path)
     assert not own.exists() or not any(own.iterdir())
+
+
+@xdotool_required
+def test_a_text_file_named_fit_is_said_not_to_be_a_fit_file(window, tmp_path):
+    """The window imported it as a plan ("unknown directive 'hello'") where `intervalctl plan import` says what it is."""
+    named = tmp_path / "x.fit"
+    named.write_text("hello\n")
+    window.tab("Plans")
+    window.press("push button", "Import…")
+    choose(window, "Import a Plan", named, "Import")
+    window.wait("label", "“x.fit” is not a workout intervald can import")
+    window.wait("label", re.compile(r"not a FIT file.*"))
+    window.press("push button", response("OK"))
+    wait_until(lambda: window.app.get_child_count() == 1, 5, "the message to close")
 
 
 @xdotool_required

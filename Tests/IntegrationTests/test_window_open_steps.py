@@ -162,7 +162,7 @@ def test_in_german_the_big_button_reads_fertig_and_says_when_a_step_is_done(tmp_
     try:
         assert ctl("start", "-e", TRACK).returncode == 0
         big_button(window, "Fertig", pause="Anhalten")
-        window.wait("label", re.compile(r"Fertig, wenn du bereit bist · Danach: .+"))
+        window.wait("label", re.compile(r"Fertig, wenn Sie bereit sind · Danach: .+"))
         window.wait("label", "0:00 vergangen · 0:20 übrig nach diesem Schritt")
         ctl("stop")
     finally:

@@ -55,7 +55,7 @@ import Testing
             }
         }
         #expect(refusal(Array("plan text, not FIT".utf8))?.message.hasPrefix("not a FIT file") == true)
-        #expect(refusal(Array(good.prefix(20)))?.message.hasPrefix("the file is cut short") == true)
+        #expect(refusal(Array(good.prefix(20)))?.message.hasPrefix("the file is incomplete") == true)
         var flipped = good
         flipped[30] ^= 0x01
         #expect(refusal(flipped)?.message == "the file is damaged: its CRC does not match its contents")
@@ -68,7 +68,8 @@ import Testing
         #expect(
             refusal(size)?.message == "the file is damaged: its header gives its own size as 40 bytes, not 12 or 14")
         #expect(
-            refusal(Array(good.prefix(13)))?.message == "the file is cut short: its header promises 14 bytes, it has 13"
+            refusal(Array(good.prefix(13)))?.description
+                == "the file is incomplete, a copy that stopped before its end (13 of its 14 bytes): copy it again"
         )
         var signature = good
         signature[8] = 0
