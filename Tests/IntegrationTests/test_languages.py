@@ -91,8 +91,7 @@ def test_the_history_and_fit_refusals_are_german(tmp_path):
     workout.write_bytes(header)
     damaged = ctl("plan", "import", str(workout), env=env)
     assert (damaged.returncode, damaged.stderr) == (
-        65, f"{workout}: Fehler: Byte 12: die Datei ist beschädigt: die Prüfsumme (CRC) ihres Kopfs passt nicht zum "
-        "Kopf\n")
+        65, f"{workout}: Fehler: die Datei ist beschädigt: die Prüfsumme (CRC) ihres Kopfs passt nicht zum Kopf\n")
     assert not (tmp_path / "config").exists()
 
 
