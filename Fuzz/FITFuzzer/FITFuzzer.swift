@@ -16,7 +16,10 @@ public func fitFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     }
     do {
         let plan = try FITWorkout.decode(bytes, fallbackName: "fuzz")
-        precondition(plan.duration > 0 && plan.duration <= PlanLimits.maximumDuration, "duration outside the limits")
+        // A workout of steps ended by the person alone (open, a sensor's value) has no time, but has a timeline.
+        precondition(
+            plan.duration >= 0 && plan.duration <= PlanLimits.maximumDuration && plan.timelineEnd > 0,
+            "duration outside the limits")
         // A workout read writes again.
         _ = try FITWorkout.encode(plan, restKinds: [], created: 0)
     } catch {

@@ -15,21 +15,28 @@ public func planParserFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: 
         precondition(error.description.hasPrefix("fuzz:\(error.line):\(error.column): error: "), "malformed diagnostic")
         return 0
     }
-    precondition(plan.duration > 0 && plan.duration <= PlanLimits.maximumDuration, "duration outside the limits")
+    // A plan of steps the person ends alone has no time; its timeline still has a place for each.
+    precondition(plan.duration >= 0 && plan.duration <= PlanLimits.maximumDuration, "duration outside the limits")
+    precondition(plan.timelineEnd > 0 && plan.timelineEnd >= plan.duration, "a timeline shorter than the plan")
+    precondition(plan.time(at: plan.timelineEnd) == plan.duration, "the timeline's time is not the plan's")
     precondition(
         plan.segmentCount >= 1 && plan.segmentCount <= PlanLimits.maximumSegmentCount,
         "segment count outside the limits")
+    let end = plan.timelineEnd
     precondition(plan.segment(at: 0)?.index == 0, "the first segment is not segment 0")
-    precondition(plan.segment(at: plan.duration - 1)?.index == plan.segmentCount - 1, "the last segment is misplaced")
-    precondition(plan.segment(at: plan.duration) == nil, "a segment after the end")
+    precondition(plan.segment(at: end - 1)?.index == plan.segmentCount - 1, "the last segment is misplaced")
+    precondition(plan.segment(at: end) == nil, "a segment after the end")
     let estimate = PlanEstimate(plan)
     precondition(estimate.kinds.reduce(0) { $0 + $1.duration } == plan.duration, "time per kind does not add up")
-    // A few seeks spread over the plan, each a segment that contains its instant.
+    precondition(estimate.kinds.reduce(0) { $0 + $1.openSteps } == plan.openStepCount, "open steps do not add up")
+    // A few seeks spread over the timeline, each a segment that holds its place; a step the person ends has no time.
     for step in 1...7 {
-        let instant = plan.duration / 8 * Int64(step)
-        if let segment = plan.segment(at: instant) {
-            precondition(segment.start <= instant && instant < segment.end, "a seek found the wrong segment")
-            precondition(segment.duration >= 1 && segment.index < plan.segmentCount, "a seek found a bad segment")
+        let place = end / 8 * Int64(step)
+        if let segment = plan.segment(at: place) {
+            precondition(segment.start <= place && place < segment.end, "a seek found the wrong segment")
+            precondition(
+                (segment.isOpen ? segment.duration == 0 : segment.duration >= 1) && segment.index < plan.segmentCount,
+                "a seek found a bad segment")
         }
     }
     return 0
