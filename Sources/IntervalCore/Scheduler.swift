@@ -68,15 +68,27 @@ public final class Scheduler {
 
     /// The workout's time so far, pauses excluded: the plan's time up to ``place`` (a skip passes over time) and
     /// every step the person ended, as long as it played.
-    public var elapsed: Int64 { Self.elapsed(of: plan, at: place, track: track, now: timer.now) }
-
-    /// ``elapsed`` of a workout of `plan` standing at `place` with `track` at `now`.
-    static func elapsed(of plan: Plan, at place: Int64, track: WorkoutTrack, now: ClockInstant) -> Int64 {
-        plan.time(at: place) + track.heldTime(until: now)
-    }
+    public var elapsed: Int64 { reading.elapsed }
 
     /// The time of the timed steps still to come, µs: the plan's ``Plan/duration`` less its time up to ``place``.
-    public var remaining: Int64 { plan.duration - plan.time(at: place) }
+    public var remaining: Int64 { reading.remaining }
+
+    /// ``place``, ``elapsed`` and ``remaining`` from one reading of the clock, the plan's time up to the place found
+    /// once: a status shows the three together, at every cue.
+    public var reading: (place: Int64, elapsed: Int64, remaining: Int64) {
+        let now = timer.now
+        let place = position(at: now)
+        let times = Self.times(of: plan, at: place, track: track, now: now)
+        return (place, times.elapsed, times.remaining)
+    }
+
+    /// ``elapsed`` and ``remaining`` of a workout of `plan` standing at `place` with `track` at `now`.
+    static func times(
+        of plan: Plan, at place: Int64, track: WorkoutTrack, now: ClockInstant
+    ) -> (elapsed: Int64, remaining: Int64) {
+        let timeDone = plan.time(at: place)
+        return (timeDone + track.heldTime(until: now), plan.duration - timeDone)
+    }
 
     /// An open step plays (docs/plan-language.md): the plan stands still until the person ends it.
     public var isHolding: Bool { state != .idle && current?.isOpen == true }

@@ -54,7 +54,7 @@ public struct WorkoutMoment: Sendable {
     }
 
     /// The workout's time so far, pauses excluded (``Scheduler/elapsed``); after the end, its whole time.
-    public var elapsed: Int64 { Scheduler.elapsed(of: plan, at: place, track: track, now: now) }
+    public var elapsed: Int64 { Scheduler.times(of: plan, at: place, track: track, now: now).elapsed }
 
     /// The segment the event is about: the one starting, counting down, paused or resumed; nil at the end.
     public var segment: Segment? {

@@ -172,7 +172,7 @@ public final class WorkoutSession {
     public var status: TimerStatus {
         guard let scheduler, scheduler.state != .idle, let segment = scheduler.current else { return .idle }
         let plan = scheduler.plan
-        let place = scheduler.place
+        let (place, elapsed, remaining) = scheduler.reading
         var status = TimerStatus(
             state: scheduler.state, planName: plan.name, planDuration: UInt64(plan.duration),
             // Exact: every plan has at most PlanLimits.maximumSegmentCount (UInt32.max) segments.
@@ -180,11 +180,11 @@ public final class WorkoutSession {
             segmentKind: segment.kind, segmentLabel: segment.label,
             segmentDuration: UInt64(segment.duration),
             nextLabel: plan.segment(after: segment)?.label ?? "",
-            elapsed: UInt64(max(scheduler.elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
+            elapsed: UInt64(max(elapsed, 0)), segmentRemaining: UInt64(max(scheduler.segmentRemaining, 0))
         )
         status.open = segment.isOpen
         status.segmentElapsed = UInt64(max(segment.isOpen ? scheduler.openPlayed : place - segment.start, 0))
-        status.remaining = UInt64(max(scheduler.remaining, 0))
+        status.remaining = UInt64(max(remaining, 0))
         status.segmentDistance = segment.wholeMetres
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         return status
