@@ -90,10 +90,13 @@ public struct Step: Sendable, Equatable {
         return pace?.distance(in: span)
     }
 
-    /// The kind, capitalised: `run` → `Run`.
+    /// The kind as a word: `run` → `Run`, and the two kinds English writes with a hyphen, `warmup` → `Warm-up` and
+    /// `cooldown` → `Cool-down`, so that the screen, the bus, hooks and FIT files spell them one way.
     public static func defaultLabel(for kind: String) -> String {
-        kind.prefix(1).uppercased() + kind.dropFirst()
+        hyphenatedKinds[kind] ?? kind.prefix(1).uppercased() + kind.dropFirst()
     }
+
+    private static let hyphenatedKinds = ["warmup": "Warm-up", "cooldown": "Cool-down"]
 }
 
 /// A plan item: a step, or a group of items with its repetition.

@@ -157,12 +157,12 @@ IMPORTED = {
     "garmin-open-step.fit": ['open warmup "Warm up"', '10m work "Run"'],
     "garmin-connect-track.fit": [
         "open warmup", "6x {", "  0.4km work", '  1m30s recovery "Walk"', "}",
-        'open cooldown "Cooldown · until heart rate below 125 bpm"'],
+        'open cooldown "Cool-down · until heart rate below 125 bpm"'],
     "garmin-connect-sensors.fit": [
-        '10m warmup "Warmup · heart rate zone 2"', '20m work "Tempo · 140–150 bpm"', 'open work "Burn · until 200 kcal"',
+        '10m warmup "Warm-up · heart rate zone 2"', '20m work "Tempo · 140–150 bpm"', 'open work "Burn · until 200 kcal"',
         'open recovery "Recovery · until power below 150 W"',
         'open work "Climb · until heart rate above 80% of maximum"', '2m work "Quick feet · cadence 85–90"',
-        'open cooldown "Cooldown · until heart rate below 125 bpm"'],
+        'open cooldown "Cool-down · until heart rate below 125 bpm"'],
     "sdk-workout-individual-steps.fit": [
         '1m warmup "_A_ · heart rate zone 2"', '0.5km work "B1_ · power zone 5"', '0.5km work "B2_ · power zone 3"',
         'open cooldown "_C_ · until heart rate below 125 bpm · power zone 1"'],
@@ -227,7 +227,7 @@ def test_a_refusal_and_an_imported_condition_are_in_the_users_language(tmp_path)
         "unter 120 bpm, was nur der Sensor einer Uhr erkennen kann\n"), refused.stderr
     imported = ctl("plan", "import", str(DATA / "garmin-connect-track.fit"), "-o", "-", env=german)
     assert imported.returncode == 0, imported.stderr
-    assert 'open cooldown "Cooldown · bis Herzfrequenz unter 125 bpm"' in imported.stdout, imported.stdout
+    assert 'open cooldown "Cool-down · bis Herzfrequenz unter 125 bpm"' in imported.stdout, imported.stdout
 
 
 def test_open_and_distance_steps_go_out_as_the_duration_types_a_watch_reads(tmp_path):

@@ -55,7 +55,7 @@ import Testing
         }
         #expect(
             rows == [
-                ["0", "Warmup", "0", "300000", "0", "2", "warmup"],
+                ["0", "Warm-up", "0", "300000", "0", "2", "warmup"],
                 ["1", "Run", "0", "60000", "0", "0", "run"],
                 ["2", "Walk", "0", "60000", "0", "4", "walk"],
                 ["3", "-", "6", "1", "3", "-", "-"],
@@ -79,13 +79,13 @@ import Testing
         }
         #expect(
             rows == [
-                ["Warmup", "5", "-", "2", "2", "warmup"],
+                ["Warm-up", "5", "-", "2", "2", "warmup"],
                 ["Run", "1", "40000", "2", "0", "run"],
                 ["Walk", "0", "90000", "2", "4", "walk"],
                 ["-", "6", "1", "2", "-", "-"],
                 ["Run", "1", "40000", "0", "0", "run"],
                 ["Free", "5", "-", "0", "0", "run"],
-                ["Cooldown", "5", "-", "2", "3", "cooldown"],
+                ["Cool-down", "5", "-", "2", "3", "cooldown"],
             ])
         // A paced distance and an open step with a pace keep their speed bands, in mm/s.
         #expect(steps[4][5] == .integer(3267) && steps[4][6] == .integer(3400))
@@ -208,7 +208,7 @@ import Testing
                 // A distance at a pace is timed (a speed band's middle, to the second per kilometre).
                 "0.8km work \"800 m\" @ 5:00/km",
                 "open cooldown \"Cool-down · until heart rate below 125 bpm\"",
-                "open warmup \"Warmup · until heart rate above 80% of maximum\"",
+                "open warmup \"Warm-up · until heart rate above 80% of maximum\"",
                 "open work \"Burn · until 200 kcal\"",
                 "open recovery \"Recovery · until power below 150 W\"",
                 "open work \"Push · until power above 85% of FTP\"",

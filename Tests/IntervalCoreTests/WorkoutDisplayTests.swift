@@ -69,7 +69,7 @@ import Testing
         var status = TimerStatus.idle
         (status.state, status.planName, status.planDuration) = (.running, "Track", 6_000_000)
         (status.segmentIndex, status.segmentCount, status.segmentKind) = (0, 5, "warmup")
-        (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Warmup", 0, "Run")
+        (status.segmentLabel, status.segmentDuration, status.nextLabel) = ("Warm-up", 0, "Run")
         (status.open, status.segmentElapsed, status.elapsed) = (true, 2_500_000, 2_500_000)
         (status.remaining, status.planOpenSteps) = (6_000_000, 3)
         return status
