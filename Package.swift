@@ -72,7 +72,9 @@ let package = Package(
         // Watches (docs/fit.md): found and written through GIO only, mounts with or without a local path (gvfs's MTP
         // watches), for the window and `intervalctl watch` alike; GIO without GTK, so the command line links no toolkit.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "IntervalWatch", dependencies: ["IntervalCore", "CGio"]),
+        .target(
+            name: "IntervalWatch",
+            dependencies: ["IntervalCore", "CGio", .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "intervald",

@@ -1,5 +1,6 @@
 internal import CGio
 import IntervalCore
+import Logging
 
 /// Finds the connected watches (docs/fit.md) through GIO alone: every mount of the volume monitor, with a local path
 /// (a watch as USB storage, `GARMIN` at its root) or without one (an MTP watch that gvfs shows as `mtp://…`, `GARMIN`
@@ -9,9 +10,27 @@ public enum WatchFinder {
     /// The watches connected now, in the volume monitor's order. Synchronous: on a gvfs mount, each folder looked at
     /// is a round trip to its backend.
     public static func connected() -> [Watch] {
-        guard let monitor = g_volume_monitor_get() else { return [] }
+        guard let monitor = volumeMonitor() else { return [] }
         defer { g_object_unref(UnsafeMutableRawPointer(monitor)) }
         return mounts(of: monitor).compactMap { watch(on: $0) }
+    }
+
+    /// GIO's volume monitor (a new reference). Made quietly: as it is made, gvfs asks each of its volume monitors'
+    /// services whether it runs, and prints a warning for each that does not ("remote volume monitor with dbus name
+    /// org.gtk.vfs.UDisks2VolumeMonitor is not supported") on stderr. A missing service is a normal desktop here (no
+    /// udisks2, no GNOME Online Accounts), so what it says goes to the debug log instead.
+    static func volumeMonitor() -> UnsafeMutablePointer<GVolumeMonitor>? {
+        let printer = g_set_printerr_handler { text in logGVFS(text) }
+        let handler = g_log_set_handler(
+            gvfsRemoteMonitorDomain,
+            GLogLevelFlags(
+                rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue | G_LOG_LEVEL_INFO.rawValue),
+            { _, _, text, _ in logGVFS(text) }, nil)
+        defer {
+            g_log_remove_handler(gvfsRemoteMonitorDomain, handler)
+            g_set_printerr_handler(printer)
+        }
+        return g_volume_monitor_get()
     }
 
     /// A mount as the volume monitor lists it: its name and its root's URI.
@@ -50,4 +69,14 @@ public enum WatchFinder {
             name: mount.name, folder: garmin.uri, location: garmin.parseName,
             freeBytes: freeSpace ? garmin.freeBytes : nil)
     }
+}
+
+/// The log domain of gvfs's proxies for the volume monitors' services.
+private let gvfsRemoteMonitorDomain = "GVFS-RemoteVolumeMonitor"
+
+private let gvfsLogger = Logger(label: "intervald.watch.gvfs")
+
+private func logGVFS(_ text: UnsafePointer<gchar>?) {
+    guard let text else { return }
+    gvfsLogger.debug("GIO's volume monitor said: \(String(cString: text).trimmingSpaces)")
 }

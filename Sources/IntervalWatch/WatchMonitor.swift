@@ -25,7 +25,7 @@ public final class WatchMonitor {
 
     public init() {
         context = MainContext()
-        monitor = g_volume_monitor_get()
+        monitor = WatchFinder.volumeMonitor()
         guard let monitor else { return }
         handlers = ["mount-added", "mount-removed", "mount-changed"].map { signal in
             connect(UnsafeMutableRawPointer(monitor), signal) { [unowned self] in look() }
