@@ -90,8 +90,17 @@ public final class TimerBusClient {
             return try send(call, activating: true)
         } catch {
             logger.debug("Call failed.", metadata: ["method": "\(Method.name)", "error": "\(error)"])
-            throw classify(error)
+            throw inOwnLanguage(classify(error))
         }
+    }
+
+    /// `refusal` with the daemon's words said again in this process's language where they can be: the daemon speaks
+    /// its own locale, which may not be the person's (a German terminal was told "“1m run” is running.").
+    private func inOwnLanguage(_ refusal: TimerClientError) -> TimerClientError {
+        guard case .command(let command) = refusal, command.code == .alreadyRunning,
+            let running = try? status(), !running.planName.isEmpty
+        else { return refusal }
+        return .command(.alreadyRunning(running.planName))
     }
 
     /// Like ``call(_:)``, without activating the daemon: nil when no daemon runs (`ReloadSettings`: the next one reads

@@ -134,6 +134,23 @@ extension Localization {
         label(Step.defaultLabel(for: kind))
     }
 
+    /// A plan's name as the reader reads it: the bundled plans' names in the user's language ("Couch to 5K — Woche 1"),
+    /// as their labels are; any other name is its author's and is shown as written. The bus, hooks, `--json` and the
+    /// history file keep the name the plan gives.
+    public static func planName(_ name: String) -> String {
+        bundledPlanNames[name] ?? name
+    }
+
+    private static var bundledPlanNames: [String: String] {
+        [
+            "Couch to 5K — week 1": tr("Couch to 5K — week 1"),
+            "Galloway run/walk 1:1": tr("Galloway run/walk 1:1"),
+            "Galloway run/walk 3:1": tr("Galloway run/walk 3:1"),
+            "Galloway run/walk 30:30": tr("Galloway run/walk 30:30"),
+            "Paced 5K intervals": tr("Paced 5K intervals"),
+        ]
+    }
+
     private static var commonLabels: [String: String] {
         [
             "Run": tr("Run"), "Walk": tr("Walk"), "Work": tr("Work"), "Rest": tr("Rest"), "Jog": tr("Jog"),
@@ -144,6 +161,11 @@ extension Localization {
             "Stretch": tr("Stretch"), "Bike": tr("Bike"), "Row": tr("Row"), "Swim": tr("Swim"),
         ]
     }
+}
+
+extension Plan {
+    /// The name as a person reads it: a bundled plan's in the user's language (``Localization/planName(_:)``).
+    public var displayName: String { Localization.planName(name) }
 }
 
 extension Segment {

@@ -82,7 +82,7 @@ extension MediaPlayerSnapshot {
         let album = WorkoutPresenter.position(segment, in: plan)
         self.init(
             playbackStatus: .playing, trackID: MediaPlayer.trackID(segmentIndex: segment.index),
-            title: WorkoutPresenter.headline(segment), artist: [plan.name],
+            title: WorkoutPresenter.headline(segment), artist: [plan.displayName],
             album: album.prefix(1).uppercased() + album.dropFirst(), length: segment.duration,
             position: 0)
     }

@@ -3,7 +3,7 @@ public enum PlanReport {
     public static func text(for plan: Plan) -> String {
         let estimate = PlanEstimate(plan)
         var lines: [String] = []
-        lines.append("\(plan.name) — \(lengthText(plan))")
+        lines.append("\(plan.displayName) — \(lengthText(plan))")
         if let countdown = plan.countdown {
             lines.append(
                 tr("Countdown {time} before each change", ["time": TimeText.spoken(microseconds: countdown)]))
@@ -172,7 +172,7 @@ public enum PlanReport {
     public static func readableName(_ name: String) -> String {
         guard name.utf8.count <= 48, let plan = try? PlanParser.parse(name, origin: "", defaultName: ""),
             plan.name.isEmpty, PlanLocator.inlineName(for: name) == name
-        else { return name }
+        else { return Localization.planName(name) }
         return inWords(plan.root.children)
     }
 

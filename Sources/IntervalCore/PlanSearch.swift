@@ -96,7 +96,7 @@ public enum PlanSearch {
 
         /// "Start Tabata", "4:00 · 16 intervals"; "24:00 + 2 open steps · 15 intervals" with steps the person ends.
         public init(title: String, duration: Int64, segmentCount: Int64, openSteps: Int64 = 0) {
-            name = tr("Start {plan}", ["plan": title])
+            name = tr("Start {plan}", ["plan": Localization.planName(title)])
             let intervals = trn("{count} interval", "{count} intervals", Int(clamping: segmentCount))
             detail = "\(PlanReport.timeText(duration, openSteps: openSteps)) · \(intervals)"
         }

@@ -10,7 +10,7 @@ public enum StatusText {
     public static func line(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return stateName(.idle) }
         var parts = [stateName(status.state)]
-        if !status.planName.isEmpty { parts.append(status.planName) }
+        if !status.planName.isEmpty { parts.append(Localization.planName(status.planName)) }
         let (current, time) = (Localization.label(status.segmentLabel), remaining(status))
         parts.append(
             status.open
@@ -179,7 +179,7 @@ public enum StatusText {
         let position = tr(
             "segment {number} of {count}", ["number": value(.index, of: status), "count": "\(status.segmentCount)"])
         return [
-            "\(status.planName) · \(stateName(status.state))",
+            "\(Localization.planName(status.planName)) · \(stateName(status.state))",
             status.open
                 ? tr(
                     "{current} · {remaining}, until Done · {position}",

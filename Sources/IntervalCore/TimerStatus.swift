@@ -76,4 +76,10 @@ public struct TimerCommandError: Error, Sendable, Equatable, CustomStringConvert
 
     /// Pause, Resume, Skip or a button with nothing running.
     public static let notRunning = TimerCommandError(.notRunning, "No workout is running.")
+
+    /// A start while plan `planName` runs: the fact alone, in the language of the process that says it (the daemon
+    /// says it in its own; a client says it again in the person's, docs/reference.md §3).
+    public static func alreadyRunning(_ planName: String) -> TimerCommandError {
+        TimerCommandError(.alreadyRunning, tr("“{plan}” is running.", ["plan": Localization.planName(planName)]))
+    }
 }

@@ -80,7 +80,7 @@ public struct TrayView: Sendable, Equatable {
         } else {
             title = tr("{current} · {time} — last one", ["current": current, "time": time])
         }
-        detail = "\(plan.name) · \(WorkoutPresenter.position(segment, in: plan))"
+        detail = "\(plan.displayName) · \(WorkoutPresenter.position(segment, in: plan))"
     }
 
     /// `IconName`: the icon of the tone, in the installed icon theme.

@@ -43,7 +43,7 @@ public enum WorkoutPresenter {
         if paused, case .segmentStarted(let segment, _) = event { event = .paused(segment) }
         var notification = words(for: event, plan: plan, style: style)
         if case .finished = event, let elapsed {
-            notification?.body = "\(plan.name) · \(PlanReport.workoutTimeText(elapsed, of: plan))"
+            notification?.body = "\(plan.displayName) · \(PlanReport.workoutTimeText(elapsed, of: plan))"
         }
         if case .finished = event, let program, let finished = notification {
             notification?.body = "\(finished.body) · \(program.whatIsNext)"
@@ -83,7 +83,7 @@ public enum WorkoutPresenter {
             )
         case .finished:
             return WorkoutNotification(
-                summary: tr("Workout finished"), body: "\(plan.name) · \(PlanReport.timeText(plan))",
+                summary: tr("Workout finished"), body: "\(plan.displayName) · \(PlanReport.timeText(plan))",
                 actions: [], urgency: style.urgency, soundName: style.soundName
             )
         case .stopped:

@@ -79,7 +79,7 @@ public final class WorkoutSession {
             // The fact alone: what to do about it is each client's to say (intervalctl's --replace, the window's
             // question, Start's `replace` in docs/reference.md §3).
             guard replace else {
-                throw TimerCommandError(.alreadyRunning, tr("“{plan}” is running.", ["plan": running.plan.name]))
+                throw .alreadyRunning(running.plan.name)
             }
             running.stop(.replaced)
         }

@@ -214,7 +214,9 @@ final class MainWindow {
         guard status.state != .idle else { return }
         confirm(
             window.widget, tr("Stop the workout?"),
-            tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
+            tr(
+                "{plan} ends here and is kept in the history as stopped.",
+                ["plan": Localization.planName(status.planName)]),
             cancel: tr("Keep Going"), destructive: tr("Stop Workout")
         ) { [unowned self] in
             application.session.command { client throws(TimerClientError) in try client.call(TimerMethods.Stop()) }
@@ -249,7 +251,9 @@ final class MainWindow {
     private func askToReplace(_ request: StartRequest) {
         confirm(
             window.widget, tr("Replace the running workout?"),
-            tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
+            tr(
+                "{plan} is running. Starting another plan stops it.",
+                ["plan": Localization.planName(application.session.status.planName)]),
             cancel: tr("Cancel"), destructive: tr("Replace")
         ) { [unowned self] in
             application.session.perform({ client throws(TimerClientError) in
@@ -285,7 +289,8 @@ final class MainWindow {
         }
         let (status, age) = (application.session.status, application.session.age)
         workoutPage.show(
-            WorkoutDisplay(status, age: age, restKinds: application.restKinds), planName: status.planName)
+            WorkoutDisplay(status, age: age, restKinds: application.restKinds),
+            planName: Localization.planName(status.planName))
         for action in workoutActions { g_simple_action_set_enabled(action, status.state == .idle ? 0 : 1) }
         if status.state == .running { inhibit() } else { uninhibit() }
         guard let change = WorkoutDisplay.nextChange(status, age: age) else { return }

@@ -137,7 +137,7 @@ final class PlansPage {
             switch item.plan {
             case .success(let plan):
                 let text = item.text ?? ""
-                let row = actionRow(title: plan.name, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
+                let row = actionRow(title: plan.displayName, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
                     open(plan, text: text, origin: item.path)
                 }
                 adw_action_row_add_prefix(
@@ -164,7 +164,7 @@ final class PlansPage {
 
     func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
-        setText(detailTitle.widget, plan.name)
+        setText(detailTitle.widget, plan.displayName)
         for action in ownPlanActions { g_simple_action_set_enabled(action, application.library.owns(origin) ? 1 : 0) }
         removeChildren(detailGroups.widget)
         let items: Widget = adw_preferences_group_new()

@@ -124,7 +124,7 @@ struct PlansCommand: ParsableCommand {
                 "No named plans in {directories}.", ["directories": locator.searchDirectories.joined(separator: ", ")]),
             name: \.name,
             columns: { entry in
-                entry.length.map { [$0, entry.title ?? ""] } ?? ["invalid", entry.error ?? ""]
+                entry.length.map { [$0, Localization.planName(entry.title ?? "")] } ?? ["invalid", entry.error ?? ""]
             }, entries: list)
     }
 

@@ -20,13 +20,15 @@ def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
     plan = str(REPO / "config" / "plans" / "paced-5k.plan")
     german = ctl("plan", "show", plan, env=in_language("de_DE.UTF-8"))
     assert german.returncode == 0, german.stderr
-    assert german.stdout.startswith("Paced 5K intervals — 45:12, 15 Abschnitte\n")
+    # A bundled plan's name is ours, so it is translated as its labels are; --json keeps the plan's own.
+    assert german.stdout.startswith("5-km-Intervalle im Tempo — 45:12, 15 Abschnitte\n"), german.stdout
     for line in ["Gesamt           45:12", "Laufen           24:12  54 %", "Strecke          6,93 km (4,31 mi)",
                  "Mittleres Tempo  6:31/km (10:30/mi), 9,2 km/h (5,7 mph)"]:
         assert line in german.stdout.splitlines()
     assert "für 5 km: 6 volle Runden + 0:12 von Runde 7 (5:00 pro Runde)" in german.stdout
     english = ctl("plan", "show", plan, env=in_language("C.UTF-8"))
     assert "Distance  " in english.stdout and "6.93 km" in english.stdout
+    assert json.loads(ctl("plan", "show", "--json", plan).stdout)["name"] == "Paced 5K intervals"
     assert ctl("plan", "show", "--json", plan, env=in_language("de_DE.UTF-8")).stdout == \
         ctl("plan", "show", "--json", plan, env=in_language("C.UTF-8")).stdout
     # The plan language is the same in every locale: a decimal point parses, a comma does not.
@@ -36,6 +38,23 @@ def test_plan_show_is_german_with_decimal_commas_and_json_is_the_same_bytes():
     assert distance.returncode == 0, distance.stderr
     assert "Strecke          1,50 km (0,93 mi)" in distance.stdout.splitlines()
     assert ctl("plan", "check", "-", input="for 1,5km { 1m run }\n", env=in_language("de_DE.UTF-8")).returncode != 0
+
+
+def test_the_bundled_plans_names_are_german_in_the_listing_and_their_own_in_json(tmp_path):
+    data = tmp_path / "share"
+    (data / "intervald").mkdir(parents=True)
+    (data / "intervald" / "plans").symlink_to(REPO / "config" / "plans")
+    bundled = {"XDG_DATA_DIRS": str(data), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+               "XDG_DATA_HOME": str(tmp_path / "none")}
+    german = ctl("plans", env={**bundled, **in_language("de_DE.UTF-8")})
+    assert german.returncode == 0, german.stderr
+    rows = {line.split()[0]: line for line in german.stdout.splitlines()}
+    assert rows["c25k-week1"].endswith("Couch to 5K — Woche 1"), german.stdout
+    assert rows["galloway-30-30"].endswith("Galloway Laufen/Gehen 30:30"), german.stdout
+    assert rows["tabata"].endswith("Tabata"), german.stdout
+    listed = json.loads(ctl("plans", "--json", env={**bundled, **in_language("de_DE.UTF-8")}).stdout)
+    titles = {entry["name"]: entry["title"] for entry in listed}
+    assert titles["c25k-week1"] == "Couch to 5K — week 1"
 
 
 def test_calc_takes_a_decimal_comma_in_german_as_the_windows_calculator_does():
@@ -125,5 +144,25 @@ class TestTheDaemonInGerman:
             assert refused.stderr == (
                 "intervalctl: Fehler: „10m run“ läuft.\n"
                 "intervalctl: Tipp: „intervalctl start --replace …“ beendet es und startet den neuen Plan.\n")
+        finally:
+            ctl("stop")
+
+
+@desktop_required()
+class TestAnEnglishDaemonAndAGermanTerminal:
+    @pytest.fixture
+    def daemon_environment(self):
+        return in_language("C.UTF-8")
+
+    def test_the_refusal_to_start_is_said_in_the_terminals_language_not_the_daemons(self, activatable_daemon):
+        # The daemon said "“10m run” is running." in its own English to a German terminal.
+        german = in_language("de_DE.UTF-8")
+        assert ctl("start", "-e", "10m run").returncode == 0
+        try:
+            refused = ctl("start", "-e", "8x(30s run, 30s walk)", env=german)
+            assert (refused.returncode, refused.stdout) == (1, "")
+            assert refused.stderr.startswith("intervalctl: Fehler: „10m run“ läuft.\n"), refused.stderr
+            english = ctl("start", "-e", "8x(30s run, 30s walk)")
+            assert english.stderr.startswith("intervalctl: error: “10m run” is running.\n"), english.stderr
         finally:
             ctl("stop")

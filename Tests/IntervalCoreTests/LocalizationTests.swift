@@ -15,7 +15,8 @@ import Testing
         },
         decimalSeparator: ",")
     static let germanWords = [
-        "en": "de", "Run": "Laufen", "Walk": "Gehen", "Warm-up": "Aufwärmen", "Stop": "Beenden",
+        "en": "de", "Run": "Laufen", "Walk": "Gehen", "Warm-up": "Aufwärmen", "Cool-down": "Abwärmen",
+        "Stop": "Beenden",
         "Pause": "Anhalten", "Skip": "Überspringen", "Next: {next} {time}": "Danach: {next} {time}",
         "round {number} of {count}": "Runde {number} von {count}", "{current}, {time}": "{current}, {time}",
         "running": "läuft", "{current} {remaining} left ({position})": "{current} noch {remaining} ({position})",
@@ -43,6 +44,16 @@ import Testing
             Localization.using(Self.german) { note.actions.map(\.label) } == ["Beenden", "Anhalten", "Überspringen"])
         // The bus, hooks and --json keep the plan's own label.
         #expect(run.label == "Run")
+    }
+
+    /// The screen said "Warm-up" where `segment_label`, `{label}` and FIT step names said "Warmup": one spelling.
+    @Test func theHyphenatedKindsAreSpelledOneWayOnTheBusAndOnScreen() throws {
+        let parsed = try plan("5m warmup, 1m run, 5m cooldown")
+        let labels = parsed.segments.map(\.label)
+        #expect(labels == ["Warm-up", "Run", "Cool-down"])
+        #expect(labels.map(Localization.label) == labels)
+        #expect(
+            Localization.using(Self.german) { labels.map(Localization.label) } == ["Aufwärmen", "Laufen", "Abwärmen"])
     }
 
     /// `intervalctl history`'s totals listed kind ids ("walk 0:13, run 0:01") where the window said "Gehen, Laufen".
