@@ -381,6 +381,8 @@ final class PlanEditor {
             }
             let untilDone: Widget = gtk_label_new(nil)
             gtk_widget_add_css_class(untilDone, "dim-label")
+            // On two lines rather than past the edge of a phone's width ("0,4 km, bis Fertig").
+            gtk_label_set_wrap(cast(untilDone), 1)
             append(rest, untilDone)
             untilDoneLabels[path] = untilDone
             showUntilDone(step, at: path)

@@ -216,6 +216,8 @@ final class PlansPage {
             adw_preferences_row_set_use_markup(cast(expander), 0)
             adw_preferences_row_set_title(cast(expander), title)
             adw_expander_row_set_subtitle(cast(expander), subtitle)
+            // The title is its inner header row's: the row itself, the list item a screen reader reaches, has none.
+            accessibleName(expander, title)
             for inner in rows { adw_expander_row_add_row(cast(expander), widget(for: inner)) }
             return expander
         }
