@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+# The window's harness asserts too: rewritten as a test module's asserts are, its failures say what each side was.
+pytest.register_assert_rewrite("window_harness")
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("INTERVALD_BIN_DIR", REPO / ".build" / "debug"))
 # Binaries built with a sanitizer (scripts/test-sanitized) run several times slower: bounds on how soon something

@@ -139,7 +139,7 @@ def test_a_calendar_expression_systemd_cannot_read_is_refused_and_the_earlier_re
 
 
 def test_the_window_sets_and_removes_the_reminder_on_the_programs_page(program, tmp_path):
-    from test_window import Window
+    from window_harness import Window
     # The window of this home: its reminders go where the user manager reads units.
     window = Window(tmp_path, env={"XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
                                    "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]})

@@ -11,7 +11,7 @@ import pytest
 from conftest import BIN, REPO, ctl, desktop_required, history_activity, wait_until
 from gvfs_watch import GARMIN, available, localtest_watch
 from test_fit import DATA, read_fit
-from test_window import root_required
+from window_harness import root_required
 
 pytestmark = [
     desktop_required(), root_required,

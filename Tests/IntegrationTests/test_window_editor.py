@@ -1,6 +1,6 @@
 """The plan editor and the plan library's files (docs/window.md, "Making a plan"), driven through AT-SPI as a person
-with a screen reader would, and by the keyboard alone, against the real daemon on the test desktop (test_window.py has
-the window's harness).
+with a screen reader would, and by the keyboard alone, against the real daemon on the test desktop (window_harness.py
+has the window's harness).
 
 The file runs after test_plasma.py on purpose (its name sorts after it): plasma.py's lookup clears libatspi's cache
 of the whole desktop, and that walk through the closed windows this file leaves behind crashed the test process
@@ -16,11 +16,9 @@ from pathlib import Path
 import pytest
 
 from conftest import BusMonitor, ctl, has_locale, in_language, wait_until
-from test_window import (Atspi, Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
-                         key, response, text_of, timer_property, window, window_environment)
-
-xdotool_required = pytest.mark.skipif(shutil.which("xdotool") is None,
-                                      reason="xdotool is not installed (scripts/setup-deps)")
+from window_harness import (Atspi, Window, accessibility_bus, daemon_environment,  # noqa: F401
+                            focus_window_on_screen, key, response, text_of, timer_property, window,
+                            window_environment, xdotool_required)
 
 
 def own_plans(tmp_path):

@@ -14,9 +14,9 @@ import fitdecode
 import pytest
 
 from conftest import wait_until
-from test_window import (Window, accessibility_bus, in_window_namespace, read_menu, response,  # noqa: F401
-                         root_required, watch_window)
-from test_window_editor import choose, own_plans, xdotool_required
+from test_window_editor import choose, own_plans
+from window_harness import (Window, accessibility_bus, in_window_namespace, read_menu, response,  # noqa: F401
+                            root_required, watch_window, xdotool_required)
 
 DATA = Path(__file__).with_name("data") / "fit"
 

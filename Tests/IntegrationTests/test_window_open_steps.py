@@ -1,19 +1,15 @@
 """Steps the person ends in the window (docs/window.md): the big button reads Done and the digits count up during one,
 Done and Right end it; totals say "+ N open steps"; the editor's duration field takes `open` and distances and its
 rows say "until Done"; a `400m` is a note, not an error. Driven through AT-SPI as a person with a screen reader would,
-against the real daemon on the test desktop (test_window.py has the window's harness)."""
+against the real daemon on the test desktop (window_harness.py has the window's harness)."""
 import re
-import shutil
 
 import pytest
 
 from conftest import ctl, has_locale, in_language, wait_until
-from test_window import (Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
-                         key, marked_invalid, response, timer_property, window)
 from test_window_editor import editor_closed, editor_text, editor_total, fill, own_plans, row
-
-xdotool_required = pytest.mark.skipif(shutil.which("xdotool") is None,
-                                      reason="xdotool is not installed (scripts/setup-deps)")
+from window_harness import (Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
+                            key, marked_invalid, response, timer_property, window, xdotool_required)
 
 TRACK = "open warmup, 2x(0.4km run, 10s walk)"
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import PATH, SERVICE, busctl, ctl, name_owner_pid, owns_name, wait_until
-from test_window import COUNTDOWN, Atspi, accessibility_bus, daemon_environment, gi, window  # noqa: F401
+from window_harness import COUNTDOWN, Atspi, accessibility_bus, daemon_environment, gi, window  # noqa: F401
 
 pytestmark = pytest.mark.skipif(shutil.which("playerctl") is None, reason="needs playerctl (scripts/setup-deps)")
 

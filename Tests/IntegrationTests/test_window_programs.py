@@ -1,14 +1,14 @@
 """Training programs in the window (docs/window.md, docs/programs.md), driven through AT-SPI as a person would,
 against the real daemon on the test desktop: Couch to 5K's row on the Plans page and its Continue, its page with weeks
 of days, Make Next and the page's Continue, the corrections in its menu (mark the next day done, start over), and the
-idle Workout page's Continue. test_window.py has the harness; like the other window files, this one sorts after
+idle Workout page's Continue. window_harness.py has the harness; like the other window files, this one sorts after
 test_plasma.py."""
 import json
 import re
 
 from conftest import ctl, wait_until
-from test_window import (Window, accessibility_bus, daemon_environment, focus_window_on_screen,  # noqa: F401
-                         response, timer_property, window, window_environment)
+from window_harness import (accessibility_bus, daemon_environment, response, timer_property, window,  # noqa: F401
+                            window_environment)
 
 
 def status(tmp_path):

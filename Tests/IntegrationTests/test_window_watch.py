@@ -6,10 +6,9 @@ import pytest
 
 from conftest import wait_until
 from gvfs_watch import GARMIN, URI, available, gio, gvfsd, mount
-from test_window import (Window, accessibility_bus, in_window_namespace, response, root_required,  # noqa: F401
-                         watch_window)
-from test_window_editor import xdotool_required
 from test_window_fit import menu_items, workout_name
+from window_harness import (Window, accessibility_bus, in_window_namespace, response, root_required,  # noqa: F401
+                            watch_window, xdotool_required)
 
 pytestmark = [
     xdotool_required, root_required,
