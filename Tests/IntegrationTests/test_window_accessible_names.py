@@ -88,3 +88,13 @@ def test_every_control_on_every_page_menu_and_dialog_has_an_accessible_name_said
         focus_window_on_screen(window, title)
         key("Escape")
         wait_until(lambda: window.app.get_child_count() == 1, 5, f"{title} to close")
+
+
+def test_every_row_under_a_plans_steps_is_named(window):
+    """A repeat's row under Steps was an unnamed list item: a screen reader said nothing where "8 ×" folds out."""
+    window.open_plan("Tabata")
+    steps = window.wait("list", "Steps")
+    rows = window.all("list item", root=steps)
+    assert len(rows) >= 5, [row.get_name() for row in rows]
+    unnamed = [index for index, row in enumerate(rows) if not (row.get_name() or "").strip()]
+    assert not unnamed, f"rows {unnamed} of {[row.get_name() for row in rows]} have no name"
