@@ -30,7 +30,7 @@ public struct PlanDraft: Sendable, Equatable {
         /// not the kind's own.
         public init(_ step: IntervalCore.Step) {
             self.init(
-                duration: step.distance.map(PlanWriter.distance)
+                duration: step.distance.map(PlanWriter.distance) ?? step.heartRateBound?.planText
                     ?? (step.isOpen ? PlanTextParser.openWord : PlanWriter.duration(step.duration)),
                 kind: step.kind,
                 label: step.label != IntervalCore.Step.defaultLabel(for: step.kind) ? step.label : "",

@@ -27,6 +27,8 @@ public enum StepLength: Sendable, Equatable {
     case distance(Double, time: Int64?)
     /// `open run`: the person ends it.
     case open
+    /// `hr<120 walk`: the first heart-rate measurement past the bound ends it, or the person, without a strap.
+    case heartRate(HeartRateBound)
 
     /// What a reader of plan text or a FIT file gathered: a time, the person's end, and the distance written.
     init(time: Int64, isOpen: Bool, distance: Double?) {
@@ -38,13 +40,18 @@ public enum StepLength: Sendable, Equatable {
         switch self {
         case .time(let time): time
         case .distance(_, let time): time
-        case .open: nil
+        case .open, .heartRate: nil
         }
     }
 
     /// Metres, for a step written as a distance.
     public var distance: Double? {
         if case .distance(let metres, _) = self { metres } else { nil }
+    }
+
+    /// The heart rate that ends a step written `hr<N` or `hr>N`.
+    public var heartRateBound: HeartRateBound? {
+        if case .heartRate(let bound) = self { bound } else { nil }
     }
 }
 
@@ -74,6 +81,8 @@ public struct Step: Sendable, Equatable {
     public var isOpen: Bool { length.time == nil }
     /// Metres, for a step written as a distance (`0.4km run`): timed by its pace, or open without one.
     public var distance: Double? { length.distance }
+    /// The heart rate that ends it (`hr<120 walk`).
+    public var heartRateBound: HeartRateBound? { length.heartRateBound }
 
     /// Where a step the person ends stands on the plan's timeline, which orders the segments by the time of the timed
     /// steps before them: a microsecond of the timeline, so that it is a segment of its own with a place. It is never
@@ -311,7 +320,7 @@ public final class PlanGroup: Sendable {
             return Segment(
                 index: childFirstSegment, kind: step.kind, label: step.label, pace: step.pace, start: childStart,
                 duration: step.isOpen ? 0 : min(childStart + step.duration, bound) - childStart, rounds: rounds,
-                isOpen: step.isOpen, distance: step.distance
+                isOpen: step.isOpen, distance: step.distance, heartRateBound: step.heartRateBound
             )
         case .group(let group):
             return group.locate(

@@ -172,7 +172,7 @@ struct PlanTextParser {
             switch word {
             case "for":
                 return try parseBounded()
-            case Self.openWord:
+            case Self.openWord, HeartRateBound.word:
                 position = start
                 return .step(try parseStep())
             case "name", "countdown":
@@ -316,21 +316,29 @@ struct PlanTextParser {
     /// The word that starts a step the person ends: `open warmup "Until ready"`.
     static let openWord = "open"
 
-    /// `DURATION KIND ["Label"] [@ PACE]`, where DURATION may be `open` or a distance (`0.4km`, `1mi`).
+    /// `DURATION KIND ["Label"] [@ PACE]`, where DURATION may be `open`, a distance (`0.4km`, `1mi`) or a heart rate
+    /// that ends the step (`hr<120`, `hr>160`).
     mutating func parseStep() throws(PlanDiagnostic) -> Step {
         let durationStart = position
         var duration: Int64 = 0
         var isOpen = false
+        var heartRateBound: HeartRateBound?
         let distance = try self.distance()
         if distance != nil {
             guard let metres = distance, metres > 0 else {
                 throw error(at: durationStart, tr("a distance must be greater than zero"))
             }
         } else if peek().map(isLetter) == true {
-            guard readWord() == Self.openWord else {
-                throw error(at: durationStart, tr("expected a duration, a distance or 'open'"))
+            let word = readLetters()
+            if word == HeartRateBound.word {
+                heartRateBound = try parseHeartRateBound()
+            } else {
+                position = durationStart
+                guard readWord() == Self.openWord else {
+                    throw error(at: durationStart, tr("expected a duration, a distance, a heart rate or 'open'"))
+                }
+                isOpen = true
             }
-            isOpen = true
         } else {
             duration = try parseDuration()
             guard duration >= PlanLimits.minimumStepDuration else {
@@ -396,9 +404,43 @@ struct PlanTextParser {
                 isOpen = true
             }
         }
-        return Step(
-            kind: kind, label: label, length: StepLength(time: duration, isOpen: isOpen, distance: distance), pace: pace
-        )
+        let length = heartRateBound.map(StepLength.heartRate)
+            ?? StepLength(time: duration, isOpen: isOpen, distance: distance)
+        return Step(kind: kind, label: label, length: length, pace: pace)
+    }
+
+    /// `<120` or `>160` after `hr`: the bound, in whole beats per minute.
+    mutating func parseHeartRateBound() throws(PlanDiagnostic) -> HeartRateBound {
+        let direction: HeartRateBound.Direction
+        switch peek() {
+        case UInt8(ascii: "<"): direction = .below
+        case UInt8(ascii: ">"): direction = .above
+        default:
+            throw error(at: position, tr("expected '<' or '>' after 'hr', as in hr<120 walk"))
+        }
+        position += 1
+        let digitsStart = position
+        let digitsEnd = scanDigits(from: position)
+        guard digitsEnd > digitsStart else {
+            throw error(at: position, tr("expected a heart rate in beats per minute after 'hr<' or 'hr>', as in hr<120"))
+        }
+        position = digitsEnd
+        if peek() == UInt8(ascii: "."), scanDigits(from: position + 1) > position + 1 {
+            throw error(at: digitsStart, tr("a heart rate is a whole number of beats per minute"))
+        }
+        let digits = String(decoding: text[digitsStart..<digitsEnd], as: UTF8.self)
+        guard let bpm = Int(digits), let bound = HeartRateBound(direction, bpm: bpm) else {
+            throw error(
+                at: digitsStart,
+                tr(
+                    "a heart rate must be from {lowest} to {highest} beats per minute",
+                    ["lowest": "\(HeartRateBound.range.lowerBound)", "highest": "\(HeartRateBound.range.upperBound)"]))
+        }
+        // `bpm` may follow, as people write it; nothing else may.
+        if readLetters() != "bpm", position > digitsEnd {
+            throw error(at: digitsEnd, tr("a heart rate takes no unit but bpm, as in hr<120 or hr<120bpm"))
+        }
+        return bound
     }
 
     /// `400m` is 400 minutes, which a runner who meant a track's 400 metres does not see: a note says so when a step

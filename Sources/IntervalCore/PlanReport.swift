@@ -46,10 +46,11 @@ public enum PlanReport {
         trn("{count} open step", "{count} open steps", Int(clamping: count))
     }
 
-    /// How long a step is, as its row says it: "1:30", "until Done", or "0.4 km, until Done" for a distance without a
-    /// pace.
+    /// How long a step is, as its row says it: "1:30", "until Done", "0.4 km, until Done" for a distance without a
+    /// pace, or "until heart rate below 120" for a step its heart rate ends.
     static func length(of step: Step) -> String {
         guard step.isOpen else { return TimeText.clock(microseconds: step.duration) }
+        if let bound = step.heartRateBound { return bound.untilText }
         guard let metres = step.distance else { return tr("until Done") }
         return tr("{distance}, until Done", ["distance": shortDistanceText(metres)])
     }

@@ -23,6 +23,8 @@ public struct Segment: Sendable, Equatable {
     public let isOpen: Bool
     /// Metres, for a step written as a distance.
     public let distance: Double?
+    /// The heart rate that ends it (`hr<120 walk`), with a strap; without one the person ends it.
+    public let heartRateBound: HeartRateBound?
 
     /// ``distance`` in whole metres, 0 for a step of no distance: `SegmentDistance`.
     public var wholeMetres: UInt32 { distance.map { UInt32(clamping: Int64($0.rounded())) } ?? 0 }

@@ -100,9 +100,11 @@ public enum WorkoutPresenter {
         )
     }
 
-    /// What ends a step the person ends: "Done when you get there" for a distance, else "Done when you are ready".
+    /// What ends a step the person ends: "Done when you get there" for a distance, else "Done when you are ready";
+    /// a step its heart rate ends says its bound first ("until heart rate below 120 · Done when you are ready").
     public static func whenDone(_ segment: Segment) -> String {
-        whenDone(isDistance: segment.distance != nil)
+        let done = whenDone(isDistance: segment.distance != nil)
+        return segment.heartRateBound.map { "\($0.untilText) · \(done)" } ?? done
     }
 
     /// The same, for a step known by its properties (`SegmentDistance`).

@@ -1,0 +1,113 @@
+/// `hr<120`, `hr>160` in a step's duration place (docs/plan-language.md): the step ends at the first heart-rate
+/// measurement strictly past the bound; without a strap it is a step the person ends, which says its bound.
+public struct HeartRateBound: Sendable, Equatable, Hashable {
+    public enum Direction: Sendable, Equatable, Hashable {
+        /// `hr<120`: the heart coming down, a recovery.
+        case below
+        /// `hr>160`: the heart going up, an effort.
+        case above
+    }
+
+    public let direction: Direction
+    /// Beats per minute, within ``range``.
+    public let bpm: Int
+
+    /// The heart rates a bound may name: below 30 or above 250 bpm no strap reads a person's heart.
+    public static let range = 30...250
+
+    /// nil outside ``range``.
+    public init?(_ direction: Direction, bpm: Int) {
+        guard Self.range.contains(bpm) else { return nil }
+        (self.direction, self.bpm) = (direction, bpm)
+    }
+
+    /// The step is over: `measured` is strictly past the bound.
+    public func isReached(by measured: Int) -> Bool {
+        switch direction {
+        case .below: measured < bpm
+        case .above: measured > bpm
+        }
+    }
+
+    /// As the plan language writes it: `hr<120`.
+    public var planText: String {
+        "\(HeartRateBound.word)\(direction == .below ? "<" : ">")\(bpm)"
+    }
+
+    /// As a person reads it: "until heart rate below 120".
+    public var untilText: String {
+        switch direction {
+        case .below: tr("until heart rate below {bpm}", ["bpm": "\(bpm)"])
+        case .above: tr("until heart rate above {bpm}", ["bpm": "\(bpm)"])
+        }
+    }
+
+    /// The word that starts a bound in the plan language.
+    static let word = "hr"
+}
+
+/// One Heart Rate Measurement (GATT characteristic 0x2A37) as a strap notifies it: the flags byte, then the heart rate
+/// (8 or 16 bits), the energy expended (16 bits, when flagged) and RR intervals (16 bits each, 1/1024 s, when flagged),
+/// all little-endian (Bluetooth's Heart Rate Service 1.0, §3.1).
+public struct HeartRateMeasurement: Sendable, Equatable {
+    /// Whether the strap touches the skin, where it can tell.
+    public enum Contact: Sendable, Equatable {
+        case unsupported, lost, detected
+    }
+
+    /// Beats per minute, more than 0.
+    public var bpm: Int
+    public var contact: Contact
+    /// Kilojoules since the strap's counter was last reset, when it says.
+    public var energy: Int?
+    /// The times between beats, in seconds.
+    public var rrIntervals: [Double]
+
+    /// `bytes` read as a measurement; nil when malformed: empty, shorter than its flags promise, a heart rate of 0,
+    /// or an RR interval cut in half (a strap's garbage is dropped, never shown).
+    public init?(_ bytes: [UInt8]) {
+        guard let flags = bytes.first else { return nil }
+        var reader = LittleEndianReader(bytes, from: 1)
+        let wide = flags & 0x01 != 0
+        guard let bpm = wide ? reader.uint16() : reader.uint8().map(Int.init), bpm > 0 else { return nil }
+        self.bpm = bpm
+        switch (flags >> 1) & 0x03 {
+        case 2: contact = .lost
+        case 3: contact = .detected
+        default: contact = .unsupported
+        }
+        if flags & 0x08 != 0 {
+            guard let energy = reader.uint16() else { return nil }
+            self.energy = energy
+        }
+        rrIntervals = []
+        if flags & 0x10 != 0 {
+            guard reader.remaining % 2 == 0 else { return nil }
+            while let interval = reader.uint16() { rrIntervals.append(Double(interval) / 1024) }
+        }
+    }
+}
+
+/// Reads little-endian unsigned integers from bytes, nil past their end.
+struct LittleEndianReader {
+    private let bytes: [UInt8]
+    private var offset: Int
+
+    init(_ bytes: [UInt8], from offset: Int = 0) {
+        (self.bytes, self.offset) = (bytes, offset)
+    }
+
+    var remaining: Int { max(0, bytes.count - offset) }
+
+    mutating func uint8() -> UInt8? {
+        guard remaining >= 1 else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint16() -> Int? {
+        guard remaining >= 2 else { return nil }
+        defer { offset += 2 }
+        return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+    }
+}
