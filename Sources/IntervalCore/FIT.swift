@@ -10,21 +10,13 @@ public enum FIT {
     /// Seconds from the Unix epoch to FIT's (1989-12-31T00:00:00Z).
     public static let epochOffset: Int64 = 631_065_600
 
-    /// The global numbers of the profile's messages that intervald writes and reads.
-    enum Message {
-        static let fileID: UInt16 = 0, session: UInt16 = 18, lap: UInt16 = 19, record: UInt16 = 20, event: UInt16 = 21
-        static let workout: UInt16 = 26, workoutStep: UInt16 = 27, activity: UInt16 = 34
-    }
-
     /// The `file_id` message every file begins with: its `type` (4 activity, 5 workout), manufacturer 255
     /// (development), product 1, and `time_created` at Unix second `created`.
     static func fileID(type: Int64, created: Int64) -> FITMessage {
-        FITMessage(
-            Message.fileID,
-            [
-                .integer(0, .enumeration, type), .integer(1, .uint16, 255), .integer(2, .uint16, 1),
-                .integer(4, .uint32, max(created - epochOffset, 0)),
-            ])
+        FileID.message([
+            .type: .integer(type), .manufacturer: .integer(255), .product: .integer(1),
+            .timeCreated: .integer(max(created - epochOffset, 0)),
+        ])
     }
 
     /// The FIT sport and sub-sport of a workout of these kinds: running (on a treadmill) when a kind runs, walking
@@ -128,8 +120,9 @@ public struct FITField: Sendable, Equatable {
     }
 }
 
-/// A data message: its global message number (0 `file_id`, 26 `workout`, 27 `workout_step`, …) and its valid fields
-/// (a field holding its type's invalid value is left out when read).
+/// A data message: its global message number (`file_id`, `workout`, `workout_step`, …: the profile's messages that
+/// intervald writes and reads are in FITProfile.swift) and its valid fields (a field holding its type's invalid value
+/// is left out when read).
 public struct FITMessage: Sendable, Equatable {
     public var global: UInt16
     public var fields: [FITField]

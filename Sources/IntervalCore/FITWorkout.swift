@@ -96,9 +96,9 @@ public enum FITWorkout {
         let messages =
             [
                 FIT.fileID(type: 5, created: created),
-                FITMessage(
-                    FIT.Message.workout,
-                    [.text(8, name), .integer(4, .enumeration, sport), .integer(6, .uint16, Int64(steps.count))]),
+                FIT.Workout.message([
+                    .wktName: .text(name), .sport: .integer(sport), .numValidSteps: .integer(Int64(steps.count)),
+                ]),
             ] + steps
         return Export(bytes: FIT.encode(messages), notes: notes)
     }
@@ -182,21 +182,20 @@ public enum FITWorkout {
         (microseconds + Micros.millisecond / 2) / Micros.millisecond
     }
 
-    /// A `workout_step` with every field, so that one definition serves them all (an absent value is its type's
-    /// invalid one: an open step's `duration_value`).
+    /// A `workout_step` with every field, so that one definition serves them all (an absent value, nil, is written as
+    /// its type's invalid one: an open step's `duration_value`).
     private static func stepMessage(
         index: Int, name: String, duration: (type: DurationType, value: Int64?), target: (type: Int64, value: Int64),
         band: (low: Int64, high: Int64)?, intensity: Intensity?, notes: String
     ) -> FITMessage {
-        FITMessage(
-            FIT.Message.workoutStep,
-            [
-                .integer(254, .uint16, Int64(index)), .text(0, name),
-                .integer(1, .enumeration, duration.type.rawValue), .integer(2, .uint32, duration.value ?? 0xFFFF_FFFF),
-                .integer(3, .enumeration, target.type), .integer(4, .uint32, target.value),
-                .integer(5, .uint32, band?.low ?? 0xFFFF_FFFF), .integer(6, .uint32, band?.high ?? 0xFFFF_FFFF),
-                .integer(7, .enumeration, intensity?.rawValue ?? 0xFF), .text(8, notes),
-            ])
+        FIT.WorkoutStep.message([
+            .messageIndex: .integer(Int64(index)), .wktStepName: .text(name),
+            .durationType: .integer(duration.type.rawValue), .durationValue: duration.value.map(FITValue.integer),
+            .targetType: .integer(target.type), .targetValue: .integer(target.value),
+            .customTargetValueLow: band.map { .integer($0.low) },
+            .customTargetValueHigh: band.map { .integer($0.high) },
+            .intensity: intensity.map { .integer($0.rawValue) }, .notes: .text(notes),
+        ])
     }
 
     /// `text` cut to ``maximumNameBytes`` at a character's boundary, with a note (`note` of the text and what is kept)
@@ -221,10 +220,11 @@ public enum FITWorkout {
         } catch {
             throw FITWorkoutError(error.description)
         }
-        guard let fileID = messages.first(where: { $0.global == FIT.Message.fileID }) else {
+        guard let fileID = messages.first(where: { $0.global == FIT.FileID.global }) else {
             throw FITWorkoutError(tr("the file has no file_id message: it is not a FIT workout"))
         }
-        guard fileID[0]?.integer == 5 else { throw FITWorkoutError(notAWorkout(type: fileID[0]?.integer)) }
+        let type = fileID[FIT.FileID.type]?.integer
+        guard type == 5 else { throw FITWorkoutError(notAWorkout(type: type)) }
         return messages
     }
 
@@ -236,24 +236,25 @@ public enum FITWorkout {
         _ bytes: [UInt8], name: String? = nil, fallbackName: String
     ) throws(FITWorkoutError) -> Plan {
         let messages = try workoutMessages(bytes)
-        let workout = messages.first { $0.global == FIT.Message.workout }
-        let steps = messages.filter { $0.global == FIT.Message.workoutStep }
+        let workout = messages.first { $0.global == FIT.Workout.global }
+        let steps = messages.filter { $0.global == FIT.WorkoutStep.global }
         guard !steps.isEmpty else { throw FITWorkoutError(tr("the workout has no steps")) }
         // Each item so far: the index of its first step, and the plan it makes.
         var items: [(first: Int64, node: PlanNode)] = []
         for (position, message) in steps.enumerated() {
-            let index = message[254]?.integer ?? Int64(position)
+            let index = message[FIT.WorkoutStep.messageIndex]?.integer ?? Int64(position)
             // Made only for a refusal: a workout of 65,534 steps looks up no translation for its steps.
-            var stepName: String { Self.stepName(index: index, name: message[0]?.text) }
-            guard let typeNumber = message[1]?.integer, let type = DurationType(rawValue: typeNumber) else {
+            var stepName: String { Self.stepName(index: index, name: message[FIT.WorkoutStep.wktStepName]?.text) }
+            let typeNumber = message[FIT.WorkoutStep.durationType]?.integer
+            guard let typeNumber, let type = DurationType(rawValue: typeNumber) else {
                 throw FITWorkoutError(
-                    message[1]?.integer.map {
+                    typeNumber.map {
                         tr(
                             "{step}: its duration type {type} is not one intervald knows",
                             ["step": stepName, "type": "\($0)"])
                     } ?? tr("{step}: it has no duration type", ["step": stepName]))
             }
-            let value = message[2]?.integer
+            let value = message[FIT.WorkoutStep.durationValue]?.integer
             switch type {
             case .time:
                 guard let milliseconds = value, milliseconds > 0 else {
@@ -277,7 +278,7 @@ public enum FITWorkout {
                 .repeatUntilPowerAbove:
                 // A plan's repeats end by a count, a time or a distance: one until a sensor's value has no end here.
                 throw FITWorkoutError(
-                    (message[4]?.integer).flatMap { SensorCondition(type, value: $0) }.map {
+                    (message[FIT.WorkoutStep.targetValue]?.integer).flatMap { SensorCondition(type, value: $0) }.map {
                         tr(
                             "{step}: repeats until {condition}, which only a watch's sensor can tell",
                             ["step": stepName, "condition": $0.text])
@@ -295,7 +296,7 @@ public enum FITWorkout {
                                 ["step": stepName, "first": Self.ordinal($0)])
                         } ?? tr("{step}: a repeat that says not from which step", ["step": stepName]))
                 }
-                let target = message[4]?.integer ?? 0
+                let target = message[FIT.WorkoutStep.targetValue]?.integer ?? 0
                 let repetition: Repetition
                 switch type {
                 case .repeatUntilStepsComplete:
@@ -337,7 +338,7 @@ public enum FITWorkout {
         } catch {
             throw FITWorkoutError(error.message)
         }
-        let named = name ?? workout?[8]?.text ?? fallbackName
+        let named = name ?? workout?[FIT.Workout.wktName]?.text ?? fallbackName
         return Plan(name: named.isEmpty ? fallbackName : named, countdown: nil, root: root)
     }
 
@@ -391,9 +392,10 @@ public enum FITWorkout {
         _ message: FITMessage, _ end: StepEnd, _ stepName: @autoclosure () -> String
     ) throws(FITWorkoutError) -> Step {
         // intervald's notes: the kind, then the label when the name holds only its start.
-        let notes = (message[8]?.text ?? "").split(separator: "\n", maxSplits: 1).map(String.init)
+        let notes = (message[FIT.WorkoutStep.notes]?.text ?? "").split(separator: "\n", maxSplits: 1).map(String.init)
         let notedKind = notes.first.flatMap { PlanParser.isKind($0) ? $0 : nil }
-        let kind = notedKind ?? (message[7]?.integer.flatMap(Intensity.init(rawValue:)) ?? .active).kind
+        let intensity = message[FIT.WorkoutStep.intensity]?.integer.flatMap(Intensity.init(rawValue:))
+        let kind = notedKind ?? (intensity ?? .active).kind
         let pace = pace(of: message)
         var (duration, isOpen, distance, condition): (Int64, Bool, Double?, SensorCondition?) = (0, false, nil, nil)
         switch end {
@@ -418,7 +420,9 @@ public enum FITWorkout {
         case .open(let sensor):
             (isOpen, condition) = (true, sensor)
         }
-        var name = message[0]?.text.map { $0.filter { !$0.isNewline } }.flatMap { $0.isEmpty ? nil : $0 }
+        var name = message[FIT.WorkoutStep.wktStepName]?.text.map { $0.filter { !$0.isNewline } }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         if notedKind != nil, let label = notes.dropFirst().first, let start = name, label.hasPrefix(start) {
             name = label.filter { !$0.isNewline }
         }
@@ -437,9 +441,11 @@ public enum FITWorkout {
     /// target, and the targets of other sports (grade, resistance, a swimming stroke). `target_value` is a zone from 1,
     /// or 0 for the custom range of `custom_target_value_low` and `_high`.
     static func unfollowedTarget(of message: FITMessage) -> String? {
-        guard let type = message[3]?.integer else { return nil }
-        let zone = message[4]?.integer ?? 0
-        let range = message[5]?.integer.flatMap { low in message[6]?.integer.map { (low, $0) } }
+        guard let type = message[FIT.WorkoutStep.targetType]?.integer else { return nil }
+        let zone = message[FIT.WorkoutStep.targetValue]?.integer ?? 0
+        let range = message[FIT.WorkoutStep.customTargetValueLow]?.integer.flatMap { low in
+            message[FIT.WorkoutStep.customTargetValueHigh]?.integer.map { (low, $0) }
+        }
         switch type {
         case 0:  // speed
             return zone > 0 ? tr("speed zone {zone}", ["zone": "\(zone)"]) : nil
@@ -489,8 +495,9 @@ public enum FITWorkout {
 
     /// The pace in the middle of a step's speed band, to the second per kilometre.
     private static func pace(of message: FITMessage) -> Pace? {
-        guard message[3]?.integer == 0, let low = message[5]?.integer, let high = message[6]?.integer, low > 0,
-            high >= low
+        guard message[FIT.WorkoutStep.targetType]?.integer == 0,
+            let low = message[FIT.WorkoutStep.customTargetValueLow]?.integer,
+            let high = message[FIT.WorkoutStep.customTargetValueHigh]?.integer, low > 0, high >= low
         else { return nil }
         let metresPerSecond = Double(low + high) / 2000
         let secondsPerKilometre = (1000 / metresPerSecond).rounded()

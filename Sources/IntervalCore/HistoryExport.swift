@@ -19,47 +19,38 @@ public enum HistoryExport {
         var messages = [FIT.fileID(type: 4, created: start / Micros.second), event(at: time(start), type: 0)]
         var pauses = (record.pauses ?? [])[...]
         for (index, lap) in laps.enumerated() {
-            messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, time(lap.start))]))
+            messages.append(FIT.Record.message([.timestamp: .integer(time(lap.start))]))
             // The pauses in the lap, in order of time: before the lap's message, which is written at its end.
             while let pause = pauses.first, pause.startWall < lap.start + lap.elapsed {
                 messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
                 pauses.removeFirst()
             }
             messages.append(
-                FITMessage(
-                    FIT.Message.lap,
-                    [
-                        .integer(254, .uint16, Int64(index)),
-                        .integer(253, .uint32, time(lap.start + lap.elapsed)),
-                        .integer(2, .uint32, time(lap.start)), .integer(7, .uint32, milliseconds(lap.elapsed)),
-                        .integer(8, .uint32, milliseconds(lap.timer)), .integer(0, .enumeration, 9),
-                        .integer(1, .enumeration, 1), .integer(24, .enumeration, 0), .integer(25, .enumeration, sport),
-                        .integer(39, .enumeration, subSport),
-                    ]))
+                FIT.Lap.message([
+                    .messageIndex: .integer(Int64(index)), .timestamp: .integer(time(lap.start + lap.elapsed)),
+                    .startTime: .integer(time(lap.start)), .totalElapsedTime: .integer(milliseconds(lap.elapsed)),
+                    .totalTimerTime: .integer(milliseconds(lap.timer)), .event: .integer(9), .eventType: .integer(1),
+                    .lapTrigger: .integer(0), .sport: .integer(sport), .subSport: .integer(subSport),
+                ]))
         }
         for pause in pauses {
             messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
         }
-        messages.append(FITMessage(FIT.Message.record, [.integer(253, .uint32, time(end))]))
+        messages.append(FIT.Record.message([.timestamp: .integer(time(end))]))
         messages.append(event(at: time(end), type: 4))
         messages.append(
-            FITMessage(
-                FIT.Message.session,
-                [
-                    .integer(254, .uint16, 0), .integer(253, .uint32, time(end)), .integer(2, .uint32, time(start)),
-                    .integer(7, .uint32, milliseconds(end - start)), .integer(8, .uint32, milliseconds(timer)),
-                    .integer(5, .enumeration, sport), .integer(6, .enumeration, subSport),
-                    .integer(25, .uint16, 0), .integer(26, .uint16, Int64(laps.count)), .integer(0, .enumeration, 8),
-                    .integer(1, .enumeration, 1), .integer(28, .enumeration, 0),
-                ]))
+            FIT.Session.message([
+                .messageIndex: .integer(0), .timestamp: .integer(time(end)), .startTime: .integer(time(start)),
+                .totalElapsedTime: .integer(milliseconds(end - start)), .totalTimerTime: .integer(milliseconds(timer)),
+                .sport: .integer(sport), .subSport: .integer(subSport), .firstLapIndex: .integer(0),
+                .numLaps: .integer(Int64(laps.count)), .event: .integer(8), .eventType: .integer(1),
+                .trigger: .integer(0),
+            ]))
         messages.append(
-            FITMessage(
-                FIT.Message.activity,
-                [
-                    .integer(253, .uint32, time(end)), .integer(0, .uint32, milliseconds(timer)),
-                    .integer(1, .uint16, 1), .integer(2, .enumeration, 0), .integer(3, .enumeration, 26),
-                    .integer(4, .enumeration, 1),
-                ]))
+            FIT.Activity.message([
+                .timestamp: .integer(time(end)), .totalTimerTime: .integer(milliseconds(timer)),
+                .numSessions: .integer(1), .type: .integer(0), .event: .integer(26), .eventType: .integer(1),
+            ]))
         return FIT.encode(messages)
     }
 
@@ -89,9 +80,7 @@ public enum HistoryExport {
 
     /// An `event` of the timer: `type` 0 start, 4 stop all.
     private static func event(at time: Int64, type: Int64) -> FITMessage {
-        FITMessage(
-            FIT.Message.event,
-            [.integer(253, .uint32, time), .integer(0, .enumeration, 0), .integer(1, .enumeration, type)])
+        FIT.Event.message([.timestamp: .integer(time), .event: .integer(0), .eventType: .integer(type)])
     }
 
     /// A file name for `record`'s activity: its start and its plan, "2026-11-23 07-30 Galloway 30-30.fit".

@@ -175,9 +175,9 @@ public enum StatusText {
     /// ```
     public static func tooltip(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return "intervald: \(stateName(.idle))" }
-        let (current, time) = (Localization.label(status.segmentLabel), remaining(status))
-        let position = tr(
-            "segment {number} of {count}", ["number": value(.index, of: status), "count": "\(status.segmentCount)"])
+        let (current, time, position) = (
+            Localization.label(status.segmentLabel), remaining(status), WorkoutPresenter.position(status)
+        )
         return [
             "\(Localization.planName(status.planName)) · \(stateName(status.state))",
             status.open
@@ -187,8 +187,7 @@ public enum StatusText {
                 : tr(
                     "{current} · {remaining} left · {position}",
                     ["current": current, "remaining": time, "position": position]),
-            status.nextLabel.isEmpty
-                ? tr("Last segment") : tr("Next: {next}", ["next": Localization.label(status.nextLabel)]),
+            WorkoutPresenter.nextText(status),
             tr(
                 "{elapsed} of {duration} · {percent} %",
                 ["elapsed": elapsed(status), "duration": duration(status), "percent": "\(percent(status))"]),

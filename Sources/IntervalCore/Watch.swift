@@ -58,7 +58,7 @@ public struct Watch: Sendable, Hashable {
     /// whole FIT file (its CRCs checked) of type 5, workout. Unlike `plan import`, a step intervald cannot time (an
     /// open one, ended by Lap) is no reason to refuse it: the watch runs it.
     public static func workoutName(inFIT bytes: [UInt8]) throws(FITWorkoutError) -> String? {
-        try FITWorkout.workoutMessages(bytes).first { $0.global == FIT.Message.workout }?[8]?.text
+        try FITWorkout.workoutMessages(bytes).first { $0.global == FIT.Workout.global }?[FIT.Workout.wktName]?.text
     }
 
     /// Of `watches`, the one named `name` (its name as listed, else the only one whose name matches in another letter

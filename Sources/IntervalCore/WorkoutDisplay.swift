@@ -35,14 +35,10 @@ public struct WorkoutDisplay: Sendable, Equatable {
         // A common English label in the user's language, as the notification says it (docs/reference.md §9).
         title = now.segmentLabel.isEmpty ? now.segmentKind : Localization.label(now.segmentLabel)
         countdown = StatusText.remaining(now)
-        let next =
-            now.nextLabel.isEmpty
-            ? tr("Last one") : tr("Next: {next}", ["next": Localization.label(now.nextLabel)])
+        let next = WorkoutPresenter.nextText(now)
         self.next =
             now.open ? "\(WorkoutPresenter.whenDone(isDistance: now.segmentDistance > 0)) · \(next)" : next
-        position = tr(
-            "segment {number} of {count}",
-            ["number": "\(UInt64(now.segmentIndex) + 1)", "count": "\(now.segmentCount)"])
+        position = WorkoutPresenter.position(now)
         open = now.open
         // An open step's end is not known: its bar stays empty until it is ended.
         segmentProgress =

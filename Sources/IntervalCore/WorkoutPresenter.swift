@@ -126,17 +126,39 @@ public enum WorkoutPresenter {
 
     /// "Next: Walk 30 s", "Next: Cool-down" (a step the person ends), or "Last one" for the final segment.
     public static func nextText(_ next: Segment?) -> String {
-        guard let next else { return tr("Last one") }
-        guard let time = length(of: next) else { return tr("Next: {next}", ["next": next.displayLabel]) }
-        return tr("Next: {next} {time}", ["next": next.displayLabel, "time": time])
+        nextText(label: next?.displayLabel, length: next.flatMap(length(of:)))
+    }
+
+    /// The same from the timer's properties, which give the next segment's label ("" during the last one) but not its
+    /// length: "Next: Walk", or "Last one".
+    public static func nextText(_ status: TimerStatus) -> String {
+        nextText(label: status.nextLabel.isEmpty ? nil : Localization.label(status.nextLabel), length: nil)
+    }
+
+    /// What comes next, as every output words it: "Next: Walk 30 s", "Next: Walk" without a length, "Last one" when
+    /// nothing does (no label).
+    private static func nextText(label: String?, length: String?) -> String {
+        guard let label else { return tr("Last one") }
+        guard let length else { return tr("Next: {next}", ["next": label]) }
+        return tr("Next: {next} {time}", ["next": label, "time": length])
     }
 
     /// "round 3 of 6" in the outermost real repeat, else "segment 1 of 56".
     public static func position(_ segment: Segment, in plan: Plan) -> String {
-        if let round = segment.mainRound {
+        position(number: segment.index + 1, count: plan.segmentCount, round: segment.mainRound)
+    }
+
+    /// The same from the timer's properties, which do not give the segment's round: "segment 1 of 56".
+    public static func position(_ status: TimerStatus) -> String {
+        position(number: Int64(status.segmentIndex) + 1, count: Int64(status.segmentCount), round: nil)
+    }
+
+    /// Where a segment is, as every output words it: its round in a repeat when there is one, else its number.
+    private static func position(number: Int64, count: Int64, round: Segment.Round?) -> String {
+        if let round {
             return tr("round {number} of {count}", ["number": "\(round.number)", "count": "\(round.count)"])
         }
-        return tr("segment {number} of {count}", ["number": "\(segment.index + 1)", "count": "\(plan.segmentCount)"])
+        return tr("segment {number} of {count}", ["number": "\(number)", "count": "\(count)"])
     }
 
     /// Stop, then the style's buttons; in a step the person ends Skip reads Done, and is there whatever the style

@@ -44,6 +44,32 @@ import Testing
         #expect(read == [FITMessage(27, [.integer(254, .uint16, 3)])])
     }
 
+    /// Every field of every message intervald writes, written through its message's table and read back through it:
+    /// its largest value comes back with the table's type, and a field written without a value is read as absent.
+    @Test func everyFieldOfTheProfileTablesComesBackAsWritten() throws {
+        try Self.roundTrip(FIT.FileID.self)
+        try Self.roundTrip(FIT.Session.self)
+        try Self.roundTrip(FIT.Lap.self)
+        try Self.roundTrip(FIT.Record.self)
+        try Self.roundTrip(FIT.Event.self)
+        try Self.roundTrip(FIT.Workout.self)
+        try Self.roundTrip(FIT.WorkoutStep.self)
+        try Self.roundTrip(FIT.Activity.self)
+    }
+
+    static func roundTrip<Fields: FITProfileMessage>(_: Fields.Type) throws {
+        for field in Fields.allCases {
+            let value: FITValue =
+                field.baseType == .string
+                ? .text("\(field)") : .integer(Int64(bitPattern: field.baseType.invalid) - 1)
+            let read = try FIT.decode(FIT.encode([Fields.message([field: value]), Fields.message([field: nil])]))
+            #expect(read.map(\.global) == [Fields.global, Fields.global])
+            #expect(read.first?[field] == value, "\(Fields.self).\(field)")
+            #expect(read.first?.fields.first?.type == field.baseType, "\(Fields.self).\(field)")
+            #expect(read.last?[field] == nil, "\(Fields.self).\(field) without a value")
+        }
+    }
+
     @Test func damagedFilesAreRefusedSayingWhere() {
         let good = FIT.encode(Self.messages)
         func refusal(_ bytes: [UInt8]) -> FITError? {

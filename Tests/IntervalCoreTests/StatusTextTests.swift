@@ -33,7 +33,7 @@ import Testing
         last.segmentIndex = 55
         last.nextLabel = ""
         #expect(StatusText.line(last) == "running · Galloway run/walk 30:30 · Run 0:12 left (56/56) · 14:48/40:00")
-        #expect(StatusText.tooltip(last).contains("Last segment"))
+        #expect(StatusText.tooltip(last).contains("\nLast one\n"))
     }
 
     @Test func remainingRoundsUpElapsedRoundsDown() {

@@ -124,20 +124,17 @@ import Testing
             elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: scheduler.track.shifted(by: wall - 100 * Self.second))
         let messages = try FIT.decode(HistoryExport.fitActivity(record, plan: scheduler.plan))
-        func integers(_ global: UInt16, _ field: UInt8) -> [Int64] {
-            messages.filter { $0.global == global }.compactMap {
-                if case .integer(let value) = $0[field] { value } else { nil }
-            }
+        func integers<Fields: FITProfileMessage>(_ field: Fields) -> [Int64] {
+            messages.compactMap { $0[field]?.integer }
         }
-        let (lap, session, event) = (FIT.Message.lap, FIT.Message.session, FIT.Message.event)
-        #expect(integers(lap, 7) == [200, 6_000], "each lap's elapsed time, ms")
-        #expect(integers(lap, 8) == [200, 3_000], "each lap's timer time, without its pause")
-        #expect(integers(session, 7) == [6_200] && integers(session, 8) == [3_200])
+        #expect(integers(FIT.Lap.totalElapsedTime) == [200, 6_000], "each lap's elapsed time, ms")
+        #expect(integers(FIT.Lap.totalTimerTime) == [200, 3_000], "each lap's timer time, without its pause")
+        #expect(integers(FIT.Session.totalElapsedTime) == [6_200] && integers(FIT.Session.totalTimerTime) == [3_200])
         let start = wall / Self.second - FIT.epochOffset
-        #expect(integers(session, 2) == [start] && integers(session, 253) == [start + 6])
+        #expect(integers(FIT.Session.startTime) == [start] && integers(FIT.Session.timestamp) == [start + 6])
         // The timer started, stopped for the pause and started again, and stopped at the end.
-        #expect(integers(event, 1) == [0, 4, 0, 4])
-        #expect(integers(event, 253) == [start, start + 2, start + 5, start + 6])
+        #expect(integers(FIT.Event.eventType) == [0, 4, 0, 4])
+        #expect(integers(FIT.Event.timestamp) == [start, start + 2, start + 5, start + 6])
     }
 
     @Test func aRecordWrittenBeforeTheInstantsWereKeptStillHasLapsAtThePlansOffsets() throws {
