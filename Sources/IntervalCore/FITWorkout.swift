@@ -120,6 +120,9 @@ public enum FITWorkout {
                 let duration: (type: DurationType, value: Int64?) =
                     if let metres = step.distance {
                         (.distance, try centimetres(metres))
+                    } else if let bound = step.heartRateBound {
+                        // A heart rate in bpm is written + 100 (up to 100 is a percentage of the maximum).
+                        (bound.direction == .below ? .heartRateBelow : .heartRateAbove, Int64(bound.bpm) + 100)
                     } else if step.isOpen {
                         (.open, nil)
                     } else {
@@ -398,6 +401,7 @@ public enum FITWorkout {
         let kind = notedKind ?? (intensity ?? .active).kind
         let pace = pace(of: message)
         var (duration, isOpen, distance, condition): (Int64, Bool, Double?, SensorCondition?) = (0, false, nil, nil)
+        var heartRateBound: HeartRateBound?
         switch end {
         case .time(let time):
             duration = time
@@ -418,7 +422,18 @@ public enum FITWorkout {
                 isOpen = true
             }
         case .open(let sensor):
-            (isOpen, condition) = (true, sensor)
+            isOpen = true
+            // A heart rate in bpm (+ 100) the plan can say ends the step itself; a percentage of the maximum, or
+            // another sensor's value, is said in the label.
+            switch sensor {
+            case .heartRateBelow(let value) where value > 100:
+                heartRateBound = HeartRateBound(.below, bpm: Int(clamping: value - 100))
+            case .heartRateAbove(let value) where value > 100:
+                heartRateBound = HeartRateBound(.above, bpm: Int(clamping: value - 100))
+            default:
+                break
+            }
+            condition = heartRateBound == nil ? sensor : nil
         }
         var name = message[FIT.WorkoutStep.wktStepName]?.text.map { $0.filter { !$0.isNewline } }.flatMap {
             $0.isEmpty ? nil : $0
@@ -431,9 +446,10 @@ public enum FITWorkout {
         ].compactMap { $0 }
         let label =
             additions.isEmpty ? name : ([name ?? Step.defaultLabel(for: kind)] + additions).joined(separator: " · ")
-        return Step(
-            kind: kind, label: label, length: StepLength(time: duration, isOpen: isOpen, distance: distance), pace: pace
-        )
+        let length =
+            heartRateBound.map(StepLength.heartRate)
+            ?? StepLength(time: duration, isOpen: isOpen, distance: distance)
+        return Step(kind: kind, label: label, length: length, pace: pace)
     }
 
     /// A step's target that the timer cannot follow, in words for its label: "heart rate zone 2", "140–150 bpm",

@@ -29,6 +29,20 @@ public struct HeartRateBound: Sendable, Equatable, Hashable {
         }
     }
 
+    /// `hr<120` or `hr>160` as ``planText`` writes it (the `SegmentHeartRateBound` property); nil for anything else.
+    public init?(planText: String) {
+        let direction: Direction
+        if planText.hasPrefix(Self.word + "<") {
+            direction = .below
+        } else if planText.hasPrefix(Self.word + ">") {
+            direction = .above
+        } else {
+            return nil
+        }
+        guard let bpm = Int(planText.dropFirst(Self.word.count + 1)) else { return nil }
+        self.init(direction, bpm: bpm)
+    }
+
     /// As the plan language writes it: `hr<120`.
     public var planText: String {
         "\(HeartRateBound.word)\(direction == .below ? "<" : ">")\(bpm)"

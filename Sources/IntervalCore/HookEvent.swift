@@ -30,6 +30,7 @@ public struct HookEvent: Sendable {
         status.remaining = UInt64(clamping: plan.duration - timeDone)
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         status.segmentDistance = segment?.wholeMetres ?? 0
+        status.segmentHeartRateBound = segment?.heartRateBound?.planText ?? ""
         return status
     }
 

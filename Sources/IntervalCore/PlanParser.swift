@@ -404,7 +404,8 @@ struct PlanTextParser {
                 isOpen = true
             }
         }
-        let length = heartRateBound.map(StepLength.heartRate)
+        let length =
+            heartRateBound.map(StepLength.heartRate)
             ?? StepLength(time: duration, isOpen: isOpen, distance: distance)
         return Step(kind: kind, label: label, length: length, pace: pace)
     }
@@ -422,7 +423,8 @@ struct PlanTextParser {
         let digitsStart = position
         let digitsEnd = scanDigits(from: position)
         guard digitsEnd > digitsStart else {
-            throw error(at: position, tr("expected a heart rate in beats per minute after 'hr<' or 'hr>', as in hr<120"))
+            throw error(
+                at: position, tr("expected a heart rate in beats per minute after 'hr<' or 'hr>', as in hr<120"))
         }
         position = digitsEnd
         if peek() == UInt8(ascii: "."), scanDigits(from: position + 1) > position + 1 {

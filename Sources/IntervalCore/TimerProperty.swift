@@ -94,6 +94,10 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let segmentDistance = field(
         "SegmentDistance", \.segmentDistance,
         doc: "The current step's distance in metres, for a step written as one (`0.4km run`); 0 for any other.")
+    public static let segmentHeartRateBound = field(
+        "SegmentHeartRateBound", \.segmentHeartRateBound,
+        doc: "The heart rate that ends the current step, as the plan writes it (`hr<120`, `hr>160`); \"\" for any "
+            + "other step.")
     public static let planOpenSteps = field(
         "PlanOpenSteps", \.planOpenSteps,
         doc: "How many of the plan's steps the person ends (`open`, a distance without a pace): `PlanDuration` leaves "
@@ -103,7 +107,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
         nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed, remaining, segmentDistance,
-        planOpenSteps,
+        planOpenSteps, segmentHeartRateBound,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

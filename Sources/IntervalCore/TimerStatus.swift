@@ -27,6 +27,8 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var segmentDistance: UInt32 = 0
     /// How many of the plan's steps the person ends: ``planDuration`` leaves them out.
     public var planOpenSteps: UInt32 = 0
+    /// The heart rate that ends the current step, as the plan writes it (`hr<120`); "" for any other.
+    public var segmentHeartRateBound = ""
 
     /// Nothing runs.
     public static let idle = TimerStatus(

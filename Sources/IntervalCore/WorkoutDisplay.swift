@@ -37,7 +37,9 @@ public struct WorkoutDisplay: Sendable, Equatable {
         countdown = StatusText.remaining(now)
         let next = WorkoutPresenter.nextText(now)
         self.next =
-            now.open ? "\(WorkoutPresenter.whenDone(isDistance: now.segmentDistance > 0)) · \(next)" : next
+            now.open
+            ? "\(WorkoutPresenter.whenDone(isDistance: now.segmentDistance > 0, heartRateBound: HeartRateBound(planText: now.segmentHeartRateBound))) · \(next)"
+            : next
         position = WorkoutPresenter.position(now)
         open = now.open
         // An open step's end is not known: its bar stays empty until it is ended.

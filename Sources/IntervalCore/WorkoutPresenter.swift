@@ -103,13 +103,13 @@ public enum WorkoutPresenter {
     /// What ends a step the person ends: "Done when you get there" for a distance, else "Done when you are ready";
     /// a step its heart rate ends says its bound first ("until heart rate below 120 · Done when you are ready").
     public static func whenDone(_ segment: Segment) -> String {
-        let done = whenDone(isDistance: segment.distance != nil)
-        return segment.heartRateBound.map { "\($0.untilText) · \(done)" } ?? done
+        whenDone(isDistance: segment.distance != nil, heartRateBound: segment.heartRateBound)
     }
 
-    /// The same, for a step known by its properties (`SegmentDistance`).
-    public static func whenDone(isDistance: Bool) -> String {
-        isDistance ? tr("Done when you get there") : tr("Done when you are ready")
+    /// The same, for a step known by its properties (`SegmentDistance`, `SegmentHeartRateBound`).
+    public static func whenDone(isDistance: Bool, heartRateBound: HeartRateBound? = nil) -> String {
+        let done = isDistance ? tr("Done when you get there") : tr("Done when you are ready")
+        return heartRateBound.map { "\($0.untilText) · \(done)" } ?? done
     }
 
     /// "Run · 30 s"; a step the person ends says its distance, if it has one ("Run · 0.4 km"), else its label alone.

@@ -186,6 +186,7 @@ public final class WorkoutSession {
         status.segmentElapsed = UInt64(max(segment.isOpen ? scheduler.openPlayed : place - segment.start, 0))
         status.remaining = UInt64(max(remaining, 0))
         status.segmentDistance = segment.wholeMetres
+        status.segmentHeartRateBound = segment.heartRateBound?.planText ?? ""
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         return status
     }

@@ -151,27 +151,28 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
 
 
 #: Workouts as Garmin Connect writes them and as Garmin's FIT SDK's samples are described (written by
-#: data/fit/make_garmin_workouts.py), and the plan each is: open steps where no clock ends a step (the Lap button, a
-#: distance without a pace, a heart rate, calories, power), with what a watch would have waited for in the label.
+#: data/fit/make_garmin_workouts.py), and the plan each is: a heart rate in bpm ends its step itself (hr<125); open
+#: steps where no clock ends a step (the Lap button, a distance without a pace, a heart rate as a percentage of the
+#: maximum, calories, power), with what a watch would have waited for in the label.
 IMPORTED = {
     "garmin-open-step.fit": ['open warmup "Warm up"', '10m work "Run"'],
     "garmin-connect-track.fit": [
         "open warmup", "6x {", "  0.4km work", '  1m30s recovery "Walk"', "}",
-        'open cooldown "Cool-down · until heart rate below 125 bpm"'],
+        "hr<125 cooldown"],
     "garmin-connect-sensors.fit": [
         '10m warmup "Warm-up · heart rate zone 2"', '20m work "Tempo · 140–150 bpm"', 'open work "Burn · until 200 kcal"',
         'open recovery "Recovery · until power below 150 W"',
         'open work "Climb · until heart rate above 80% of maximum"', '2m work "Quick feet · cadence 85–90"',
-        'open cooldown "Cool-down · until heart rate below 125 bpm"'],
+        "hr<125 cooldown"],
     "sdk-workout-individual-steps.fit": [
         '1m warmup "_A_ · heart rate zone 2"', '0.5km work "B1_ · power zone 5"', '0.5km work "B2_ · power zone 3"',
-        'open cooldown "_C_ · until heart rate below 125 bpm · power zone 1"'],
+        'hr<125 cooldown "_C_ · power zone 1"'],
     "sdk-workout-repeat-steps.fit": [
         '1m warmup "_A_ · heart rate zone 2"', "3x {", '  0.5km work "B1_ · power zone 5"',
-        '  0.5km work "B2_ · power zone 3"', "}", 'open cooldown "_C_ · until heart rate below 125 bpm · power zone 1"'],
+        '  0.5km work "B2_ · power zone 3"', "}", 'hr<125 cooldown "_C_ · power zone 1"'],
     "sdk-workout-custom-target-values.fit": [
         '1m warmup "_A_ · heart rate 50–60% of maximum"', '0.5km work "B1_ · 300–310 W"', '0.5km work "B2_ · 260–270 W"',
-        'open cooldown "_C_ · until heart rate below 125 bpm · 220–230 W"'],
+        'hr<125 cooldown "_C_ · 220–230 W"'],
 }
 
 
@@ -225,9 +226,9 @@ def test_a_refusal_and_an_imported_condition_are_in_the_users_language(tmp_path)
     assert refused.stderr == (
         f"{DATA / 'garmin-connect-repeat-until-hr.fit'}: Fehler: Schritt 6 (Repeat): wird wiederholt, bis Herzfrequenz "
         "unter 120 bpm, was nur der Sensor einer Uhr erkennen kann\n"), refused.stderr
-    imported = ctl("plan", "import", str(DATA / "garmin-connect-track.fit"), "-o", "-", env=german)
+    imported = ctl("plan", "import", str(DATA / "garmin-connect-sensors.fit"), "-o", "-", env=german)
     assert imported.returncode == 0, imported.stderr
-    assert 'open cooldown "Cool-down · bis Herzfrequenz unter 125 bpm"' in imported.stdout, imported.stdout
+    assert 'open work "Climb · bis Herzfrequenz über 80 % des Maximums"' in imported.stdout, imported.stdout
 
 
 def test_open_and_distance_steps_go_out_as_the_duration_types_a_watch_reads(tmp_path):

@@ -146,3 +146,18 @@ def test_a_note_on_four_hundred_minutes_and_totals_with_open_steps():
     assert (as_json["duration_us"], as_json["open_steps"]) == (120_000_000, 1)
     assert [(item["open"], item["duration_us"], item.get("distance_m")) for item in as_json["items"]] == \
         [(True, 0, None), (False, 120_000_000, 400.0)]
+
+
+def test_without_a_strap_a_heart_rate_step_waits_for_done_and_says_its_bound(activatable_daemon, notify_log):
+    """`hr<120 walk` (docs/plan-language.md) with no strap to read: a step the person ends, whose cue, status and
+    properties say the heart rate that is to end it; Done ends it."""
+    assert ctl("start", "-e", 'hr<120 walk "Recover", 250ms run').returncode == 0
+    cue = notify_log.wait_for(1)[0]
+    assert cue["summary"] == "Recover"
+    assert cue["body"].startswith("until heart rate below 120 · Done when you are ready · Next: Run"), cue["body"]
+    assert get("Open") is True and get("SegmentHeartRateBound") == "hr<120" and get("PlanOpenSteps") == 1
+    assert status()["segment_remaining_us"] is None
+    press("done")
+    wait_until(lambda: ctl("status").stdout.strip() == "idle", 5, "Done to end the step and the plan to finish")
+    assert ctl("plan", "show", "-e", "hr>160 run, 1m walk").stdout.splitlines()[0] == \
+        "hr>160 run, 1m walk — 1:00 + 1 open step, 2 segments"

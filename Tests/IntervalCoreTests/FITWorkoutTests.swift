@@ -12,7 +12,16 @@ import Testing
         "name \"Tabata\"\n8x(20s work \"All out\", 10s rest)",
         "name \"Track\"\nopen warmup \"Warm up until ready\"\n6x(0.4km run, 90s walk)\n1km run @ 4:30/km\nopen cooldown",
         "open run \"Free run\" @ 6:00/km\n2x(1.2km run \"Mile-ish\", open walk)",
+        "name \"Heart\"\n5m walk\n6x(2m run, hr<120 walk \"Recover\")\nhr>150 run",
     ]
+
+    /// `hr<120` and `hr>160` are the FIT durations a watch ends by its strap: `hr_less_than` (2) and `hr_greater_than`
+    /// (3), in bpm + 100.
+    @Test func aHeartRateBoundIsWrittenAsTheHeartRateDurationTypes() throws {
+        let (_, messages) = try exported("hr<120 walk, hr>160 run")
+        let steps = messages.filter { $0.global == 27 }
+        #expect(steps.map { [$0[1], $0[2]] } == [[.integer(2), .integer(220)], [.integer(3), .integer(260)]])
+    }
 
     func exported(_ text: String) throws -> (plan: Plan, messages: [FITMessage]) {
         let original = try plan(text)
@@ -207,7 +216,8 @@ import Testing
                 "0.4km work",
                 // A distance at a pace is timed (a speed band's middle, to the second per kilometre).
                 "0.8km work \"800 m\" @ 5:00/km",
-                "open cooldown \"Cool-down · until heart rate below 125 bpm\"",
+                // A heart rate in bpm ends the step itself (hr<N); a percentage of the maximum is said in the label.
+                "hr<125 cooldown",
                 "open warmup \"Warm-up · until heart rate above 80% of maximum\"",
                 "open work \"Burn · until 200 kcal\"",
                 "open recovery \"Recovery · until power below 150 W\"",
@@ -245,7 +255,7 @@ import Testing
                 "1m work \"Work · cadence 85–90\"",
                 "1m work \"Work · cadence zone 2\"",
                 "1m work \"Work · speed zone 4\"",
-                "open cooldown \"_C_ · until heart rate below 125 bpm · power zone 1\"",
+                "hr<125 cooldown \"_C_ · power zone 1\"",
                 "1m work",
             ], "\(text)")
     }
@@ -282,12 +292,14 @@ import Testing
             Self.step(2, (0, 90_000), intensity: 4, name: "Walk"),
             Self.step(3, (6, 1), target: 6),
             // A label longer than a step's name holds, whole through the notes.
-            Self.step(4, (1, 50_000), intensity: 0, name: "Strides", range: (1300, 1310), targetType: 4),
+            Self.step(
+                4, (1, 50_000), intensity: 0, name: "Strides on the flat, quick and light, arms relaxed",
+                range: (1300, 1310), targetType: 4),
             Self.step(5, (2, 225), intensity: 3, name: "_C_", target: 1, targetType: 4),
         ])
         let imported = try FITWorkout.decode(workout, fallbackName: "x")
         let text = PlanWriter.text(for: imported)
-        #expect(text.contains("\"_C_ · until heart rate below 125 bpm · power zone 1\""), "\(text)")
+        #expect(text.contains("hr<125 cooldown \"_C_ · power zone 1\""), "\(text)")
         let export = try FITWorkout.encode(imported, restKinds: ["walk"], created: 0)
         #expect(export.notes.count == 1, "the long label is shortened in the step's name")
         let again = try FITWorkout.decode(export.bytes, fallbackName: "x")

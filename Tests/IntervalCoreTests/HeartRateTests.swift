@@ -33,7 +33,9 @@ import Testing
         let again = try plan(PlanWriter.text(for: parsed))
         #expect(again.segments.map(\.heartRateBound) == parsed.segments.map(\.heartRateBound))
         #expect(PlanDraft.Step(duration: "hr<120", kind: "walk").untilDone == "until heart rate below 120")
-        #expect(PlanReport.rows(for: parsed).first == .step(title: "Recover · Walk", duration: "until heart rate below 120"))
+        #expect(
+            PlanReport.rows(for: parsed).first == .step(title: "Recover · Walk", duration: "until heart rate below 120")
+        )
     }
 
     @Test func withoutAStrapTheCueSaysTheBoundAndThatDoneEndsIt() throws {
@@ -66,9 +68,10 @@ import Testing
         #expect(HeartRateMeasurement([0x04, 90])?.contact == .lost)
     }
 
-    @Test(arguments: [
-        [], [0x00], [0x01, 0x2C], [0x00, 0x00], [0x08, 90, 0x01], [0x10, 90, 0x00, 0x04, 0x01],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [], [0x00], [0x01, 0x2C], [0x00, 0x00], [0x08, 90, 0x01], [0x10, 90, 0x00, 0x04, 0x01],
+        ] as [[UInt8]])
     func malformedMeasurementsAreDropped(bytes: [UInt8]) {
         #expect(HeartRateMeasurement(bytes) == nil)
     }

@@ -75,6 +75,14 @@ import Testing
         return status
     }()
 
+    /// `hr<120 warmup` without a strap: the window says the bound the bus gives before Done.
+    @Test func aStepAHeartRateEndsSaysItsBound() throws {
+        var status = warmingUp
+        status.segmentHeartRateBound = "hr<120"
+        let shown = try #require(WorkoutDisplay(status, age: 0, restKinds: []))
+        #expect(shown.next == "until heart rate below 120 · Done when you are ready · Next: Run")
+    }
+
     @Test func aStepThePersonEndsCountsUpSaysDoneAndHasNoTimeLeftOfItsOwn() throws {
         let shown = try #require(WorkoutDisplay(warmingUp, age: 0, restKinds: []))
         #expect(shown.open)
