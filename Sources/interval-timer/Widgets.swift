@@ -40,18 +40,38 @@ final class Builder {
         guard let object = gtk_builder_get_object(builder, id) else {
             preconditionFailure("No object '\(id)' in a layout of ui/")
         }
-        let expected = g_type_from_name(Class.typeName)
-        guard expected != 0, g_type_check_instance_is_a(cast(object), expected) != 0 else {
+        guard let typed = Class.instance(object) else {
             preconditionFailure("The object '\(id)' of a layout of ui/ is not a \(Class.typeName)")
         }
-        return cast(object)
+        return typed
     }
 }
 
-/// A GTK or libadwaita class that a layout's object is asked for as (``Builder/get(_:_:)``): its name as ui/ files
-/// write it.
+/// A GTK or libadwaita class that a layout's object is asked for as (``Builder/get(_:_:)``), or that a widget made in
+/// code is typed as (``checked(_:)``): its name as ui/ files write it. Its operations that need a C cast are
+/// WidgetClasses.swift's.
 protocol LayoutClass {
     static var typeName: String { get }
+}
+
+extension LayoutClass {
+    /// `object` as a pointer to this class, when it is an instance of it or of a subclass: the one check of a C
+    /// pointer's class, for a layout's objects and the widgets made in code alike.
+    static func instance(_ object: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Self>? {
+        guard let object else { return nil }
+        let expected = g_type_from_name(typeName)
+        guard expected != 0,
+            g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), expected) != 0
+        else { return nil }
+        return UnsafeMutablePointer(OpaquePointer(object))
+    }
+
+    /// A widget that a constructor of this class made (`adw_action_row_new()`) or that GTK hands out as one (a
+    /// combo box's entry), typed once its class is checked: another class is a programming error.
+    static func checked(_ widget: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Self> {
+        guard let typed = instance(widget) else { preconditionFailure("A widget made as a \(typeName) is not one") }
+        return typed
+    }
 }
 
 /// A class whose instance struct GTK keeps private: its functions take an `OpaquePointer`.
@@ -67,8 +87,13 @@ extension UnsafeMutablePointer where Pointee: OpaqueLayoutClass {
     var c: OpaquePointer { OpaquePointer(self) }
 }
 
-// The classes the window asks its layouts for. Those GTK publishes are its structs:
+// The classes the window asks its layouts for, or makes in code. Those GTK publishes are its structs:
+extension GtkWidget: LayoutClass { static let typeName = "GtkWidget" }
+extension GtkWindow: LayoutClass { static let typeName = "GtkWindow" }
 extension GtkButton: LayoutClass { static let typeName = "GtkButton" }
+extension GtkCheckButton: LayoutClass { static let typeName = "GtkCheckButton" }
+extension GtkPopover: LayoutClass { static let typeName = "GtkPopover" }
+extension GtkListBoxRow: LayoutClass { static let typeName = "GtkListBoxRow" }
 extension GtkToggleButton: LayoutClass { static let typeName = "GtkToggleButton" }
 extension GtkBox: LayoutClass { static let typeName = "GtkBox" }
 extension GtkEntry: LayoutClass { static let typeName = "GtkEntry" }
@@ -77,6 +102,13 @@ extension GtkTextView: LayoutClass { static let typeName = "GtkTextView" }
 extension AdwApplicationWindow: LayoutClass { static let typeName = "AdwApplicationWindow" }
 extension AdwWindow: LayoutClass { static let typeName = "AdwWindow" }
 extension AdwEntryRow: LayoutClass { static let typeName = "AdwEntryRow" }
+extension AdwActionRow: LayoutClass { static let typeName = "AdwActionRow" }
+extension AdwComboRow: LayoutClass { static let typeName = "AdwComboRow" }
+extension AdwExpanderRow: LayoutClass { static let typeName = "AdwExpanderRow" }
+extension AdwPreferencesGroup: LayoutClass { static let typeName = "AdwPreferencesGroup" }
+extension AdwPreferencesPage: LayoutClass { static let typeName = "AdwPreferencesPage" }
+extension AdwPreferencesWindow: LayoutClass { static let typeName = "AdwPreferencesWindow" }
+extension AdwMessageDialog: LayoutClass { static let typeName = "AdwMessageDialog" }
 // and those it keeps opaque are names of their own:
 enum Label: OpaqueLayoutClass { static let typeName = "GtkLabel" }
 enum Image: OpaqueLayoutClass { static let typeName = "GtkImage" }
@@ -93,6 +125,13 @@ enum StatusPage: OpaqueLayoutClass { static let typeName = "AdwStatusPage" }
 enum ToastOverlay: OpaqueLayoutClass { static let typeName = "AdwToastOverlay" }
 enum ViewStack: OpaqueLayoutClass { static let typeName = "AdwViewStack" }
 enum WindowTitle: OpaqueLayoutClass { static let typeName = "AdwWindowTitle" }
+enum Switch: OpaqueLayoutClass { static let typeName = "GtkSwitch" }
+enum SpinButton: OpaqueLayoutClass { static let typeName = "GtkSpinButton" }
+enum MenuButton: OpaqueLayoutClass { static let typeName = "GtkMenuButton" }
+enum ComboBoxText: OpaqueLayoutClass { static let typeName = "GtkComboBoxText" }
+enum SearchEntry: OpaqueLayoutClass { static let typeName = "GtkSearchEntry" }
+enum ViewSwitcher: OpaqueLayoutClass { static let typeName = "AdwViewSwitcher" }
+enum AboutWindow: OpaqueLayoutClass { static let typeName = "AdwAboutWindow" }
 
 /// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
 func markupEscaped(_ text: String) -> String {
