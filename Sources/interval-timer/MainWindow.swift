@@ -32,11 +32,11 @@ final class MainWindow {
         self.application = application
         layout = Builder(PackageResources.window_ui)
         window = layout.get("window", AdwApplicationWindow.self)
-        gtk_window_set_application(cast(window), cast(application.app))
+        window.setApplication(application.app)
         viewStack = layout.get("stack", ViewStack.self)
         toasts = layout.get("toasts", ToastOverlay.self)
         back = layout.get("back", GtkButton.self)
-        gtk_application_window_set_help_overlay(cast(window), cast(ShortcutsWindow.make()))
+        window.setHelpOverlay(ShortcutsWindow.make())
         trace?.attach(to: window.widget)
 
         workoutPage = WorkoutPage(trace: trace)
@@ -74,9 +74,9 @@ final class MainWindow {
         // The view switchers (the header bar's and the narrow window's bottom bar's) and the menus of the layouts'
         // menu buttons: GTK 4.8 names them after their classes ("AdwViewSwitcher", "GtkPopoverMenu").
         namePageSwitchers(in: window.widget)
-        for button in descendants(of: window.widget, ofType: gtk_menu_button_get_type()) {
+        for button in descendants(of: window, MenuButton.self) {
             // Its label ("Export"), or the tooltip of an icon's ("Main Menu").
-            if let name = gtk_menu_button_get_label(cast(button)) ?? gtk_widget_get_tooltip_text(button) {
+            if let name = gtk_menu_button_get_label(button.c) ?? gtk_widget_get_tooltip_text(button.widget) {
                 nameMenu(of: button, String(cString: name))
             }
         }
@@ -106,11 +106,11 @@ final class MainWindow {
     }
 
     func present() {
-        gtk_window_present(cast(window))
+        window.present()
     }
 
     private func addActions() {
-        let map: OpaquePointer = cast(window)
+        let map = window.actionMap
         workoutActions = [
             addAction(to: map, "pause") { [unowned self] _ in togglePause() },
             addAction(to: map, "skip") { [unowned self] _ in
@@ -133,10 +133,10 @@ final class MainWindow {
             plansPage.newPlan()
         }
         addAction(to: map, "fullscreen") { [unowned self] _ in
-            if gtk_window_is_fullscreen(cast(window)) != 0 {
-                gtk_window_unfullscreen(cast(window))
+            if window.isFullscreen {
+                window.unfullscreen()
             } else {
-                gtk_window_fullscreen(cast(window))
+                window.fullscreen()
             }
         }
     }
@@ -213,7 +213,7 @@ final class MainWindow {
         let status = application.session.status
         guard status.state != .idle else { return }
         confirm(
-            window.widget, tr("Stop the workout?"),
+            window, tr("Stop the workout?"),
             tr("{plan} ends here and is kept in the history as stopped.", ["plan": status.planName]),
             cancel: tr("Keep Going"), destructive: tr("Stop Workout")
         ) { [unowned self] in
@@ -248,7 +248,7 @@ final class MainWindow {
 
     private func askToReplace(_ request: StartRequest) {
         confirm(
-            window.widget, tr("Replace the running workout?"),
+            window, tr("Replace the running workout?"),
             tr("{plan} is running. Starting another plan stops it.", ["plan": application.session.status.planName]),
             cancel: tr("Cancel"), destructive: tr("Replace")
         ) { [unowned self] in
@@ -262,18 +262,18 @@ final class MainWindow {
 
     /// Asks for a name in a field (Enter confirms, Escape cancels), then runs `done` with it.
     private func askName(_ heading: String, initial: String, confirm: String, _ done: @escaping (String) -> Void) {
-        let entry: Widget = gtk_entry_new()
-        gtk_editable_set_text(cast(entry), initial)
-        gtk_entry_set_activates_default(cast(entry), 1)
+        let entry = GtkEntry.checked(gtk_entry_new())
+        entry.text = initial
+        gtk_entry_set_activates_default(entry, 1)
         accessibleName(entry, tr("Name"))
         ask(
-            window.widget, heading, nil,
+            window, heading, nil,
             answers: [
                 Answer(id: "cancel", label: tr("Cancel")),
                 Answer(id: "confirm", label: confirm, appearance: ADW_RESPONSE_SUGGESTED),
-            ], cancel: "cancel", preferred: "confirm", extra: entry
+            ], cancel: "cancel", preferred: "confirm", extra: entry.widget
         ) { response in
-            if response == "confirm" { done(String(cString: gtk_editable_get_text(cast(entry)))) }
+            if response == "confirm" { done(entry.text) }
         }
     }
 
@@ -300,12 +300,12 @@ final class MainWindow {
     private func inhibit() {
         guard inhibitCookie == 0 else { return }
         inhibitCookie = gtk_application_inhibit(
-            cast(application.app), cast(window), GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
+            application.app.gtkApplication, window.gtkWindow, GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
     }
 
     private func uninhibit() {
         guard inhibitCookie != 0 else { return }
-        gtk_application_uninhibit(cast(application.app), inhibitCookie)
+        gtk_application_uninhibit(application.app.gtkApplication, inhibitCookie)
         inhibitCookie = 0
     }
 
