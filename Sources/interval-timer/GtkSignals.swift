@@ -40,9 +40,6 @@ extension Signal where Handler == (OpaquePointer?) -> Void {
     static func notify(_ property: String) -> Self { Self(name: "notify::\(property)") }
     /// GSimpleAction's `activate`, with the action's parameter (a GVariant, or nil).
     static let actionActivated = Self(name: "activate")
-    /// GVolumeMonitor's, with the GMount.
-    static let mountAdded = Self(name: "mount-added"), mountRemoved = Self(name: "mount-removed")
-    static let mountChanged = Self(name: "mount-changed")
 }
 
 extension Signal where Handler == (String) -> Void {
