@@ -105,9 +105,10 @@ final class PlanEditor {
         // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
         insertActions(into: window.widget, "editor") { actions in
-            for key in WindowKey.editor {
-                let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
-                if key.name == "save" { saveAction = action }
+            for editorAction in WindowKey.EditorAction.allCases {
+                let key = editorAction.key
+                let action = addAction(to: actions, key.name) { [unowned self] _ in perform(editorAction) }
+                if editorAction == .save { saveAction = action }
                 for accelerator in key.accelerators {
                     gtk_shortcut_controller_add_shortcut(
                         shortcuts,
@@ -123,22 +124,17 @@ final class PlanEditor {
         on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
     }
 
-    /// What the editor's key `name` (``WindowKey/editor``) does; a row's keys act on the row at `path`, else on the one
-    /// that has the focus.
-    private func perform(_ name: String, at path: [Int]? = nil) {
-        switch name {
-        case "add-step": addItem(PlanDraft.Item.step(Self.newStep))
-        case "add-repeat": addItem(Self.newRepeat)
-        case "save": save()
-        default:
-            guard let path = path ?? focusedPath() else { return }
-            switch name {
-            case "move-up": moveUp(path)
-            case "move-down": moveDown(path)
-            case "duplicate": duplicate(path)
-            case "remove": remove(path)
-            default: break
-            }
+    /// What the editor's key for `action` (``WindowKey/editor``) does; a row's keys act on the row at `path`, else on
+    /// the one that has the focus.
+    private func perform(_ action: WindowKey.EditorAction, at path: [Int]? = nil) {
+        switch action {
+        case .addStep: addItem(PlanDraft.Item.step(Self.newStep))
+        case .addRepeat: addItem(Self.newRepeat)
+        case .save: save()
+        case .moveUp: if let path = path ?? focusedPath() { moveUp(path) }
+        case .moveDown: if let path = path ?? focusedPath() { moveDown(path) }
+        case .duplicate: if let path = path ?? focusedPath() { duplicate(path) }
+        case .remove: if let path = path ?? focusedPath() { remove(path) }
         }
     }
 
@@ -485,7 +481,8 @@ final class PlanEditor {
         let button = MenuButton.checked(gtk_menu_button_new())
         let menu: OpaquePointer = g_menu_new()
         insertActions(into: button.widget, "row") { actions in
-            for key in WindowKey.editor {
+            for action in WindowKey.EditorAction.allCases {
+                let key = action.key
                 guard let label = key.menuLabel else { continue }
                 let item = g_menu_item_new(tr(label), "row.\(key.name)")
                 if let accelerator = key.accelerators.first {
@@ -493,7 +490,7 @@ final class PlanEditor {
                 }
                 g_menu_append_item(menu, item)
                 g_object_unref(UnsafeMutableRawPointer(item))
-                addAction(to: actions, key.name) { [unowned self] _ in perform(key.name, at: path) }
+                addAction(to: actions, key.name) { [unowned self] _ in perform(action, at: path) }
             }
         }
         gtk_menu_button_set_icon_name(button.c, "view-more-symbolic")
