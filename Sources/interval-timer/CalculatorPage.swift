@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// The run calculator (docs/reference.md §10), Interval RunCalc's heart: lock the one of time, distance and pace to
 /// solve, enter the other two. The fields are put together as `intervalctl calc` reads its terms and solved by the same

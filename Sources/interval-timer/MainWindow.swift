@@ -1,6 +1,7 @@
 import CGtk
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 
 /// The window (docs/window.md): its layout is ui/window.ui, its four pages are built by their classes, and what a

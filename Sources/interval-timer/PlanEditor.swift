@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 
 /// The plan editor (docs/window.md, "Making a plan"), laid out in ui/plan-editor.ui: the plan in rows, a step's

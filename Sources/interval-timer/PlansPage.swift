@@ -2,6 +2,7 @@ import CGtk
 import CGtkShims
 import Dispatch
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalWatch
 

@@ -2,6 +2,7 @@ import CGtk
 import Dispatch
 import Glibc
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalSettings
 import IntervalSound

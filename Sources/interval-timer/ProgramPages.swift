@@ -2,6 +2,7 @@ import CGtk
 import Dispatch
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalWatch
 

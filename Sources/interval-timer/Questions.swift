@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// One answer to a question: its id, its button's label, and how the button looks.
 struct Answer {

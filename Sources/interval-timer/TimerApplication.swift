@@ -2,6 +2,7 @@ import CGtk
 import CGtkShims
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalSettings
 import Logging

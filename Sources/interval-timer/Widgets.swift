@@ -1,6 +1,7 @@
 import CGtk
 import CGtkShims
 import IntervalCore
+import IntervalGLib
 
 /// A layout of `ui/` (GtkBuilder XML, embedded by Package.swift), built with its texts translated (each file names
 /// the `intervald` domain). It holds the objects it built: keep it as long as they are used, or until they have a

@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// The workout view (docs/reference.md §10), laid out in ui/workout-page.ui: the segment's label and its time left in
 /// digits at least a third of the page's height, coloured by kind, what comes next, where the workout is, and its
