@@ -310,38 +310,14 @@ final class MainWindow {
         inhibitCookie = 0
     }
 
-    /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known:
-    /// its file, the one-line text the record keeps, or the text last started here when the record is that plan's.
+    /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known
+    /// (``RecordedPlan``).
     func showFinished(_ record: HistoryRecord) {
-        var known: (text: String, origin: String, plan: Plan)?
-        if record.origin.hasSuffix(".plan") {
-            let item = PlanCatalog.load(name: record.plan, path: record.origin)
-            if let text = item.text, case .success(let plan) = item.plan { known = (text, record.origin, plan) }
-        } else if let text = record.text,
-            let plan = try? PlanParser.parse(text, origin: "", defaultName: PlanLocator.inlineName(for: text)),
-            plan.name == record.plan
-        {
-            // A one-line plan started anywhere: the shell's -e, the overview search, a hook.
-            known = (text, "", plan)
-        } else if let started = lastStarted, started.origin == record.origin,
-            let plan = try? PlanParser.parse(
-                started.text, origin: started.origin, defaultName: PlanLocator.inlineName(for: started.text)),
-            plan.name == record.plan
-        {
-            known = (started.text, started.origin, plan)
-        }
+        let known = RecordedPlan(of: record, lastStarted: lastStarted)
         workoutPage.showFinished(
             record, again: known.map { ($0.text, $0.origin) }, plan: known?.plan,
-            distance: known.flatMap { Self.distanceDone(of: $0.plan, by: record) })
+            distance: known?.distanceDone(by: record))
         show(.workout)
-    }
-
-    /// The metres the workout of `record` covered, when its plan's steps say. The time done counts the steps the person
-    /// ended as long as they were played, which the plan's timeline does not: with such steps the distance is known
-    /// only for a workout that finished (its whole plan).
-    private static func distanceDone(of plan: Plan, by record: HistoryRecord) -> Double? {
-        guard plan.openStepCount > 0 else { return PlanEstimate.distance(of: plan, through: record.doneDuration) }
-        return record.result == .finished ? PlanEstimate(plan).distance : nil
     }
 
     // MARK: Problems
