@@ -72,9 +72,13 @@ let package = Package(
         // Watches (docs/fit.md): found and written through GIO only, mounts with or without a local path (gvfs's MTP
         // watches), for the window and `intervalctl watch` alike; GIO without GTK, so the command line links no toolkit.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // GObject signals as Swift closures (a handler's type follows its signal's), held in a box that GLib releases:
+        // the glue the window and IntervalWatch share, written once. Its API has Swift types only, so that a client
+        // that imports GTK's headers as well sees no second copy of GLib's.
+        .target(name: "IntervalGLib", dependencies: ["CGio"]),
         .target(
             name: "IntervalWatch",
-            dependencies: ["IntervalCore", "CGio", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["IntervalCore", "IntervalGLib", "CGio", .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "intervald",
@@ -93,7 +97,7 @@ let package = Package(
             name: "interval-timer",
             dependencies: [
                 "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalSound", "IntervalWatch",
-                "CGtk", "CGtkShims", .product(name: "Logging", package: "swift-log"),
+                "IntervalGLib", "CGtk", "CGtkShims", .product(name: "Logging", package: "swift-log"),
             ],
             // The window's layout, GtkBuilder files compiled into the executable (no resource path to find at run
             // time, in the build tree or the package).

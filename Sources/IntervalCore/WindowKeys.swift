@@ -28,13 +28,29 @@ public struct WindowKey: Sendable, Equatable {
     ]
 
     /// The plan editor's keys, wherever the focus is in it; those of a step or a repeat are also its row's menu.
-    public static let editor: [WindowKey] = [
-        WindowKey("editor.add-step", ["<Control>Return"]),
-        WindowKey("editor.add-repeat", ["<Control><Shift>Return"]),
-        WindowKey("editor.move-up", ["<Alt>Up"], menu: trLater("Move Up")),
-        WindowKey("editor.move-down", ["<Alt>Down"], menu: trLater("Move Down")),
-        WindowKey("editor.duplicate", ["<Control><Shift>d"], menu: trLater("Duplicate")),
-        WindowKey("editor.remove", ["<Alt>Delete"], menu: trLater("Remove")),
-        WindowKey("editor.save", ["<Control>s"]),
-    ]
+    public static let editor: [WindowKey] = EditorAction.allCases.map(\.key)
+
+    /// What the plan editor's keys do, each action's key its row of ``editor``: the editor acts on one of these, so
+    /// that an action without a key, or a key without an action, does not compile.
+    public enum EditorAction: String, CaseIterable, Sendable {
+        case addStep = "add-step", addRepeat = "add-repeat", moveUp = "move-up", moveDown = "move-down", duplicate,
+            remove, save
+
+        public var key: WindowKey {
+            switch self {
+            case .addStep: key(["<Control>Return"])
+            case .addRepeat: key(["<Control><Shift>Return"])
+            case .moveUp: key(["<Alt>Up"], menu: trLater("Move Up"))
+            case .moveDown: key(["<Alt>Down"], menu: trLater("Move Down"))
+            case .duplicate: key(["<Control><Shift>d"], menu: trLater("Duplicate"))
+            case .remove: key(["<Alt>Delete"], menu: trLater("Remove"))
+            case .save: key(["<Control>s"])
+            }
+        }
+
+        /// The action `editor.NAME`.
+        private func key(_ accelerators: [String], menu menuLabel: String? = nil) -> WindowKey {
+            WindowKey("editor.\(rawValue)", accelerators, menu: menuLabel)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 internal import CGio
 import Dispatch
 import IntervalCore
+import IntervalGLib
 
 /// The connected watches, kept up to date for the window's Send to Watch (docs/window.md): found again when GIO's
 /// volume monitor says a mount came, went or changed, and when a folder is made or removed at a mount's root (the
@@ -27,8 +28,11 @@ public final class WatchMonitor {
         context = MainContext()
         monitor = WatchFinder.volumeMonitor()
         guard let monitor else { return }
-        handlers = ["mount-added", "mount-removed", "mount-changed"].map { signal in
-            connect(UnsafeMutableRawPointer(monitor), signal) { [unowned self] in look() }
+        handlers = ["mount-added", "mount-removed", "mount-changed"].map { name in
+            // Each with the GMount, which the look does not need: it lists them all.
+            on(UnsafeMutableRawPointer(monitor), Signal<(OpaquePointer?) -> Void>(name: name)) { [unowned self] _ in
+                look()
+            }
         }
         look()
     }
@@ -86,10 +90,9 @@ private final class MainContext: @unchecked Sendable {
         g_main_context_invoke_full(
             pointer, G_PRIORITY_DEFAULT,
             { data in
-                data.map { Unmanaged<Callback>.fromOpaque($0).takeUnretainedValue().body() }
+                ClosureBox.from(data, as: (@Sendable () -> Void).self)?()
                 return 0  // G_SOURCE_REMOVE
-            }, Unmanaged.passRetained(Callback(body)).toOpaque(),
-            { data in data.map { Unmanaged<Callback>.fromOpaque($0).release() } })
+            }, ClosureBox.retained(body), ClosureBox.release)
     }
 }
 
@@ -101,8 +104,8 @@ private final class FolderMonitor {
         let folder = GIOFile(uri: uri)
         monitor = try? gio { g_file_monitor_directory(folder.pointer, G_FILE_MONITOR_NONE, nil, $0) }
         guard let monitor else { return }
-        connectFileEvents(UnsafeMutableRawPointer(monitor)) { event in
-            if event == G_FILE_MONITOR_EVENT_CREATED || event == G_FILE_MONITOR_EVENT_DELETED { changed() }
+        on(UnsafeMutableRawPointer(monitor), .fileChanged) { event in
+            if event == .created || event == .deleted { changed() }
         }
     }
 
@@ -112,42 +115,4 @@ private final class FolderMonitor {
             g_object_unref(UnsafeMutableRawPointer(monitor))
         }
     }
-}
-
-/// A Swift closure held as a signal handler's or a call's data, released when GLib drops it.
-private final class Callback {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-}
-
-private final class EventCallback {
-    let body: (GFileMonitorEvent) -> Void
-    init(_ body: @escaping (GFileMonitorEvent) -> Void) { self.body = body }
-}
-
-/// Connects `handler` to a signal whose C handler takes the instance and one pointer (GVolumeMonitor's `mount-added`,
-/// `mount-removed`, `mount-changed`); the handler's id.
-private func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping () -> Void) -> gulong {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
-        _, _, data in
-        data.map { Unmanaged<Callback>.fromOpaque($0).takeUnretainedValue().body() }
-    }
-    return g_signal_connect_data(
-        instance, signal, unsafeBitCast(thunk, to: GCallback.self),
-        Unmanaged.passRetained(Callback(handler)).toOpaque(),
-        { data, _ in data.map { Unmanaged<Callback>.fromOpaque($0).release() } }, GConnectFlags(0))
-}
-
-/// Connects `handler` to GFileMonitor's `changed(file, other_file, event_type)`, with the event.
-private func connectFileEvents(_ monitor: UnsafeMutableRawPointer, _ handler: @escaping (GFileMonitorEvent) -> Void) {
-    let thunk:
-        @convention(c) (
-            UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
-        ) -> Void = { _, _, _, event, data in
-            data.map { Unmanaged<EventCallback>.fromOpaque($0).takeUnretainedValue().body(event) }
-        }
-    g_signal_connect_data(
-        monitor, "changed", unsafeBitCast(thunk, to: GCallback.self),
-        Unmanaged.passRetained(EventCallback(handler)).toOpaque(),
-        { data, _ in data.map { Unmanaged<EventCallback>.fromOpaque($0).release() } }, GConnectFlags(0))
 }

@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// The run calculator (docs/reference.md §10), Interval RunCalc's heart: lock the one of time, distance and pace to
 /// solve, enter the other two. The fields are put together as `intervalctl calc` reads its terms and solved by the same
@@ -46,8 +47,8 @@ final class CalculatorPage {
         ] {
             accessibleName(dropDown: unit.widget, name)
         }
-        Self.setItems(distanceUnit.widget, Self.distanceUnits.map(\.name))
-        Self.setItems(paceUnit.widget, Self.paceUnits.map(\.shown))
+        Self.setItems(distanceUnit, Self.distanceUnits.map(\.name))
+        Self.setItems(paceUnit, Self.paceUnits.map(\.shown))
         let (solveTime, solveDistance, solvePace) = (
             layout.get("solve-time", GtkToggleButton.self), layout.get("solve-distance", GtkToggleButton.self),
             layout.get("solve-pace", GtkToggleButton.self)
@@ -57,7 +58,7 @@ final class CalculatorPage {
             (solveTime, RunCalculation.Quantity.time), (solveDistance, .distance), (solvePace, .pace),
         ] {
             on(button, .toggled) { [unowned self] in
-                if gtk_toggle_button_get_active(cast(button)) != 0 {
+                if gtk_toggle_button_get_active(button) != 0 {
                     solving = quantity
                     solve()
                 }
@@ -78,11 +79,11 @@ final class CalculatorPage {
         gtk_widget_set_sensitive(distance.widget, solving == .distance ? 0 : 1)
         gtk_widget_set_sensitive(pace.widget, solving == .pace ? 0 : 1)
         var terms: [String] = []
-        if solving != .time, let text = Self.text(time.widget) { terms.append("in \(text)") }
-        if solving != .distance, let text = Self.text(distance.widget) {
+        if solving != .time, let text = Self.text(time) { terms.append("in \(text)") }
+        if solving != .distance, let text = Self.text(distance) {
             terms.append(text + selectedDistanceUnit.name)
         }
-        if solving != .pace, let text = Self.text(pace.widget) {
+        if solving != .pace, let text = Self.text(pace) {
             terms.append("@ " + text + selectedPaceUnit.written)
         }
         guard terms.count == 2 else {
@@ -105,7 +106,7 @@ final class CalculatorPage {
         }
         fillSolved(calculation)
         var perUnit = calculation
-        perUnit.miles = Self.selected(splitsUnit.widget, of: 2) == 1  // "Splits per mile"
+        perUnit.miles = Self.selected(splitsUnit, of: 2) == 1  // "Splits per mile"
         show(calculation.answer, splits: perUnit.splitRows)
     }
 
@@ -113,32 +114,32 @@ final class CalculatorPage {
     private func fillSolved(_ calculation: RunCalculation?) {
         filling = true
         defer { filling = false }
-        let field: Widget
+        let field: UnsafeMutablePointer<GtkEntry>
         var text = ""
         switch solving {
         case .time:
-            field = time.widget
+            field = time
             if let calculation { text = TimeText.clock(microseconds: calculation.time) }
         case .distance:
-            field = distance.widget
+            field = distance
             if let calculation { text = PlanReport.format2(calculation.metres / selectedDistanceUnit.metres) }
         case .pace:
-            field = pace.widget
+            field = pace
             if let pace = calculation?.pace { text = selectedPaceUnit.reading(pace) }
         }
-        gtk_editable_set_text(cast(field), text)
+        field.text = text
     }
 
     /// The answer, and a row per split (the distance, the time at it); a list of thousands (an ultramarathon in
     /// kilometres) shows its first ones and the finish.
     private func show(_ text: String, splits rows: [(distance: String, time: String)]) {
-        setText(answer.widget, text)
-        removeChildren(splits.widget, from: true)
+        setText(answer, text)
+        removeChildren(splits)
         let shown =
             rows.count > Self.splitRowsShown
             ? Array(rows.prefix(Self.splitRowsShown - 1)) + [rows[rows.count - 1]] : rows
         for (distance, time) in shown {
-            gtk_list_box_append(splits.c, actionRow(title: distance, subtitle: time))
+            gtk_list_box_append(splits.c, actionRow(title: distance, subtitle: time).widget)
         }
         gtk_widget_set_visible(splits.widget, rows.isEmpty ? 0 : 1)
     }
@@ -146,29 +147,29 @@ final class CalculatorPage {
     private static let splitRowsShown = 200
 
     /// The field's text as the plan language reads it (the user's decimal separator, or the dot), nil when empty.
-    private static func text(_ entry: Widget) -> String? {
-        let text = String(cString: gtk_editable_get_text(cast(entry)))
+    private static func text(_ entry: UnsafeMutablePointer<GtkEntry>) -> String? {
+        let text = entry.text
         return text.allSatisfy(\.isWhitespace) ? nil : Localization.decimalInput(text)
     }
 
     private var selectedDistanceUnit: (name: String, metres: Double) {
-        Self.distanceUnits[Self.selected(distanceUnit.widget, of: Self.distanceUnits.count)]
+        Self.distanceUnits[Self.selected(distanceUnit, of: Self.distanceUnits.count)]
     }
 
     private var selectedPaceUnit: (shown: String, written: String, reading: @Sendable (Pace) -> String) {
-        Self.paceUnits[Self.selected(paceUnit.widget, of: Self.paceUnits.count)]
+        Self.paceUnits[Self.selected(paceUnit, of: Self.paceUnits.count)]
     }
 
-    private static func selected(_ dropDown: Widget, of count: Int) -> Int {
-        min(Int(gtk_drop_down_get_selected(cast(dropDown))), count - 1)
+    private static func selected(_ dropDown: UnsafeMutablePointer<DropDown>, of count: Int) -> Int {
+        min(Int(gtk_drop_down_get_selected(dropDown.c)), count - 1)
     }
 
     /// Gives a unit list its items, from the tables above.
-    private static func setItems(_ dropDown: Widget, _ items: [String]) {
+    private static func setItems(_ dropDown: UnsafeMutablePointer<DropDown>, _ items: [String]) {
         let strings = items.map { UnsafePointer(strdup($0)) } + [nil]
         defer { strings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
         let model = gtk_string_list_new(strings)
-        gtk_drop_down_set_model(cast(dropDown), model)
+        gtk_drop_down_set_model(dropDown.c, model)
         g_object_unref(UnsafeMutableRawPointer(model))
     }
 }

@@ -1,4 +1,5 @@
 import CGtk
+import IntervalGLib
 import IntervalRuntime
 
 /// A file, or a folder's files, watched for changes by any program (a GFileMonitor): `changed` runs once a change is
@@ -32,10 +33,7 @@ final class FileWatch {
         guard let monitor else { return }
         on(UnsafeMutableRawPointer(monitor), .fileChanged) { [unowned self] event in
             // Once a change is done, not at each write.
-            let done = [
-                G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT, G_FILE_MONITOR_EVENT_CREATED, G_FILE_MONITOR_EVENT_DELETED,
-            ]
-            guard done.contains(event) else { return }
+            guard [FileMonitorEvent.changesDone, .created, .deleted].contains(event) else { return }
             guard let milliseconds else { return changed() }
             guard !pending else { return }
             pending = true

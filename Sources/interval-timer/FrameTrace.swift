@@ -1,5 +1,6 @@
 import CGtk
 import Glibc
+import IntervalGLib
 
 /// For the benchmark (docs/benchmarks.md, "The window"): with `$INTERVALD_WINDOW_TRACE` naming a file, when the
 /// window's first frame and every change of its digits reached the screen, as lines of µs on CLOCK_MONOTONIC (the

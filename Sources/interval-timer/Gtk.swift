@@ -4,7 +4,8 @@ import CGtk
 typealias Widget = UnsafeMutablePointer<GtkWidget>
 
 // GTK's C types are a hierarchy that Swift sees as unrelated pointers (its cast macros do not import): a widget is
-// handed to a function of its class through these, as C code would through GTK_BOX() and the like.
+// handed to a function of a class above its own through these, as C code would through GTK_BOX() and the like. They
+// check nothing: the wrappers (WidgetClasses.swift, Widgets.swift) use them where the class is known to be right.
 
 /// A GObject pointer as a pointer to another class in its hierarchy, typed (GtkBox, AdwApplication…) or opaque
 /// (GtkLabel, GtkWindow…, whose structs GTK keeps private), as the expected argument says.
@@ -18,23 +19,4 @@ func cast<U>(_ pointer: UnsafeMutablePointer<U>) -> OpaquePointer {
 
 func cast<T>(_ pointer: OpaquePointer) -> UnsafeMutablePointer<T> {
     UnsafeMutablePointer(pointer)
-}
-
-/// A Swift closure kept alive as a signal handler's or a source's data, released when GLib drops it.
-final class ClosureBox {
-    let callback: Any
-    init(_ callback: Any) { self.callback = callback }
-
-    /// The closure of `data`, if it has the type the thunk expects.
-    static func from<Callback>(_ data: UnsafeMutableRawPointer?, as _: Callback.Type = Callback.self) -> Callback? {
-        data.flatMap { Unmanaged<ClosureBox>.fromOpaque($0).takeUnretainedValue().callback as? Callback }
-    }
-
-    static func retained(_ callback: Any) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(ClosureBox(callback)).toOpaque()
-    }
-
-    static let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
-        data.map { Unmanaged<ClosureBox>.fromOpaque($0).release() }
-    }
 }

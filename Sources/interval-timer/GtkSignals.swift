@@ -1,21 +1,7 @@
 import CGtk
+import IntervalGLib
 
-/// Connects `callback` (held until the handler is disconnected or the instance finalised); the handler's id, for
-/// `g_signal_handler_disconnect` where the instance outlives what the handler serves.
-private func connect(
-    _ instance: UnsafeMutableRawPointer, _ signal: String, _ thunk: GCallback, _ callback: Any
-) -> gulong {
-    g_signal_connect_data(
-        instance, signal, thunk, ClosureBox.retained(callback), { data, _ in ClosureBox.release(data) },
-        GConnectFlags(0))
-}
-
-/// A GObject signal and the Swift type of its handler, which follows the signal's C arguments: `on(button, .clicked)`
-/// takes a `() -> Void`, `on(dialog, .response)` a `(String) -> Void`. A handler of another type does not compile, so
-/// none can be connected that GLib would call with arguments it does not take.
-struct Signal<Handler> {
-    let name: String
-}
+// The signals the window connects, by the Swift type of their handlers (IntervalGLib's `Signal`, `on`).
 
 extension Signal where Handler == () -> Void {
     // Their C handlers take the instance only.
@@ -40,9 +26,6 @@ extension Signal where Handler == (OpaquePointer?) -> Void {
     static func notify(_ property: String) -> Self { Self(name: "notify::\(property)") }
     /// GSimpleAction's `activate`, with the action's parameter (a GVariant, or nil).
     static let actionActivated = Self(name: "activate")
-    /// GVolumeMonitor's, with the GMount.
-    static let mountAdded = Self(name: "mount-added"), mountRemoved = Self(name: "mount-removed")
-    static let mountChanged = Self(name: "mount-changed")
 }
 
 extension Signal where Handler == (String) -> Void {
@@ -60,54 +43,9 @@ extension Signal where Handler == () -> Bool {
     static let closeRequest = Self(name: "close-request")
 }
 
-@discardableResult
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Void>, _ callback: @escaping () -> Void) -> gulong {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
-        ClosureBox.from(data, as: (() -> Void).self)?()
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(
-    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(OpaquePointer?) -> Void>,
-    _ callback: @escaping (OpaquePointer?) -> Void
-) -> gulong {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
-        _, argument, data in
-        ClosureBox.from(data, as: ((OpaquePointer?) -> Void).self)?(argument)
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(String) -> Void>, _ callback: @escaping (String) -> Void)
-    -> gulong
-{
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = {
-        _, argument, data in
-        ClosureBox.from(data, as: ((String) -> Void).self)?(argument.map { String(cString: $0) } ?? "")
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32) -> Void>, _ callback: @escaping (Int32) -> Void)
-    -> gulong
-{
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = {
-        _, argument, data in
-        ClosureBox.from(data, as: ((Int32) -> Void).self)?(argument)
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(_ instance: UnsafeMutableRawPointer, _ signal: Signal<() -> Bool>, _ callback: @escaping () -> Bool) -> gulong {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
-        (ClosureBox.from(data, as: (() -> Bool).self)?() ?? false) ? 1 : 0
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+extension Signal where Handler == (Int32, Int32) -> Void {
+    /// GtkDrawingArea's, with the new width and height.
+    static let resize = Self(name: "resize")
 }
 
 extension Signal where Handler == (UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32 {
@@ -115,16 +53,7 @@ extension Signal where Handler == (UnsafeMutablePointer<GApplicationCommandLine>
     static let commandLine = Self(name: "command-line")
 }
 
-extension Signal where Handler == (Int32, Int32) -> Void {
-    /// GtkDrawingArea's, with the new width and height.
-    static let resize = Self(name: "resize")
-}
-
-extension Signal where Handler == (GFileMonitorEvent) -> Void {
-    /// GFileMonitor's `changed(file, other_file, event_type)`, with the event.
-    static let fileChanged = Self(name: "changed")
-}
-
+// A handler with a GIO type stays here: IntervalGLib's API has Swift types only.
 @discardableResult
 func on(
     _ instance: UnsafeMutableRawPointer, _ signal: Signal<(UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32>,
@@ -137,31 +66,5 @@ func on(
             -> Int32 = { _, line, data in
                 ClosureBox.from(data, as: ((UnsafeMutablePointer<GApplicationCommandLine>?) -> Int32).self)?(line) ?? 1
             }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(
-    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(Int32, Int32) -> Void>,
-    _ callback: @escaping (Int32, Int32) -> Void
-) -> gulong {
-    let thunk: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
-        _, width, height, data in
-        ClosureBox.from(data, as: ((Int32, Int32) -> Void).self)?(width, height)
-    }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
-}
-
-@discardableResult
-func on(
-    _ instance: UnsafeMutableRawPointer, _ signal: Signal<(GFileMonitorEvent) -> Void>,
-    _ callback: @escaping (GFileMonitorEvent) -> Void
-) -> gulong {
-    let thunk:
-        @convention(c) (
-            UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
-        ) -> Void = { _, _, _, event, data in
-            ClosureBox.from(data, as: ((GFileMonitorEvent) -> Void).self)?(event)
-        }
-    return connect(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
+    return connectSignal(instance, signal.name, unsafeBitCast(thunk, to: GCallback.self), callback)
 }

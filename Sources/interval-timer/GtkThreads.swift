@@ -1,5 +1,6 @@
 import CGtk
 import CGtkShims
+import IntervalGLib
 
 /// Runs `body` on the GLib main thread (the one that runs GTK), from any thread.
 func onMainThread(_ body: @escaping @Sendable () -> Void) {

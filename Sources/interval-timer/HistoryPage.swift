@@ -28,7 +28,7 @@ final class HistoryPage {
         self.application = application
         layout = Builder(PackageResources.history_page_ui)
         pages = layout.get("pages", Stack.self)
-        root = cast(pages)
+        root = pages.widget
         (chartArea, legend, summary, list) = (
             layout.get("chart", GtkDrawingArea.self), layout.get("legend", Label.self),
             layout.get("summary", Label.self), layout.get("list", ListBox.self)
@@ -38,7 +38,7 @@ final class HistoryPage {
             addAction(to: actions, "export-fit") { [unowned self] _ in exportActivities() }
             addAction(to: actions, "export-csv") { [unowned self] _ in exportCSV() }
         }
-        setDrawing(chartArea.widget) { [unowned self] cairo, width, height in
+        setDrawing(chartArea) { [unowned self] cairo, width, height in
             if let chart { draw(chart, cairo, Double(width), Double(height)) }
         }
         reload()
@@ -65,7 +65,7 @@ final class HistoryPage {
             count: Self.weeks)
         self.chart = chart
         if chart.tones.isEmpty {
-            setText(legend.widget, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
+            setText(legend, tr("No workouts in the last {count} weeks.", ["count": "\(Self.weeks)"]))
         } else {
             let entries = chart.tones.map { tone in
                 let kinds = (chart.kinds[tone] ?? []).map { Localization.kindName($0) }.joined(separator: ", ")
@@ -89,8 +89,8 @@ final class HistoryPage {
                     "{count} line of the history cannot be read.", "{count} lines of the history cannot be read.",
                     unreadable)
         }
-        setText(summary.widget, summaryText)
-        removeChildren(list.widget, from: true)
+        setText(summary, summaryText)
+        removeChildren(list)
         let when = LocaleDateFormats.hoursAndMinutes(from: LocalTime.format(T_FMT))
         for record in read.reversed().prefix(200) {
             let started = LocalTime.text(record.startWall, "%x " + when)
@@ -98,13 +98,14 @@ final class HistoryPage {
                 list.c,
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
-                    subtitle: "\(started) · " + HistoryTotals.text(ofTimePerKind: record.timePerKind)))
+                    subtitle: "\(started) · " + HistoryTotals.text(ofTimePerKind: record.timePerKind)
+                ).widget)
         }
     }
 
     /// Every workout as a row of a CSV file chosen in a file chooser (docs/fit.md).
     private func exportCSV() {
-        guard chooser == nil, let parent = gtk_widget_get_root(root), let records = readForExport() else { return }
+        guard chooser == nil, let parent = rootWindow(of: root), let records = readForExport() else { return }
         chooser = chooseFile(
             parent: parent, tr("Export the History as CSV"), action: GTK_FILE_CHOOSER_ACTION_SAVE, accept: tr("Export"),
             name: "intervald-history.csv", filter: (tr("CSV files"), ["*.csv"]),
@@ -119,7 +120,7 @@ final class HistoryPage {
 
     /// Every workout as a FIT activity file in a folder chosen in a folder chooser (docs/fit.md).
     private func exportActivities() {
-        guard chooser == nil, let parent = gtk_widget_get_root(root), let records = readForExport() else { return }
+        guard chooser == nil, let parent = rootWindow(of: root), let records = readForExport() else { return }
         chooser = chooseFile(
             parent: parent, tr("Export for a Training Log"), action: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
             accept: tr("Export"), name: nil, filter: nil,

@@ -1,6 +1,7 @@
 import CGtk
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 
 /// The window (docs/window.md): its layout is ui/window.ui, its four pages are built by their classes, and what a
@@ -32,11 +33,11 @@ final class MainWindow {
         self.application = application
         layout = Builder(PackageResources.window_ui)
         window = layout.get("window", AdwApplicationWindow.self)
-        gtk_window_set_application(cast(window), cast(application.app))
+        window.setApplication(application.app)
         viewStack = layout.get("stack", ViewStack.self)
         toasts = layout.get("toasts", ToastOverlay.self)
         back = layout.get("back", GtkButton.self)
-        gtk_application_window_set_help_overlay(cast(window), cast(ShortcutsWindow.make()))
+        window.setHelpOverlay(ShortcutsWindow.make())
         trace?.attach(to: window.widget)
 
         workoutPage = WorkoutPage(trace: trace)
@@ -74,9 +75,9 @@ final class MainWindow {
         // The view switchers (the header bar's and the narrow window's bottom bar's) and the menus of the layouts'
         // menu buttons: GTK 4.8 names them after their classes ("AdwViewSwitcher", "GtkPopoverMenu").
         namePageSwitchers(in: window.widget)
-        for button in descendants(of: window.widget, ofType: gtk_menu_button_get_type()) {
+        for button in descendants(of: window, MenuButton.self) {
             // Its label ("Export"), or the tooltip of an icon's ("Main Menu").
-            if let name = gtk_menu_button_get_label(cast(button)) ?? gtk_widget_get_tooltip_text(button) {
+            if let name = gtk_menu_button_get_label(button.c) ?? gtk_widget_get_tooltip_text(button.widget) {
                 nameMenu(of: button, String(cString: name))
             }
         }
@@ -106,11 +107,11 @@ final class MainWindow {
     }
 
     func present() {
-        gtk_window_present(cast(window))
+        window.present()
     }
 
     private func addActions() {
-        let map: OpaquePointer = cast(window)
+        let map = window.actionMap
         workoutActions = [
             addAction(to: map, "pause") { [unowned self] _ in togglePause() },
             addAction(to: map, "skip") { [unowned self] _ in
@@ -133,10 +134,10 @@ final class MainWindow {
             plansPage.newPlan()
         }
         addAction(to: map, "fullscreen") { [unowned self] _ in
-            if gtk_window_is_fullscreen(cast(window)) != 0 {
-                gtk_window_unfullscreen(cast(window))
+            if window.isFullscreen {
+                window.unfullscreen()
             } else {
-                gtk_window_fullscreen(cast(window))
+                window.fullscreen()
             }
         }
     }
@@ -213,7 +214,7 @@ final class MainWindow {
         let status = application.session.status
         guard status.state != .idle else { return }
         confirm(
-            window.widget, tr("Stop the workout?"),
+            window, tr("Stop the workout?"),
             tr(
                 "{plan} ends here and is kept in the history as stopped.",
                 ["plan": Localization.planName(status.planName)]),
@@ -250,7 +251,7 @@ final class MainWindow {
 
     private func askToReplace(_ request: StartRequest) {
         confirm(
-            window.widget, tr("Replace the running workout?"),
+            window, tr("Replace the running workout?"),
             tr(
                 "{plan} is running. Starting another plan stops it.",
                 ["plan": Localization.planName(application.session.status.planName)]),
@@ -266,18 +267,18 @@ final class MainWindow {
 
     /// Asks for a name in a field (Enter confirms, Escape cancels), then runs `done` with it.
     private func askName(_ heading: String, initial: String, confirm: String, _ done: @escaping (String) -> Void) {
-        let entry: Widget = gtk_entry_new()
-        gtk_editable_set_text(cast(entry), initial)
-        gtk_entry_set_activates_default(cast(entry), 1)
+        let entry = GtkEntry.checked(gtk_entry_new())
+        entry.text = initial
+        gtk_entry_set_activates_default(entry, 1)
         accessibleName(entry, tr("Name"))
         ask(
-            window.widget, heading, nil,
+            window, heading, nil,
             answers: [
                 Answer(id: "cancel", label: tr("Cancel")),
                 Answer(id: "confirm", label: confirm, appearance: ADW_RESPONSE_SUGGESTED),
-            ], cancel: "cancel", preferred: "confirm", extra: entry
+            ], cancel: "cancel", preferred: "confirm", extra: entry.widget
         ) { response in
-            if response == "confirm" { done(String(cString: gtk_editable_get_text(cast(entry)))) }
+            if response == "confirm" { done(entry.text) }
         }
     }
 
@@ -305,47 +306,23 @@ final class MainWindow {
     private func inhibit() {
         guard inhibitCookie == 0 else { return }
         inhibitCookie = gtk_application_inhibit(
-            cast(application.app), cast(window), GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
+            application.app.gtkApplication, window.gtkWindow, GTK_APPLICATION_INHIBIT_IDLE, tr("A workout is running"))
     }
 
     private func uninhibit() {
         guard inhibitCookie != 0 else { return }
-        gtk_application_uninhibit(cast(application.app), inhibitCookie)
+        gtk_application_uninhibit(application.app.gtkApplication, inhibitCookie)
         inhibitCookie = 0
     }
 
-    /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known:
-    /// its file, the one-line text the record keeps, or the text last started here when the record is that plan's.
+    /// The finish page for the workout just recorded, with Start Again and the distance run when its plan is known
+    /// (``RecordedPlan``).
     func showFinished(_ record: HistoryRecord) {
-        var known: (text: String, origin: String, plan: Plan)?
-        if record.origin.hasSuffix(".plan") {
-            let item = PlanCatalog.load(name: record.plan, path: record.origin)
-            if let text = item.text, case .success(let plan) = item.plan { known = (text, record.origin, plan) }
-        } else if let text = record.text,
-            let plan = try? PlanParser.parse(text, origin: "", defaultName: PlanLocator.inlineName(for: text)),
-            plan.name == record.plan
-        {
-            // A one-line plan started anywhere: the shell's -e, the overview search, a hook.
-            known = (text, "", plan)
-        } else if let started = lastStarted, started.origin == record.origin,
-            let plan = try? PlanParser.parse(
-                started.text, origin: started.origin, defaultName: PlanLocator.inlineName(for: started.text)),
-            plan.name == record.plan
-        {
-            known = (started.text, started.origin, plan)
-        }
+        let known = RecordedPlan(of: record, lastStarted: lastStarted)
         workoutPage.showFinished(
             record, again: known.map { ($0.text, $0.origin) }, plan: known?.plan,
-            distance: known.flatMap { Self.distanceDone(of: $0.plan, by: record) })
+            distance: known?.distanceDone(by: record))
         show(.workout)
-    }
-
-    /// The metres the workout of `record` covered, when its plan's steps say. The time done counts the steps the person
-    /// ended as long as they were played, which the plan's timeline does not: with such steps the distance is known
-    /// only for a workout that finished (its whole plan).
-    private static func distanceDone(of plan: Plan, by record: HistoryRecord) -> Double? {
-        guard plan.openStepCount > 0 else { return PlanEstimate.distance(of: plan, through: record.doneDuration) }
-        return record.result == .finished ? PlanEstimate(plan).distance : nil
     }
 
     // MARK: Problems

@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 
 /// The plan editor (docs/window.md, "Making a plan"), laid out in ui/plan-editor.ui: the plan in rows, a step's
@@ -42,7 +43,7 @@ final class PlanEditor {
     /// The rows shown, each with its item's path and the field that takes the focus.
     private var rows: [(path: [Int], row: Widget, field: Widget)] = []
     /// Each step row's "until Done", shown while its fields make a step the person ends.
-    private var untilDoneLabels: [[Int]: Widget] = [:]
+    private var untilDoneLabels: [[Int]: UnsafeMutablePointer<Label>] = [:]
     /// The rows beside the text, or above it in a narrow window.
     private let panes: UnsafeMutablePointer<Paned>
     /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and pace under its
@@ -52,7 +53,10 @@ final class PlanEditor {
     /// by side.
     private static let narrowWidth: Int32 = 720
 
-    init(application: TimerApplication, parent: Widget, target: Target, text: String, draft: PlanDraft) {
+    init(
+        application: TimerApplication, parent: UnsafeMutablePointer<GtkWindow>, target: Target, text: String,
+        draft: PlanDraft
+    ) {
         self.application = application
         self.target = target
         self.text = text
@@ -70,17 +74,17 @@ final class PlanEditor {
         )
         panes = layout.get("panes", Paned.self)
         buffer = gtk_text_view_get_buffer(textView)
-        gtk_window_set_transient_for(cast(window), cast(parent))
-        let title: Widget = layout.get("title", WindowTitle.self).widget
+        window.setTransient(for: parent)
+        let title = layout.get("title", WindowTitle.self)
         if case .new = target {
-            adw_window_title_set_title(cast(title), tr("New Plan"))
+            adw_window_title_set_title(title.c, tr("New Plan"))
         } else {
-            adw_window_title_set_title(cast(title), tr("Edit Plan"))
+            adw_window_title_set_title(title.c, tr("Edit Plan"))
         }
-        gtk_window_set_title(cast(window), tr("Plan Editor"))
+        window.setTitle(tr("Plan Editor"))
         addActions()
         connectFields()
-        setDrawing(timeline.widget) { [weak self] cairo, width, height in
+        setDrawing(timeline) { [weak self] cairo, width, height in
             guard let self, case .success(let plan)? = self.plan else { return }
             Timeline.draw(plan, restKinds: self.application.restKinds, cairo, width, height)
         }
@@ -91,7 +95,7 @@ final class PlanEditor {
         fitWidth(refill: false)
         fillRows()
         evaluate()
-        gtk_window_present(cast(window))
+        window.present()
         gtk_widget_grab_focus(nameField.widget)
     }
 
@@ -102,9 +106,10 @@ final class PlanEditor {
         // Capture: the keys are the editor's wherever the focus is, the text view and the fields included.
         gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE)
         insertActions(into: window.widget, "editor") { actions in
-            for key in WindowKey.editor {
-                let action = addAction(to: actions, key.name) { [unowned self] _ in perform(key.name) }
-                if key.name == "save" { saveAction = action }
+            for editorAction in WindowKey.EditorAction.allCases {
+                let key = editorAction.key
+                let action = addAction(to: actions, key.name) { [unowned self] _ in perform(editorAction) }
+                if editorAction == .save { saveAction = action }
                 for accelerator in key.accelerators {
                     gtk_shortcut_controller_add_shortcut(
                         shortcuts,
@@ -120,22 +125,17 @@ final class PlanEditor {
         on(window, .closeRequest) { [weak self] in self?.closeRequested() ?? false }
     }
 
-    /// What the editor's key `name` (``WindowKey/editor``) does; a row's keys act on the row at `path`, else on the one
-    /// that has the focus.
-    private func perform(_ name: String, at path: [Int]? = nil) {
-        switch name {
-        case "add-step": addItem(PlanDraft.Item.step(Self.newStep))
-        case "add-repeat": addItem(Self.newRepeat)
-        case "save": save()
-        default:
-            guard let path = path ?? focusedPath() else { return }
-            switch name {
-            case "move-up": moveUp(path)
-            case "move-down": moveDown(path)
-            case "duplicate": duplicate(path)
-            case "remove": remove(path)
-            default: break
-            }
+    /// What the editor's key for `action` (``WindowKey/editor``) does; a row's keys act on the row at `path`, else on
+    /// the one that has the focus.
+    private func perform(_ action: WindowKey.EditorAction, at path: [Int]? = nil) {
+        switch action {
+        case .addStep: addItem(PlanDraft.Item.step(Self.newStep))
+        case .addRepeat: addItem(Self.newRepeat)
+        case .save: save()
+        case .moveUp: if let path = path ?? focusedPath() { moveUp(path) }
+        case .moveDown: if let path = path ?? focusedPath() { moveDown(path) }
+        case .duplicate: if let path = path ?? focusedPath() { duplicate(path) }
+        case .remove: if let path = path ?? focusedPath() { remove(path) }
         }
     }
 
@@ -143,7 +143,7 @@ final class PlanEditor {
     private func closeRequested() -> Bool {
         guard text == savedText else {
             confirm(
-                window.widget, tr("Discard the changes?"), tr("The plan has changes that are not saved."),
+                window, tr("Discard the changes?"), tr("The plan has changes that are not saved."),
                 cancel: tr("Keep Editing"), destructive: tr("Discard")
             ) { [weak self] in
                 guard let self else { return }
@@ -162,7 +162,7 @@ final class PlanEditor {
     private func closeLater() {
         _ = after(milliseconds: 0) { [weak self] in
             guard let self else { return }
-            gtk_window_close(cast(window))
+            window.close()
         }
     }
 
@@ -171,12 +171,12 @@ final class PlanEditor {
     private func connectFields() {
         on(nameField, .changed) { [weak self] in
             guard let self, !updating else { return }
-            draft.name = String(cString: gtk_editable_get_text(cast(nameField)))
+            draft.name = nameField.text
             rowsChanged()
         }
         on(countdownField, .changed) { [weak self] in
             guard let self, !updating else { return }
-            draft.countdown = String(cString: gtk_editable_get_text(cast(countdownField)))
+            draft.countdown = countdownField.text
             rowsChanged()
         }
         on(UnsafeMutableRawPointer(buffer), .changed) { [weak self] in
@@ -187,8 +187,8 @@ final class PlanEditor {
 
     private func showHeader() {
         updating = true
-        gtk_editable_set_text(cast(nameField), draft.name)
-        gtk_editable_set_text(cast(countdownField), draft.countdown)
+        nameField.text = draft.name
+        countdownField.text = draft.countdown
         updating = false
     }
 
@@ -250,13 +250,13 @@ final class PlanEditor {
             gtk_widget_set_tooltip_text(row, nil)
         }
         gtk_widget_set_sensitive(items.widget, rowsFollowText ? 1 : 0)
-        removeChildren(totals.widget)
+        removeChildren(totals)
         switch plan {
         case .success(let plan):
             gtk_widget_remove_css_class(verdict.widget, "error")
             // A note ("400m is 400 minutes") is said beside the length, and on its row, but the plan stays valid.
             setText(
-                verdict.widget, ([PlanReport.lengthText(plan)] + plan.notes.map(\.description)).joined(separator: "\n"))
+                verdict, ([PlanReport.lengthText(plan)] + plan.notes.map(\.description)).joined(separator: "\n"))
             if let note = plan.notes.first, let path = draft.path(forLine: note.line),
                 let shown = rows.first(where: { $0.path == path })
             {
@@ -265,15 +265,15 @@ final class PlanEditor {
             } else {
                 showHint(plan.notes.first?.sentence)
             }
-            let group: Widget = adw_preferences_group_new()
-            adw_preferences_group_set_title(cast(group), tr("Totals"))
+            let group = AdwPreferencesGroup.checked(adw_preferences_group_new())
+            adw_preferences_group_set_title(group, tr("Totals"))
             for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
-                adw_preferences_group_add(cast(group), actionRow(title: name, subtitle: value))
+                adw_preferences_group_add(group, actionRow(title: name, subtitle: value).widget)
             }
-            append(totals.widget, group)
+            append(totals, group)
         case .failure(let diagnostic):
             gtk_widget_add_css_class(verdict.widget, "error")
-            setText(verdict.widget, diagnostic.description)
+            setText(verdict, diagnostic.description)
             if !rowsFollowText {
                 showHint(tr("The text has a problem: the rows show the plan as it was before it."))
             } else if let path = draft.path(forLine: diagnostic.line),
@@ -291,7 +291,7 @@ final class PlanEditor {
     }
 
     private func showHint(_ text: String?) {
-        setText(rowsHint.widget, text ?? "")
+        setText(rowsHint, text ?? "")
         gtk_widget_set_visible(rowsHint.widget, text == nil ? 0 : 1)
     }
 
@@ -313,13 +313,11 @@ final class PlanEditor {
     /// Lays the editor out for the window's width: side by side when wide; stacked when narrow, where the text keeps
     /// its least height (a few lines, ui/plan-editor.ui) and the rows take the rest as the window grows.
     private func fitWidth(refill: Bool = true) {
-        var (width, height): (Int32, Int32) = (0, 0)
-        // Both sizes: GTK 4.8 writes through both pointers.
-        gtk_window_get_default_size(cast(window), &width, &height)
+        let width = window.defaultSize.width
         let isNarrow = width > 0 && width < Self.narrowWidth
         guard isNarrow != narrow || !refill else { return }
         narrow = isNarrow
-        gtk_orientable_set_orientation(cast(panes), narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
+        panes.setOrientation(narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
         gtk_paned_set_resize_end_child(panes.c, narrow ? 0 : 1)
         // Narrow: as far down as the text's least height lets it.
         gtk_paned_set_position(panes.c, narrow ? Int32.max : width * 5 / 8)
@@ -328,7 +326,7 @@ final class PlanEditor {
 
     /// Every item as a row, a group's items under it and indented; the focus goes to the row at `focus`.
     private func fillRows(focus: [Int]? = nil) {
-        removeChildren(items.widget, from: true)
+        removeChildren(items)
         rows = []
         untilDoneLabels = [:]
         addRows(draft.items, under: [])
@@ -346,11 +344,11 @@ final class PlanEditor {
     }
 
     private func makeRow(_ item: PlanDraft.Item, _ path: [Int]) -> (row: Widget, field: Widget) {
-        let row: Widget = gtk_list_box_row_new()
-        gtk_list_box_row_set_activatable(cast(row), 0)
+        let row = GtkListBoxRow.checked(gtk_list_box_row_new())
+        gtk_list_box_row_set_activatable(row, 0)
         let name = Self.rowName(draft, path)
         accessibleName(row, name)
-        let box: Widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        let box = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
         let first: Widget
         // Narrow, a step's label and pace are a second line under its duration and kind.
         var child = box
@@ -368,8 +366,8 @@ final class PlanEditor {
                 let spacer: Widget = gtk_label_new(nil)
                 gtk_widget_set_hexpand(spacer, 1)
                 append(box, spacer)
-                rest = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-                child = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
+                rest = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
+                child = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6))
                 append(child, box)
                 append(child, rest)
             }
@@ -379,10 +377,10 @@ final class PlanEditor {
             field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: rest) { [unowned self] in
                 updateStep(path) { $0.pace = $1 }($0)
             }
-            let untilDone: Widget = gtk_label_new(nil)
-            gtk_widget_add_css_class(untilDone, "dim-label")
+            let untilDone = Label.checked(gtk_label_new(nil))
+            gtk_widget_add_css_class(untilDone.widget, "dim-label")
             // On two lines rather than past the edge of a phone's width ("0,4 km, bis Fertig").
-            gtk_label_set_wrap(cast(untilDone), 1)
+            gtk_label_set_wrap(untilDone.c, 1)
             append(rest, untilDone)
             untilDoneLabels[path] = untilDone
             showUntilDone(step, at: path)
@@ -404,57 +402,58 @@ final class PlanEditor {
             append(box, spacer)
         }
         append(box, rowMenu(for: path, named: name))
-        gtk_widget_set_margin_start(child, Int32(12 + 28 * (path.count - 1)))
-        gtk_widget_set_margin_end(child, 6)
-        gtk_widget_set_margin_top(child, 6)
-        gtk_widget_set_margin_bottom(child, 6)
-        gtk_list_box_row_set_child(cast(row), child)
-        return (row, first)
+        gtk_widget_set_margin_start(child.widget, Int32(12 + 28 * (path.count - 1)))
+        gtk_widget_set_margin_end(child.widget, 6)
+        gtk_widget_set_margin_top(child.widget, 6)
+        gtk_widget_set_margin_bottom(child.widget, 6)
+        gtk_list_box_row_set_child(row, child.widget)
+        return (row.widget, first)
     }
 
     /// An entry in a row: its accessible name, width in characters (0 for at least 10 and the room left), and what a
     /// change does.
     @discardableResult
     private func field(
-        _ value: String, _ name: String, width: Int32, placeholder: String, in box: Widget, tooltip: String? = nil,
+        _ value: String, _ name: String, width: Int32, placeholder: String, in box: UnsafeMutablePointer<GtkBox>,
+        tooltip: String? = nil,
         _ changed: @escaping (String) -> Void
     ) -> Widget {
-        let entry: Widget = gtk_entry_new()
-        gtk_editable_set_text(cast(entry), value)
-        gtk_entry_set_placeholder_text(cast(entry), placeholder)
+        let entry = GtkEntry.checked(gtk_entry_new())
+        entry.text = value
+        gtk_entry_set_placeholder_text(entry, placeholder)
         if width > 0 {
-            gtk_editable_set_width_chars(cast(entry), width)
+            entry.setWidthChars(width)
         } else {
-            gtk_editable_set_width_chars(cast(entry), 10)
-            gtk_widget_set_hexpand(entry, 1)
+            entry.setWidthChars(10)
+            gtk_widget_set_hexpand(entry.widget, 1)
         }
         accessibleName(entry, name)
-        gtk_widget_set_tooltip_text(entry, tooltip ?? name)
+        gtk_widget_set_tooltip_text(entry.widget, tooltip ?? name)
         on(entry, .changed) { [weak self] in
             guard let self, !updating else { return }
-            changed(String(cString: gtk_editable_get_text(cast(entry))))
+            changed(entry.text)
         }
         append(box, entry)
-        return entry
+        return entry.widget
     }
 
     /// The kind: a combo of the usual kinds that takes any other typed.
-    private func kindField(_ kind: String, in box: Widget, path: [Int]) {
-        let combo: Widget = gtk_combo_box_text_new_with_entry()
-        for usual in Self.usualKinds { gtk_combo_box_text_append_text(cast(combo), usual) }
-        guard let entry = gtk_combo_box_get_child(cast(combo)) else { return }
-        gtk_editable_set_text(cast(entry), kind)
-        gtk_editable_set_width_chars(cast(entry), 6)
+    private func kindField(_ kind: String, in box: UnsafeMutablePointer<GtkBox>, path: [Int]) {
+        let combo = ComboBoxText.checked(gtk_combo_box_text_new_with_entry())
+        for usual in Self.usualKinds { gtk_combo_box_text_append_text(combo.c, usual) }
+        guard let entry = combo.entry else { return }
+        entry.text = kind
+        entry.setWidthChars(6)
         accessibleName(combo, tr("Kind"))
         accessibleName(entry, tr("Kind"))
         // The arrow that lists the usual kinds: GTK 4.8 names it after its class ("GtkToggleButton").
-        for arrow in descendants(of: combo, ofType: gtk_toggle_button_get_type()) {
+        for arrow in descendants(of: combo, GtkToggleButton.self) {
             accessibleName(arrow, tr("Choose a Kind"))
         }
-        gtk_widget_set_tooltip_text(combo, tr("Kind"))
+        gtk_widget_set_tooltip_text(combo.widget, tr("Kind"))
         on(entry, .changed) { [weak self] in
             guard let self, !updating else { return }
-            updateStep(path) { $0.kind = $1 }(String(cString: gtk_editable_get_text(cast(entry))))
+            updateStep(path) { $0.kind = $1 }(entry.text)
         }
         append(box, combo)
     }
@@ -477,15 +476,16 @@ final class PlanEditor {
         guard let label = untilDoneLabels[path] else { return }
         let text = step.untilDone
         setText(label, text ?? "")
-        gtk_widget_set_visible(label, text == nil ? 0 : 1)
+        gtk_widget_set_visible(label.widget, text == nil ? 0 : 1)
     }
 
     /// A row's menu: move, duplicate, remove; each also a key (shown in the menu) on the row that has the focus.
     private func rowMenu(for path: [Int], named name: String) -> Widget {
-        let button: Widget = gtk_menu_button_new()
+        let button = MenuButton.checked(gtk_menu_button_new())
         let menu: OpaquePointer = g_menu_new()
-        insertActions(into: button, "row") { actions in
-            for key in WindowKey.editor {
+        insertActions(into: button.widget, "row") { actions in
+            for action in WindowKey.EditorAction.allCases {
+                let key = action.key
                 guard let label = key.menuLabel else { continue }
                 let item = g_menu_item_new(tr(label), "row.\(key.name)")
                 if let accelerator = key.accelerators.first {
@@ -493,18 +493,18 @@ final class PlanEditor {
                 }
                 g_menu_append_item(menu, item)
                 g_object_unref(UnsafeMutableRawPointer(item))
-                addAction(to: actions, key.name) { [unowned self] _ in perform(key.name, at: path) }
+                addAction(to: actions, key.name) { [unowned self] _ in perform(action, at: path) }
             }
         }
-        gtk_menu_button_set_icon_name(cast(button), "view-more-symbolic")
-        gtk_menu_button_set_menu_model(cast(button), cast(menu))
+        gtk_menu_button_set_icon_name(button.c, "view-more-symbolic")
+        button.setMenu(menu)
         g_object_unref(UnsafeMutableRawPointer(menu))
-        gtk_widget_add_css_class(button, "flat")
-        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(button.widget, "flat")
+        gtk_widget_set_valign(button.widget, GTK_ALIGN_CENTER)
         accessibleName(button, tr("Actions for {item}", ["item": name]))
         nameMenu(of: button, tr("Actions for {item}", ["item": name]))
-        gtk_widget_set_tooltip_text(button, tr("Move, duplicate or remove"))
-        return button
+        gtk_widget_set_tooltip_text(button.widget, tr("Move, duplicate or remove"))
+        return button.widget
     }
 
     /// The path of the row that holds the focus, if one does.
@@ -573,7 +573,7 @@ final class PlanEditor {
             let onDisk = try? FileBytes.read(path, limit: WorkoutSession.maximumPlanTextBytes)
             guard onDisk == nil || onDisk == bytes else {
                 ask(
-                    window.widget, tr("The plan was changed by another program"),
+                    window, tr("The plan was changed by another program"),
                     tr("Its file changed after it was opened here. Which version should be kept?"),
                     answers: [
                         Answer(id: "cancel", label: tr("Cancel")),

@@ -36,9 +36,9 @@ extension PlansPage {
     }
 
     func openEditor(_ target: PlanEditor.Target, text: String, draft: PlanDraft) {
-        guard editor == nil, let parent = gtk_widget_get_root(root) else { return }
+        guard editor == nil, let parent = rootWindow(of: root) else { return }
         let editor = PlanEditor(
-            application: application, parent: cast(parent), target: target, text: text,
+            application: application, parent: parent, target: target, text: text,
             draft: draft)
         editor.saved = { [unowned self] path, name in
             showSaved(text: text, at: path)
@@ -196,7 +196,7 @@ extension PlansPage {
         _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
         _ chosen: @escaping (String) -> Void
     ) {
-        guard chooser == nil, let parent = gtk_widget_get_root(root) else { return }
+        guard chooser == nil, let parent = rootWindow(of: root) else { return }
         chooser = chooseFile(
             parent: parent, title, action: action, accept: accept, name: name,
             filter: (tr("Plans and FIT workouts"), ["*.plan", "*.fit", "*.FIT"]), chosen
@@ -205,24 +205,24 @@ extension PlansPage {
 
     /// A message with an OK button: what went wrong, and why (a diagnostic in a monospace font).
     func tell(_ heading: String, _ body: String, monospace: Bool = false) {
-        guard let parent = gtk_widget_get_root(root) else { return }
+        guard let parent = rootWindow(of: root) else { return }
         var problem: Widget?
         if monospace {
-            let label: Widget = gtk_label_new(body)
-            gtk_label_set_selectable(cast(label), 1)
-            gtk_label_set_xalign(cast(label), 0)
-            gtk_widget_add_css_class(label, "monospace")
+            let label = Label.checked(gtk_label_new(body))
+            gtk_label_set_selectable(label.c, 1)
+            gtk_label_set_xalign(label.c, 0)
+            gtk_widget_add_css_class(label.widget, "monospace")
             accessibleName(label, tr("Problem"))
             // The line and its caret keep their columns, and scroll sideways: unwrapped, they made the dialog as wide
             // as the plan's line (1080 px beside a 360 px window).
-            let scroller: Widget = gtk_scrolled_window_new()
-            gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
-            gtk_scrolled_window_set_propagate_natural_height(cast(scroller), 1)
-            gtk_scrolled_window_set_child(cast(scroller), label)
-            problem = scroller
+            let scroller = ScrolledWindow.checked(gtk_scrolled_window_new())
+            gtk_scrolled_window_set_policy(scroller.c, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+            gtk_scrolled_window_set_propagate_natural_height(scroller.c, 1)
+            gtk_scrolled_window_set_child(scroller.c, label.widget)
+            problem = scroller.widget
         }
         ask(
-            cast(parent), heading, monospace ? nil : body, answers: [Answer(id: "close", label: tr("OK"))],
+            parent, heading, monospace ? nil : body, answers: [Answer(id: "close", label: tr("OK"))],
             cancel: "close", extra: problem
         ) { _ in }
     }
@@ -243,7 +243,7 @@ extension PlansPage {
 
     /// Saves the one-line plan, as typed, as an own plan under a name asked for.
     func saveTyped() {
-        let typed = String(cString: gtk_editable_get_text(cast(oneLine)))
+        let typed = oneLine.text
         askName(tr("Save as Plan"), "", tr("Save")) { [unowned self] name in
             guard let text = named(typed, name) else { return }
             do throws(FileError) {

@@ -10,7 +10,7 @@ extension PlansPage {
     func check() {
         typed += 1
         let attempt = typed
-        let text = String(cString: gtk_editable_get_text(cast(oneLine)))
+        let text = oneLine.text
         guard !text.allSatisfy(\.isWhitespace) else {
             show(nil, for: attempt)
             return
@@ -45,11 +45,11 @@ extension PlansPage {
         guard attempt == typed else { return }
         switch verdict {
         case nil:
-            setText(self.verdict.widget, tr("Type a plan such as 8x(30s run, 30s walk)."))
+            setText(self.verdict, tr("Type a plan such as 8x(30s run, 30s walk)."))
         case .success(let estimate):
-            setText(self.verdict.widget, estimate)
+            setText(self.verdict, estimate)
         case .failure(let diagnostic):
-            setText(self.verdict.widget, diagnostic.sentence)
+            setText(self.verdict, diagnostic.sentence)
         }
         markProblem(verdict.flatMap { if case .failure(let diagnostic) = $0 { diagnostic } else { nil } })
         let valid: gboolean = verdict.map { (try? $0.get()) != nil } == true ? 1 : 0
@@ -62,12 +62,12 @@ extension PlansPage {
     func markProblem(_ diagnostic: PlanDiagnostic?) {
         if let diagnostic {
             gtk_widget_add_css_class(oneLine.widget, "error")
-            let text = String(cString: gtk_editable_get_text(cast(oneLine)))
+            let text = oneLine.text
             let marked = diagnostic.markedBytes(in: text)
-            it_entry_mark_error(cast(oneLine), guint(marked.lowerBound), guint(marked.upperBound))
+            it_entry_mark_error(oneLine, guint(marked.lowerBound), guint(marked.upperBound))
         } else {
             gtk_widget_remove_css_class(oneLine.widget, "error")
-            it_entry_mark_error(cast(oneLine), 0, 0)
+            it_entry_mark_error(oneLine, 0, 0)
         }
         it_accessible_set_invalid(oneLine.widget, diagnostic == nil ? 0 : 1)
     }
@@ -76,6 +76,6 @@ extension PlansPage {
     /// verdict is shown), so that it is not parsed again here.
     func startTyped() {
         guard gtk_widget_get_sensitive(startOneLine.widget) != 0 else { return }
-        start(String(cString: gtk_editable_get_text(cast(oneLine))), "<inline>")
+        start(oneLine.text, "<inline>")
     }
 }

@@ -2,6 +2,7 @@ import CGtk
 import CGtkShims
 import Dispatch
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalWatch
 
@@ -58,9 +59,9 @@ final class PlansPage {
         self.application = application
         layout = Builder(PackageResources.plans_page_ui)
         leaflet = layout.get("leaflet", Leaflet.self)
-        root = cast(leaflet)
+        root = leaflet.widget
         programs = ProgramPages(
-            layout: layout, leaflet: leaflet.c, ledger: application.programs, reminders: application.reminders,
+            layout: layout, leaflet: leaflet, ledger: application.programs, reminders: application.reminders,
             restKinds: { [unowned application] in application.restKinds })
         (list, oneLine, verdict, startOneLine) = (
             layout.get("list", ListBox.self), layout.get("one-line", GtkEntry.self), layout.get("verdict", Label.self),
@@ -104,7 +105,7 @@ final class PlansPage {
         on(startOneLine, .clicked) { [unowned self] in startTyped() }
         on(oneLine, .activate) { [unowned self] in startTyped() }
         on(oneLine, .changed) { [unowned self] in check() }
-        setDrawing(timeline.widget) { [unowned self] cairo, width, height in
+        setDrawing(timeline) { [unowned self] cairo, width, height in
             if let plan = detailPlan?.plan {
                 Timeline.draw(plan, restKinds: application.restKinds, cairo, width, height)
             }
@@ -131,7 +132,7 @@ final class PlansPage {
     /// Lists the catalog's plans; an unreadable or invalid one says why. The plan's page shown follows its file: it
     /// shows the file's new text, or goes back to the list when the file is gone.
     func fill() {
-        removeChildren(list.widget, from: true)
+        removeChildren(list)
         var shownStill = false
         for item in application.catalog.items() {
             switch item.plan {
@@ -140,15 +141,14 @@ final class PlansPage {
                 let row = actionRow(title: plan.displayName, subtitle: PlanReport.lengthText(plan)) { [unowned self] in
                     open(plan, text: text, origin: item.path)
                 }
-                adw_action_row_add_prefix(
-                    cast(row), Timeline.small(plan) { [unowned self] in application.restKinds })
-                gtk_list_box_append(list.c, row)
+                row.addPrefix(Timeline.small(plan) { [unowned self] in application.restKinds })
+                gtk_list_box_append(list.c, row.widget)
                 if let detailPlan, detailPlan.origin == item.path {
                     shownStill = true
                     if detailPlan.text != text, showsPlan { open(plan, text: text, origin: item.path) }
                 }
             case .failure(let failure):
-                gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description))
+                gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description).widget)
             }
         }
         if !shownStill, detailPlan?.origin.hasSuffix(".plan") == true {
@@ -164,26 +164,26 @@ final class PlansPage {
 
     func open(_ plan: Plan, text: String, origin: String) {
         detailPlan = (plan, text, origin)
-        setText(detailTitle.widget, plan.displayName)
+        setText(detailTitle, plan.displayName)
         for action in ownPlanActions { g_simple_action_set_enabled(action, application.library.owns(origin) ? 1 : 0) }
-        removeChildren(detailGroups.widget)
-        let items: Widget = adw_preferences_group_new()
-        adw_preferences_group_set_title(cast(items), tr("Steps"))
+        removeChildren(detailGroups)
+        let items = AdwPreferencesGroup.checked(adw_preferences_group_new())
+        adw_preferences_group_set_title(items, tr("Steps"))
         if let countdown = plan.countdown {
             adw_preferences_group_set_description(
-                cast(items),
+                items,
                 tr("Countdown {time} before each change", ["time": TimeText.spoken(microseconds: countdown)]))
         }
-        for row in PlanReport.rows(for: plan) { adw_preferences_group_add(cast(items), Self.widget(for: row)) }
-        let totals: Widget = adw_preferences_group_new()
-        adw_preferences_group_set_title(cast(totals), tr("Totals"))
+        for row in PlanReport.rows(for: plan) { adw_preferences_group_add(items, Self.widget(for: row)) }
+        let totals = AdwPreferencesGroup.checked(adw_preferences_group_new())
+        adw_preferences_group_set_title(totals, tr("Totals"))
         for (name, value) in PlanReport.totalRows(PlanEstimate(plan)) {
-            adw_preferences_group_add(cast(totals), actionRow(title: name, subtitle: value))
+            adw_preferences_group_add(totals, actionRow(title: name, subtitle: value).widget)
         }
-        append(detailGroups.widget, items)
-        append(detailGroups.widget, totals)
+        append(detailGroups, items)
+        append(detailGroups, totals)
         gtk_widget_queue_draw(timeline.widget)
-        scrollToTop(detailScroll.widget)
+        scrollToTop(detailScroll)
         adw_leaflet_set_visible_child_name(leaflet.c, "detail")
     }
 
@@ -210,16 +210,16 @@ final class PlansPage {
     static func widget(for row: PlanReport.Row) -> Widget {
         switch row {
         case .step(let title, let duration):
-            return actionRow(title: title, subtitle: duration)
+            return actionRow(title: title, subtitle: duration).widget
         case .repeats(let title, let subtitle, let rows):
-            let expander: Widget = adw_expander_row_new()
-            adw_preferences_row_set_use_markup(cast(expander), 0)
-            adw_preferences_row_set_title(cast(expander), title)
-            adw_expander_row_set_subtitle(cast(expander), subtitle)
+            let expander = AdwExpanderRow.checked(adw_expander_row_new())
+            expander.setUseMarkup(false)
+            expander.setTitle(title)
+            adw_expander_row_set_subtitle(expander, subtitle)
             // The title is its inner header row's: the row itself, the list item a screen reader reaches, has none.
             accessibleName(expander, title)
-            for inner in rows { adw_expander_row_add_row(cast(expander), widget(for: inner)) }
-            return expander
+            for inner in rows { adw_expander_row_add_row(expander, widget(for: inner)) }
+            return expander.widget
         }
     }
 

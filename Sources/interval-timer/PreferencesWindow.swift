@@ -2,6 +2,7 @@ import CGtk
 import Dispatch
 import Glibc
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalSettings
 import IntervalSound
@@ -14,7 +15,7 @@ import Logging
 ///
 /// Its widgets' signal handlers hold it: it lives until the window is closed and destroyed.
 final class PreferencesWindow {
-    let window: Widget
+    let window: UnsafeMutablePointer<AdwPreferencesWindow>
     private let path: String
     private let logger: Logger
     /// The settings as read when the window opened, with each change made since.
@@ -24,58 +25,61 @@ final class PreferencesWindow {
     /// False once the window is destroyed: a sample that ends after that says nothing.
     private var isOpen = true
 
-    init(parent: Widget?, path: String, logger: Logger, changed: @escaping (Settings) -> Void) {
+    init(
+        parent: UnsafeMutablePointer<AdwApplicationWindow>?, path: String, logger: Logger,
+        changed: @escaping (Settings) -> Void
+    ) {
         self.path = path
         self.logger = logger
         self.changed = changed
         let reading = SettingsFile.read(path: path)
         settings = reading.settings
-        window = adw_preferences_window_new()
-        gtk_window_set_title(cast(window), tr("Preferences"))
-        if let parent { gtk_window_set_transient_for(cast(window), cast(parent)) }
-        gtk_window_set_modal(cast(window), 1)
-        let page: Widget = adw_preferences_page_new()
+        window = AdwPreferencesWindow.checked(adw_preferences_window_new())
+        window.setTitle(tr("Preferences"))
+        if let parent { window.setTransient(for: parent) }
+        window.setModal(true)
+        let page = AdwPreferencesPage.checked(adw_preferences_page_new())
         // The title names the page's tab, which a screen reader reaches even when the one page shows no switcher.
-        adw_preferences_page_set_title(cast(page), tr("General"))
-        if !reading.problems.isEmpty { adw_preferences_page_add(cast(page), cast(problemsGroup(reading.problems))) }
+        adw_preferences_page_set_title(page, tr("General"))
+        if !reading.problems.isEmpty { adw_preferences_page_add(page, problemsGroup(reading.problems)) }
         for group in Preference.Group.allCases {
             let rows = Setting.all.compactMap { setting in setting.preference.map { (setting, $0) } }
                 .filter { $0.1.group == group }
-            let box: Widget = adw_preferences_group_new()
-            adw_preferences_group_set_title(cast(box), tr(group.title))
+            let box = AdwPreferencesGroup.checked(adw_preferences_group_new())
+            adw_preferences_group_set_title(box, tr(group.title))
             for (setting, preference) in rows {
-                adw_preferences_group_add(cast(box), row(setting, preference))
+                adw_preferences_group_add(box, row(setting, preference))
             }
-            if group == .voice { adw_preferences_group_add(cast(box), speakSampleRow()) }
-            adw_preferences_page_add(cast(page), cast(box))
+            if group == .voice { adw_preferences_group_add(box, speakSampleRow().widget) }
+            adw_preferences_page_add(page, box)
         }
-        adw_preferences_window_add(cast(window), cast(page))
+        adw_preferences_window_add(window, page)
         on(window, .destroy) { [self] in isOpen = false }
         // libadwaita 1.2 leaves its search button and field unnamed, and its page switchers named by their class.
-        for button in descendants(of: window, ofType: gtk_button_get_type())
-        where gtk_button_get_icon_name(cast(button)).map({ String(cString: $0) }) == "edit-find-symbolic" {
+        for button in descendants(of: window, GtkButton.self)
+        where gtk_button_get_icon_name(button).map({ String(cString: $0) }) == "edit-find-symbolic" {
             accessibleName(button, tr("Search"))
         }
-        for entry in descendants(of: window, ofType: gtk_search_entry_get_type()) {
+        for entry in descendants(of: window, SearchEntry.self) {
             accessibleName(entry, tr("Search Preferences"))
         }
-        namePageSwitchers(in: window)
+        namePageSwitchers(in: window.widget)
     }
 
     func present() {
-        gtk_window_present(cast(window))
+        window.present()
     }
 
     /// What is wrong in the file, as the daemon logs it: shown, so that nothing is overwritten unseen.
-    private func problemsGroup(_ problems: [String]) -> Widget {
-        let group: Widget = adw_preferences_group_new()
-        adw_preferences_group_set_title(cast(group), tr("Problems in the settings file"))
+    private func problemsGroup(_ problems: [String]) -> UnsafeMutablePointer<AdwPreferencesGroup> {
+        let group = AdwPreferencesGroup.checked(adw_preferences_group_new())
+        adw_preferences_group_set_title(group, tr("Problems in the settings file"))
         adw_preferences_group_set_description(
-            cast(group), tr("These lines are not used; a change made here replaces the value it names."))
+            group, tr("These lines are not used; a change made here replaces the value it names."))
         for problem in problems {
             let row = actionRow(title: problem, subtitle: "")
-            gtk_widget_add_css_class(row, "error")
-            adw_preferences_group_add(cast(group), row)
+            gtk_widget_add_css_class(row.widget, "error")
+            adw_preferences_group_add(group, row.widget)
         }
         return group
     }
@@ -87,26 +91,27 @@ final class PreferencesWindow {
         let current = preference.current(settings)
         switch preference.control {
         case .toggle:
-            let toggle: Widget = gtk_switch_new()
-            gtk_switch_set_active(cast(toggle), current == .bool(true) ? 1 : 0)
+            let toggle = Switch.checked(gtk_switch_new())
+            gtk_switch_set_active(toggle.c, current == .bool(true) ? 1 : 0)
             on(toggle, .notify("active")) { [self] _ in
-                write(setting, .bool(gtk_switch_get_active(cast(toggle)) != 0))
+                write(setting, .bool(gtk_switch_get_active(toggle.c) != 0))
             }
-            return suffixed(title, toggle)
+            return suffixed(title, toggle.widget).widget
         case .number(let range, let words):
             // Committed as GTK commits a spin button's text: Enter, the focus leaving, the arrows; never a keystroke.
-            let spin: Widget = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
-            gtk_spin_button_set_numeric(cast(spin), 1)
-            if case .integer(let number) = current { gtk_spin_button_set_value(cast(spin), Double(number)) }
+            let spin = SpinButton.checked(
+                gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1))
+            gtk_spin_button_set_numeric(spin.c, 1)
+            if case .integer(let number) = current { gtk_spin_button_set_value(spin.c, Double(number)) }
             accessibleDescription(spin, tr(words))
             on(spin, .valueChanged) { [self] in
-                write(setting, .integer(Int(gtk_spin_button_get_value_as_int(cast(spin)))))
+                write(setting, .integer(Int(gtk_spin_button_get_value_as_int(spin.c))))
             }
-            let row = suffixed(title, spin)
-            adw_action_row_set_subtitle(cast(row), tr(words))
-            return row
+            let row = suffixed(title, spin.widget)
+            row.setSubtitle(tr(words))
+            return row.widget
         case .choice(let values):
-            return choiceRow(setting, title, values, current, named: Preference.choiceTitle)
+            return choiceRow(setting, title, values, current, named: Preference.choiceTitle).widget
         case .flags(let values, let always):
             return flagsRow(setting, title, values, always, current)
         case .sound(let cue):
@@ -118,13 +123,13 @@ final class PreferencesWindow {
             gtk_widget_set_valign(play, GTK_ALIGN_CENTER)
             accessibleName(play, tr("Play {sound}", ["sound": tr(cue.title)]))
             on(play, .clicked) { [self] in
-                let index = Int(adw_combo_row_get_selected(cast(row)))
+                let index = Int(adw_combo_row_get_selected(row))
                 if sounds.indices.contains(index) { playSample(sounds[index]) }
             }
-            adw_action_row_add_suffix(cast(row), play)
-            return row
+            row.addSuffix(play)
+            return row.widget
         case .text:
-            return entryRow(setting, title, current) { text in Edit(preference.value(ofText: text)) }
+            return entryRow(setting, title, current) { text in Edit(preference.value(ofText: text)) }.widget
         case .words:
             return entryRow(setting, title, current) { text in
                 .set(
@@ -132,17 +137,17 @@ final class PreferencesWindow {
                         text.split(separator: ",").map { word in
                             String(word.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
                         }.filter { !$0.isEmpty }))
-            }
+            }.widget
         }
     }
 
     /// An action row ending in `control`, which the row's title names (libadwaita labels the activatable widget).
-    private func suffixed(_ title: String, _ control: Widget) -> Widget {
-        let row: Widget = adw_action_row_new()
-        adw_preferences_row_set_title(cast(row), title)
+    private func suffixed(_ title: String, _ control: Widget) -> UnsafeMutablePointer<AdwActionRow> {
+        let row = AdwActionRow.checked(adw_action_row_new())
+        row.setTitle(title)
         gtk_widget_set_valign(control, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(cast(row), control)
-        adw_action_row_set_activatable_widget(cast(row), control)
+        row.addSuffix(control)
+        row.setActivatableWidget(control)
         return row
     }
 
@@ -150,18 +155,18 @@ final class PreferencesWindow {
     private func choiceRow(
         _ setting: Setting, _ title: String, _ values: [String], _ current: SettingValue,
         named name: (String) -> String
-    ) -> Widget {
-        let row: Widget = adw_combo_row_new()
-        adw_preferences_row_set_title(cast(row), title)
+    ) -> UnsafeMutablePointer<AdwComboRow> {
+        let row = AdwComboRow.checked(adw_combo_row_new())
+        row.setTitle(title)
         let model = gtk_string_list_new(nil)
         for value in values { gtk_string_list_append(model, name(value)) }
-        adw_combo_row_set_model(cast(row), model)
+        adw_combo_row_set_model(row, model)
         g_object_unref(UnsafeMutableRawPointer(model))
         if case .string(let value) = current, let index = values.firstIndex(of: value) {
-            adw_combo_row_set_selected(cast(row), guint(index))
+            adw_combo_row_set_selected(row, guint(index))
         }
         on(row, .notify("selected")) { [self] _ in
-            let index = Int(adw_combo_row_get_selected(cast(row)))
+            let index = Int(adw_combo_row_get_selected(row))
             if values.indices.contains(index) { write(setting, .string(values[index])) }
         }
         return row
@@ -170,24 +175,24 @@ final class PreferencesWindow {
     private func flagsRow(
         _ setting: Setting, _ title: String, _ values: [String], _ always: [String], _ current: SettingValue
     ) -> Widget {
-        let row: Widget = adw_action_row_new()
-        adw_preferences_row_set_title(cast(row), title)
+        let row = AdwActionRow.checked(adw_action_row_new())
+        row.setTitle(title)
         let chosen: [String] = if case .strings(let list) = current { list } else { [] }
-        var checks: [(String, Widget)] = []
+        var checks: [(String, UnsafeMutablePointer<GtkCheckButton>)] = []
         for value in values {
-            let check: Widget = gtk_check_button_new_with_label(Preference.choiceTitle(value))
-            gtk_check_button_set_active(cast(check), chosen.contains(value) ? 1 : 0)
-            gtk_widget_set_valign(check, GTK_ALIGN_CENTER)
-            adw_action_row_add_suffix(cast(row), check)
+            let check = GtkCheckButton.checked(gtk_check_button_new_with_label(Preference.choiceTitle(value)))
+            gtk_check_button_set_active(check, chosen.contains(value) ? 1 : 0)
+            gtk_widget_set_valign(check.widget, GTK_ALIGN_CENTER)
+            row.addSuffix(check)
             checks.append((value, check))
         }
         for (_, check) in checks {
             on(check, .toggled) { [self] in
-                let checked = checks.filter { gtk_check_button_get_active(cast($0.1)) != 0 }.map(\.0)
+                let checked = checks.filter { gtk_check_button_get_active($0.1) != 0 }.map(\.0)
                 write(setting, .strings(always + checked))
             }
         }
-        return row
+        return row.widget
     }
 
     /// What an entry's text asks for.
@@ -204,9 +209,9 @@ final class PreferencesWindow {
     /// An entry row showing `current`; its apply button writes what `edit` makes of the text.
     private func entryRow(
         _ setting: Setting, _ title: String, _ current: SettingValue, edit: @escaping (String) -> Edit
-    ) -> Widget {
-        let row: Widget = adw_entry_row_new()
-        adw_preferences_row_set_title(cast(row), title)
+    ) -> UnsafeMutablePointer<AdwEntryRow> {
+        let row = AdwEntryRow.checked(adw_entry_row_new())
+        row.setTitle(title)
         let text: String =
             switch current {
             case .string(let text): text
@@ -214,10 +219,10 @@ final class PreferencesWindow {
             case .integer(let number): "\(number)"
             case .bool(let flag): "\(flag)"
             }
-        gtk_editable_set_text(cast(row), text)
-        adw_entry_row_set_show_apply_button(cast(row), 1)
+        row.text = text
+        adw_entry_row_set_show_apply_button(row, 1)
         on(row, .apply) { [self] in
-            switch edit(String(cString: gtk_editable_get_text(cast(row)))) {
+            switch edit(row.text) {
             case .set(let value): write(setting, value)
             case .remove: write(setting, nil)
             }
@@ -226,12 +231,12 @@ final class PreferencesWindow {
     }
 
     /// A row whose button speaks a phrase as the next cue would.
-    private func speakSampleRow() -> Widget {
+    private func speakSampleRow() -> UnsafeMutablePointer<AdwActionRow> {
         let speak: Widget = gtk_button_new_with_label(tr("Speak"))
         gtk_widget_set_valign(speak, GTK_ALIGN_CENTER)
         let row = suffixed(tr("Speak a sample"), speak)
         sayNameOnce(speak)
-        adw_action_row_set_subtitle(cast(row), tr("With the language and rate above"))
+        row.setSubtitle(tr("With the language and rate above"))
         on(speak, .clicked) { [self] in
             let sound = settings.sound
             let phrase = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }
@@ -307,6 +312,6 @@ final class PreferencesWindow {
 
     private func toast(_ text: String) {
         guard isOpen else { return }
-        adw_preferences_window_add_toast(cast(window), adw_toast_new(text))
+        adw_preferences_window_add_toast(window, adw_toast_new(text))
     }
 }

@@ -2,6 +2,7 @@ import CGtk
 import Dispatch
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalWatch
 
@@ -32,7 +33,7 @@ final class ProgramPages {
     private let ledger: ProgramLedger
     private let reminders: ProgramReminders
     private let restKinds: () -> Set<String>
-    private let leaflet: OpaquePointer
+    private let leaflet: UnsafeMutablePointer<Leaflet>
     private let heading, title, next: UnsafeMutablePointer<Label>
     private let list: UnsafeMutablePointer<ListBox>
     /// The program's page, named for the program (a screen reader says where it is), and its weeks.
@@ -45,18 +46,22 @@ final class ProgramPages {
     private var progressWatch: FileWatch?
     /// The programs the list has rows for (path and name), and each one's row and Continue button.
     private var listedPrograms: [String]?
-    private var listRows: [String: (row: Widget, continueButton: Widget)] = [:]
+    private var listRows: [String: (row: UnsafeMutablePointer<AdwActionRow>, continueButton: Widget)] = [:]
     /// Each program's file and progress as the rows show them.
     private var shownState: [String] = []
     /// The shown program's days as its rows were made, and each day's row and Make Next button.
     private var shownLayout = ""
-    private var dayRows: [ProgramDay: (row: Widget, makeNext: Widget)] = [:]
+    private var dayRows: [ProgramDay: (row: UnsafeMutablePointer<AdwActionRow>, makeNext: Widget)] = [:]
     /// Where each day's and each week's Send to Watch goes, with its name, what it does and the days it sends.
-    private var sendSlots: [(slot: Widget, name: String, description: String, days: [(plan: Plan, fileStem: String)])] =
-        []
+    private var sendSlots:
+        [(
+            slot: UnsafeMutablePointer<GtkBox>, name: String, description: String,
+            days: [(plan: Plan, fileStem: String)]
+        )] =
+            []
 
     init(
-        layout: Builder, leaflet: OpaquePointer, ledger: ProgramLedger, reminders: ProgramReminders,
+        layout: Builder, leaflet: UnsafeMutablePointer<Leaflet>, ledger: ProgramLedger, reminders: ProgramReminders,
         restKinds: @escaping () -> Set<String>
     ) {
         self.ledger = ledger
@@ -83,11 +88,11 @@ final class ProgramPages {
         accessibleDescription(setButton, tr("Set the reminder, or remove it when the field is empty"))
         adw_entry_row_add_suffix(reminderRow, setButton)
         let applyReminder = { [unowned self] in
-            if let shown { setReminder(shown, String(cString: gtk_editable_get_text(cast(reminderRow)))) }
+            if let shown { setReminder(shown, reminderRow.text) }
         }
         on(setButton, .clicked, applyReminder)
         on(reminderRow, .entryActivated, applyReminder)
-        insertActions(into: cast(leaflet), "program") { actions in
+        insertActions(into: leaflet.widget, "program") { actions in
             addAction(to: actions, "mark-done") { [unowned self] _ in
                 change { program, progress throws(ProgramProgressError) in
                     try progress.markNextDone(in: program, wall: WallClock.microseconds())
@@ -115,7 +120,7 @@ final class ProgramPages {
         let programs = items.map { item in "\(item.path) \((try? item.program.get())?.name ?? "")" }
         if programs != listedPrograms {
             listedPrograms = programs
-            removeChildren(list.widget, from: true)
+            removeChildren(list)
             listRows = [:]
             gtk_widget_set_visible(heading.widget, items.isEmpty ? 0 : 1)
             gtk_widget_set_visible(list.widget, items.isEmpty ? 0 : 1)
@@ -127,11 +132,11 @@ final class ProgramPages {
                     gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
                     accessibleDescription(button, tr("Start the next day of {program}", ["program": program.name]))
                     on(button, .clicked) { [unowned self] in continueProgram(item.name) }
-                    adw_action_row_add_suffix(cast(row), button)
-                    gtk_list_box_append(list.c, row)
+                    row.addSuffix(button)
+                    gtk_list_box_append(list.c, row.widget)
                     listRows[item.name] = (row, button)
                 case .failure(let failure):
-                    gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description))
+                    gtk_list_box_append(list.c, actionRow(title: item.name, subtitle: failure.description).widget)
                 }
             }
         }
@@ -140,7 +145,7 @@ final class ProgramPages {
             guard let program = try? item.program.get(), let progress = progress?.progress else { continue }
             loaded.append((item.name, program, progress))
             guard let (row, button) = listRows[item.name] else { continue }
-            adw_action_row_set_subtitle(cast(row), Self.summary(program, progress))
+            row.setSubtitle(Self.summary(program, progress))
             gtk_widget_set_visible(button, progress.nextDay(in: program) == nil ? 0 : 1)
         }
         if let shown { open(shown, show: false) }
@@ -201,7 +206,7 @@ final class ProgramPages {
     private func open(_ name: String, show: Bool = true) {
         guard let program = try? ledger.program(named: name) else {
             shown = nil
-            if Self.visiblePage(leaflet) == "program" { adw_leaflet_set_visible_child_name(leaflet, "list") }
+            if Self.visiblePage(leaflet.c) == "program" { adw_leaflet_set_visible_child_name(leaflet.c, "list") }
             return
         }
         // The rows hold the program's title (Send to Watch names its files by it) and its days.
@@ -213,16 +218,16 @@ final class ProgramPages {
             if shown != name { showReminder(name) }
             shown = name
             shownLayout = layout
-            removeChildren(weeks.widget)
+            removeChildren(weeks)
             dayRows = [:]
             sendSlots = []
             for week in 1...max(program.weekCount, 1) {
                 let days = program.days(ofWeek: week)
                 guard !days.isEmpty else { continue }
-                let group: Widget = adw_preferences_group_new()
-                adw_preferences_group_set_title(cast(group), tr("Week {week}", ["week": "\(week)"]))
+                let group = AdwPreferencesGroup.checked(adw_preferences_group_new())
+                adw_preferences_group_set_title(group, tr("Week {week}", ["week": "\(week)"]))
                 let weekSlot = Self.slot()
-                adw_preferences_group_set_header_suffix(cast(group), weekSlot)
+                adw_preferences_group_set_header_suffix(group, weekSlot.widget)
                 sendSlots.append(
                     (
                         weekSlot, tr("Send Week {week} to Watch", ["week": "\(week)"]),
@@ -238,17 +243,17 @@ final class ProgramPages {
                             tr("Send {day} to the watch as a workout", ["day": day.id.title]),
                             [(day.plan, Program.fileStem(program: program.name, day: day.id))]
                         ))
-                    adw_preferences_group_add(cast(group), made.row)
+                    adw_preferences_group_add(group, made.row.widget)
                 }
-                append(weeks.widget, group)
+                append(weeks, group)
             }
             showSendControls()
         }
         let progress = ledger.store.load(name, of: program).progress
         let nextDay = progress.nextDay(in: program)
-        setText(title.widget, program.name)
-        accessibleName(page.widget, program.name)
-        setText(next.widget, Self.summary(program, progress))
+        setText(title, program.name)
+        accessibleName(page, program.name)
+        setText(next, Self.summary(program, progress))
         gtk_widget_set_sensitive(continueButton.widget, nextDay == nil ? 0 : 1)
         for day in program.days {
             guard let (row, makeNext) = dayRows[day.id] else { continue }
@@ -258,12 +263,12 @@ final class ProgramPages {
             } else if progress.isDone(day.id) {
                 state += " · " + tr("done")
             }
-            adw_action_row_set_subtitle(cast(row), "\(state) · \(PlanReport.description(of: day.plan))")
+            row.setSubtitle("\(state) · \(PlanReport.description(of: day.plan))")
             gtk_widget_set_visible(makeNext, day.id == nextDay ? 0 : 1)
         }
         if show {
-            scrollToTop(programScroll.widget)
-            adw_leaflet_set_visible_child_name(leaflet, "program")
+            scrollToTop(programScroll)
+            adw_leaflet_set_visible_child_name(leaflet.c, "program")
         }
     }
 
@@ -271,31 +276,33 @@ final class ProgramPages {
     /// (length, done or next, workout) is set by ``open(_:show:)``. Make Next and Send to Watch are icons named in
     /// words (their tooltips say them too): three worded buttons left a 360-pixel window no room for the title, which
     /// broke letter by letter ("D-a-y 2"), and with a watch mounted the window could not be narrower than 520.
-    private func dayRow(_ name: String, _ day: Program.Day) -> (row: Widget, makeNext: Widget, send: Widget) {
+    private func dayRow(_ name: String, _ day: Program.Day) -> (
+        row: UnsafeMutablePointer<AdwActionRow>, makeNext: Widget, send: UnsafeMutablePointer<GtkBox>
+    ) {
         let row = actionRow(title: tr("Day {day}", ["day": "\(day.id.number)"]), subtitle: "")
         // One line, ellipsized if ever short of room, never broken between its letters.
-        adw_action_row_set_title_lines(cast(row), 1)
-        adw_action_row_add_prefix(cast(row), Timeline.small(day.plan, restKinds: restKinds))
+        row.setTitleLines(1)
+        row.addPrefix(Timeline.small(day.plan, restKinds: restKinds))
         let makeNext = iconButton(
             "go-jump-symbolic", tr("Make Next"), tr("{day} comes next", ["day": day.id.title]))
         on(makeNext, .clicked) { [unowned self] in
             change { program, progress throws(ProgramProgressError) in try progress.go(to: day.id, in: program) }
         }
-        adw_action_row_add_suffix(cast(row), makeNext)
+        row.addSuffix(makeNext)
         let send = Self.slot()
-        adw_action_row_add_suffix(cast(row), send)
+        row.addSuffix(send)
         let start: Widget = gtk_button_new_with_label(tr("Start"))
         gtk_widget_set_valign(start, GTK_ALIGN_CENTER)
         accessibleDescription(start, tr("Start {day}", ["day": day.id.title]))
         on(start, .clicked) { [unowned self] in startDay(name, day.id) }
-        adw_action_row_add_suffix(cast(row), start)
+        row.addSuffix(start)
         return (row, makeNext, send)
     }
 
     /// A place for a Send to Watch control, filled by ``showSendControls()``.
-    private static func slot() -> Widget {
-        let slot: Widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
-        gtk_widget_set_valign(slot, GTK_ALIGN_CENTER)
+    private static func slot() -> UnsafeMutablePointer<GtkBox> {
+        let slot = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        gtk_widget_set_valign(slot.widget, GTK_ALIGN_CENTER)
         return slot
     }
 
@@ -304,7 +311,7 @@ final class ProgramPages {
     private func showSendControls() {
         for (slot, name, description, days) in sendSlots {
             removeChildren(slot)
-            gtk_widget_set_visible(slot, watches.isEmpty ? 0 : 1)
+            gtk_widget_set_visible(slot.widget, watches.isEmpty ? 0 : 1)
             if watches.count == 1, let only = watches.first {
                 let button = iconButton("send-to-symbolic", name, description)
                 on(button, .clicked) { [unowned self] in sendToWatch(days, only) }
@@ -317,26 +324,26 @@ final class ProgramPages {
 
     /// A menu button named `name` whose popover offers each connected watch.
     private func sendMenu(_ name: String, _ description: String, _ days: [(plan: Plan, fileStem: String)]) -> Widget {
-        let button: Widget = gtk_menu_button_new()
-        gtk_menu_button_set_icon_name(cast(button), "send-to-symbolic")
-        gtk_widget_add_css_class(button, "flat")
-        gtk_widget_set_tooltip_text(button, name)
+        let button = MenuButton.checked(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(button.c, "send-to-symbolic")
+        gtk_widget_add_css_class(button.widget, "flat")
+        gtk_widget_set_tooltip_text(button.widget, name)
         accessibleName(button, name)
         accessibleDescription(button, description)
-        let popover: Widget = gtk_popover_new()
-        let choices: Widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        let popover = GtkPopover.checked(gtk_popover_new())
+        let choices = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         for watch in watches {
             let choice: Widget = gtk_button_new_with_label(tr("Send to {watch}", ["watch": watch.name]))
             gtk_widget_add_css_class(choice, "flat")
             on(choice, .clicked) { [unowned self] in
-                gtk_popover_popdown(cast(popover))
+                gtk_popover_popdown(popover)
                 sendToWatch(days, watch)
             }
             append(choices, choice)
         }
-        gtk_popover_set_child(cast(popover), choices)
-        gtk_menu_button_set_popover(cast(button), popover)
-        return button
+        gtk_popover_set_child(popover, choices.widget)
+        gtk_menu_button_set_popover(button.c, popover.widget)
+        return button.widget
     }
 
     /// A flat icon button named `name` (a screen reader says it, the tooltip shows it) that does `description`.
@@ -398,15 +405,15 @@ final class ProgramPages {
 
     /// The reminder row shows what program `name`'s reminder is now.
     private func showReminder(_ name: String) {
-        gtk_editable_set_text(cast(reminderRow), reminders.calendar(of: name) ?? "")
+        reminderRow.text = reminders.calendar(of: name) ?? ""
     }
 
     private func askToStartOver() {
         guard let shown, let program = try? ledger.program(named: shown),
-            let window = gtk_widget_get_root(cast(leaflet))
+            let window = rootWindow(of: leaflet.widget)
         else { return }
         confirm(
-            cast(window), tr("Start {program} over?", ["program": program.name]),
+            window, tr("Start {program} over?", ["program": program.name]),
             tr("Week 1, Day 1 comes next and no day counts as done. The history keeps every workout."),
             cancel: tr("Cancel"), destructive: tr("Start Over")
         ) { [unowned self] in

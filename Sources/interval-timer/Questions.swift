@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// One answer to a question: its id, its button's label, and how the button looks.
 struct Answer {
@@ -12,27 +13,29 @@ struct Answer {
 /// answer chosen, `cancel`'s for Escape. `preferred` (else the first answer) is the default, for Enter; `extra` (a
 /// field, a text to select) stands under the body.
 func ask(
-    _ parent: Widget, _ heading: String, _ body: String?, answers: [Answer], cancel: String,
+    _ parent: UnsafeMutablePointer<some WindowClass>, _ heading: String, _ body: String?, answers: [Answer],
+    cancel: String,
     preferred: String? = nil, extra: Widget? = nil, _ answered: @escaping (String) -> Void
 ) {
-    let dialog: Widget = adw_message_dialog_new(cast(parent), heading, body)
-    if let extra { adw_message_dialog_set_extra_child(cast(dialog), extra) }
+    let dialog = AdwMessageDialog.checked(adw_message_dialog_new(parent.gtkWindow, heading, body))
+    if let extra { adw_message_dialog_set_extra_child(dialog, extra) }
     for answer in answers {
-        adw_message_dialog_add_response(cast(dialog), answer.id, answer.label)
-        adw_message_dialog_set_response_appearance(cast(dialog), answer.id, answer.appearance)
+        adw_message_dialog_add_response(dialog, answer.id, answer.label)
+        adw_message_dialog_set_response_appearance(dialog, answer.id, answer.appearance)
     }
-    for button in descendants(of: dialog, ofType: gtk_button_get_type()) { sayNameOnce(button) }
+    for button in descendants(of: dialog, GtkButton.self) { sayNameOnce(button.widget) }
     if let preferred = preferred ?? answers.first?.id {
-        adw_message_dialog_set_default_response(cast(dialog), preferred)
+        adw_message_dialog_set_default_response(dialog, preferred)
     }
-    adw_message_dialog_set_close_response(cast(dialog), cancel)
+    adw_message_dialog_set_close_response(dialog, cancel)
     on(dialog, .response, answered)
-    gtk_window_present(cast(dialog))
+    dialog.present()
 }
 
 /// Asks a question whose answer is Cancel (the default, and Escape) or a destructive action: that runs `confirmed`.
 func confirm(
-    _ parent: Widget, _ heading: String, _ body: String, cancel: String, destructive: String,
+    _ parent: UnsafeMutablePointer<some WindowClass>, _ heading: String, _ body: String, cancel: String,
+    destructive: String,
     _ confirmed: @escaping () -> Void
 ) {
     ask(
@@ -51,10 +54,11 @@ func confirm(
 /// patterns; nil: every file) or All files; a folder chooser with `GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER`. `chosen`
 /// gets the path picked, then `closed` runs however it ended. The dialog, held until it answers.
 func chooseFile(
-    parent: OpaquePointer, _ title: String, action: GtkFileChooserAction, accept: String, name: String?,
+    parent: UnsafeMutablePointer<GtkWindow>, _ title: String, action: GtkFileChooserAction, accept: String,
+    name: String?,
     filter: (name: String, patterns: [String])?, _ chosen: @escaping (String) -> Void, closed: @escaping () -> Void
 ) -> OpaquePointer? {
-    guard let dialog = gtk_file_chooser_native_new(title, cast(parent), action, accept, tr("Cancel")) else {
+    guard let dialog = gtk_file_chooser_native_new(title, parent, action, accept, tr("Cancel")) else {
         return nil
     }
     var filters: [(String, [String])] = filter.map { [($0.name, $0.patterns)] } ?? []
@@ -67,7 +71,9 @@ func chooseFile(
         g_object_unref(UnsafeMutableRawPointer(made))
     }
     if let name { gtk_file_chooser_set_current_name(dialog, name) }
-    gtk_native_dialog_set_modal(cast(dialog), 1)
+    // GtkNativeDialog's functions: a GtkFileChooserNative is one.
+    let native: UnsafeMutablePointer<GtkNativeDialog> = cast(dialog)
+    gtk_native_dialog_set_modal(native, 1)
     on(UnsafeMutableRawPointer(dialog), .nativeResponse) { response in
         defer {
             closed()
@@ -79,6 +85,6 @@ func chooseFile(
         defer { g_free(path) }
         chosen(String(cString: path))
     }
-    gtk_native_dialog_show(cast(dialog))
+    gtk_native_dialog_show(native)
     return dialog
 }

@@ -6,14 +6,14 @@ enum Timeline {
     /// A list row's timeline: the plan at a glance (the row's subtitle says its length in words), in the colours of
     /// `restKinds` as they are when it is drawn.
     static func small(_ plan: Plan, restKinds: @escaping () -> Set<String>) -> Widget {
-        let area: Widget = gtk_drawing_area_new()
-        gtk_drawing_area_set_content_width(cast(area), 72)
-        gtk_drawing_area_set_content_height(cast(area), 12)
-        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
+        let area = GtkDrawingArea.checked(gtk_drawing_area_new())
+        gtk_drawing_area_set_content_width(area, 72)
+        gtk_drawing_area_set_content_height(area, 12)
+        gtk_widget_set_valign(area.widget, GTK_ALIGN_CENTER)
         setDrawing(area) { cairo, width, height in
             draw(plan, restKinds: restKinds(), cairo, width, height)
         }
-        return area
+        return area.widget
     }
 
     /// The plan's segments side by side, as wide as their share of the plan, coloured by tone (``ToneColours``).

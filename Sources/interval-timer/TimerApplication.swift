@@ -2,6 +2,7 @@ import CGtk
 import CGtkShims
 import IntervalBus
 import IntervalCore
+import IntervalGLib
 import IntervalRuntime
 import IntervalSettings
 import Logging
@@ -56,7 +57,7 @@ final class TimerApplication {
     func run(_ arguments: [String]) -> Int32 {
         var cArguments = arguments.map { strdup($0) }
         defer { cArguments.forEach { free($0) } }
-        return g_application_run(cast(app), Int32(cArguments.count), &cArguments)
+        return app.run(Int32(cArguments.count), &cArguments)
     }
 
     private func startup() {
@@ -64,7 +65,7 @@ final class TimerApplication {
         gtk_css_provider_load_from_data(css, Self.style, -1)
         gtk_style_context_add_provider_for_display(
             gdk_display_get_default(), OpaquePointer(css), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
-        let map: OpaquePointer = cast(app)
+        let map = app.actionMap
         // One action per plan, as the desktop entry's actions name them (its ID is the plan's name), and stop.
         for file in catalog.files() where g_action_name_is_valid(file.name) != 0 {
             let name = file.name
@@ -87,7 +88,7 @@ final class TimerApplication {
         defer { list.forEach { free($0) } }
         list.withUnsafeBufferPointer { pointers in
             pointers.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
-                gtk_application_set_accels_for_action(cast(app), action, $0.baseAddress)
+                gtk_application_set_accels_for_action(app.gtkApplication, action, $0.baseAddress)
             }
         }
     }
@@ -143,7 +144,7 @@ final class TimerApplication {
 
     private func showPreferences() {
         let window = present()
-        PreferencesWindow(parent: window.window.widget, path: paths.settingsFile, logger: logger) {
+        PreferencesWindow(parent: window.window, path: paths.settingsFile, logger: logger) {
             [unowned self] settings in
             guard settings.sound.restKinds != restKinds else { return }
             restKinds = settings.sound.restKinds
@@ -153,19 +154,19 @@ final class TimerApplication {
 
     private func showAbout() {
         let window = present()
-        let about: Widget = adw_about_window_new()
-        gtk_window_set_transient_for(cast(about), cast(window.window))
-        adw_about_window_set_application_name(cast(about), tr("Interval Timer"))
-        adw_about_window_set_application_icon(cast(about), DesktopIdentity.iconName)
-        adw_about_window_set_version(cast(about), DesktopIdentity.version)
-        adw_about_window_set_developer_name(cast(about), tr("The intervald developers"))
-        adw_about_window_set_website(cast(about), DesktopIdentity.website)
-        adw_about_window_set_issue_url(cast(about), DesktopIdentity.website + "/issues")
-        adw_about_window_set_license_type(cast(about), GTK_LICENSE_APACHE_2_0)
+        let about = AboutWindow.checked(adw_about_window_new())
+        about.setTransient(for: window.window)
+        adw_about_window_set_application_name(about.c, tr("Interval Timer"))
+        adw_about_window_set_application_icon(about.c, DesktopIdentity.iconName)
+        adw_about_window_set_version(about.c, DesktopIdentity.version)
+        adw_about_window_set_developer_name(about.c, tr("The intervald developers"))
+        adw_about_window_set_website(about.c, DesktopIdentity.website)
+        adw_about_window_set_issue_url(about.c, DesktopIdentity.website + "/issues")
+        adw_about_window_set_license_type(about.c, GTK_LICENSE_APACHE_2_0)
         // TRANSLATORS: your names, one per line, as the About window lists them; leave it as it is if none.
         let translators = tr("translator-credits")
-        if translators != "translator-credits" { adw_about_window_set_translator_credits(cast(about), translators) }
-        gtk_window_present(cast(about))
+        if translators != "translator-credits" { adw_about_window_set_translator_credits(about.c, translators) }
+        about.present()
     }
 
     /// The workout view in its tone's colour (``ToneColours``: white text reads on each at 4.5:1 or more), its

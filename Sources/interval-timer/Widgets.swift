@@ -1,6 +1,7 @@
 import CGtk
 import CGtkShims
 import IntervalCore
+import IntervalGLib
 
 /// A layout of `ui/` (GtkBuilder XML, embedded by Package.swift), built with its texts translated (each file names
 /// the `intervald` domain). It holds the objects it built: keep it as long as they are used, or until they have a
@@ -40,18 +41,38 @@ final class Builder {
         guard let object = gtk_builder_get_object(builder, id) else {
             preconditionFailure("No object '\(id)' in a layout of ui/")
         }
-        let expected = g_type_from_name(Class.typeName)
-        guard expected != 0, g_type_check_instance_is_a(cast(object), expected) != 0 else {
+        guard let typed = Class.instance(object) else {
             preconditionFailure("The object '\(id)' of a layout of ui/ is not a \(Class.typeName)")
         }
-        return cast(object)
+        return typed
     }
 }
 
-/// A GTK or libadwaita class that a layout's object is asked for as (``Builder/get(_:_:)``): its name as ui/ files
-/// write it.
+/// A GTK or libadwaita class that a layout's object is asked for as (``Builder/get(_:_:)``), or that a widget made in
+/// code is typed as (``checked(_:)``): its name as ui/ files write it. Its operations that need a C cast are
+/// WidgetClasses.swift's.
 protocol LayoutClass {
     static var typeName: String { get }
+}
+
+extension LayoutClass {
+    /// `object` as a pointer to this class, when it is an instance of it or of a subclass: the one check of a C
+    /// pointer's class, for a layout's objects and the widgets made in code alike.
+    static func instance(_ object: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Self>? {
+        guard let object else { return nil }
+        let expected = g_type_from_name(typeName)
+        guard expected != 0,
+            g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), expected) != 0
+        else { return nil }
+        return UnsafeMutablePointer(OpaquePointer(object))
+    }
+
+    /// A widget that a constructor of this class made (`adw_action_row_new()`) or that GTK hands out as one (a
+    /// combo box's entry), typed once its class is checked: another class is a programming error.
+    static func checked(_ widget: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Self> {
+        guard let typed = instance(widget) else { preconditionFailure("A widget made as a \(typeName) is not one") }
+        return typed
+    }
 }
 
 /// A class whose instance struct GTK keeps private: its functions take an `OpaquePointer`.
@@ -67,8 +88,13 @@ extension UnsafeMutablePointer where Pointee: OpaqueLayoutClass {
     var c: OpaquePointer { OpaquePointer(self) }
 }
 
-// The classes the window asks its layouts for. Those GTK publishes are its structs:
+// The classes the window asks its layouts for, or makes in code. Those GTK publishes are its structs:
+extension GtkWidget: LayoutClass { static let typeName = "GtkWidget" }
+extension GtkWindow: LayoutClass { static let typeName = "GtkWindow" }
 extension GtkButton: LayoutClass { static let typeName = "GtkButton" }
+extension GtkCheckButton: LayoutClass { static let typeName = "GtkCheckButton" }
+extension GtkPopover: LayoutClass { static let typeName = "GtkPopover" }
+extension GtkListBoxRow: LayoutClass { static let typeName = "GtkListBoxRow" }
 extension GtkToggleButton: LayoutClass { static let typeName = "GtkToggleButton" }
 extension GtkBox: LayoutClass { static let typeName = "GtkBox" }
 extension GtkEntry: LayoutClass { static let typeName = "GtkEntry" }
@@ -77,6 +103,13 @@ extension GtkTextView: LayoutClass { static let typeName = "GtkTextView" }
 extension AdwApplicationWindow: LayoutClass { static let typeName = "AdwApplicationWindow" }
 extension AdwWindow: LayoutClass { static let typeName = "AdwWindow" }
 extension AdwEntryRow: LayoutClass { static let typeName = "AdwEntryRow" }
+extension AdwActionRow: LayoutClass { static let typeName = "AdwActionRow" }
+extension AdwComboRow: LayoutClass { static let typeName = "AdwComboRow" }
+extension AdwExpanderRow: LayoutClass { static let typeName = "AdwExpanderRow" }
+extension AdwPreferencesGroup: LayoutClass { static let typeName = "AdwPreferencesGroup" }
+extension AdwPreferencesPage: LayoutClass { static let typeName = "AdwPreferencesPage" }
+extension AdwPreferencesWindow: LayoutClass { static let typeName = "AdwPreferencesWindow" }
+extension AdwMessageDialog: LayoutClass { static let typeName = "AdwMessageDialog" }
 // and those it keeps opaque are names of their own:
 enum Label: OpaqueLayoutClass { static let typeName = "GtkLabel" }
 enum Image: OpaqueLayoutClass { static let typeName = "GtkImage" }
@@ -93,6 +126,13 @@ enum StatusPage: OpaqueLayoutClass { static let typeName = "AdwStatusPage" }
 enum ToastOverlay: OpaqueLayoutClass { static let typeName = "AdwToastOverlay" }
 enum ViewStack: OpaqueLayoutClass { static let typeName = "AdwViewStack" }
 enum WindowTitle: OpaqueLayoutClass { static let typeName = "AdwWindowTitle" }
+enum Switch: OpaqueLayoutClass { static let typeName = "GtkSwitch" }
+enum SpinButton: OpaqueLayoutClass { static let typeName = "GtkSpinButton" }
+enum MenuButton: OpaqueLayoutClass { static let typeName = "GtkMenuButton" }
+enum ComboBoxText: OpaqueLayoutClass { static let typeName = "GtkComboBoxText" }
+enum SearchEntry: OpaqueLayoutClass { static let typeName = "GtkSearchEntry" }
+enum ViewSwitcher: OpaqueLayoutClass { static let typeName = "AdwViewSwitcher" }
+enum AboutWindow: OpaqueLayoutClass { static let typeName = "AdwAboutWindow" }
 
 /// `text` with Pango markup's special characters escaped, for a label or a toast that reads markup.
 func markupEscaped(_ text: String) -> String {
@@ -101,8 +141,8 @@ func markupEscaped(_ text: String) -> String {
     return String(cString: escaped)
 }
 
-func setText(_ label: Widget, _ text: String) {
-    gtk_label_set_text(cast(label), text)
+func setText(_ label: UnsafeMutablePointer<Label>, _ text: String) {
+    gtk_label_set_text(label.c, text)
 }
 
 /// Scrolls `scrolled` (a GtkScrolledWindow) back to its top: an inner page opened from a scrolled list starts at
@@ -111,8 +151,8 @@ func setText(_ label: Widget, _ text: String) {
 /// A scroll of the wheel glides on for a moment after the wheel stops (GTK's kinetic deceleration), and each frame of
 /// the glide sets the position it computed from where the glide began: a page opened within that moment was put back
 /// where the last one was scrolled to. Switching kinetic scrolling off and on ends the glide first.
-func scrollToTop(_ scrolled: Widget) {
-    let window: OpaquePointer = cast(scrolled)
+func scrollToTop(_ scrolled: UnsafeMutablePointer<ScrolledWindow>) {
+    let window = scrolled.c
     if gtk_scrolled_window_get_kinetic_scrolling(window) != 0 {
         gtk_scrolled_window_set_kinetic_scrolling(window, 0)
         gtk_scrolled_window_set_kinetic_scrolling(window, 1)
@@ -120,12 +160,12 @@ func scrollToTop(_ scrolled: Widget) {
     gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(window), 0)
 }
 
-func append(_ box: Widget, _ child: Widget) {
-    gtk_box_append(cast(box), child)
+func append(_ box: UnsafeMutablePointer<GtkBox>, _ child: UnsafeMutablePointer<some LayoutClass>) {
+    gtk_box_append(box, child.widget)
 }
 
-func accessibleName(_ widget: Widget, _ name: String) {
-    it_accessible_set_label(widget, name)
+func accessibleName(_ widget: UnsafeMutablePointer<some LayoutClass>, _ name: String) {
+    it_accessible_set_label(widget.widget, name)
 }
 
 /// Names a GtkDropDown and its button, the control a screen reader reaches: GTK 4.8 names that button after its class
@@ -145,59 +185,60 @@ func sayNameOnce(_ widget: Widget) {
 /// Names the view switchers below `widget` (a window's pages), which GTK 4.8 names after their class
 /// ("AdwViewSwitcher").
 func namePageSwitchers(in widget: Widget) {
-    for switcher in descendants(of: widget, ofType: adw_view_switcher_get_type()) {
+    for switcher in descendants(of: widget, ViewSwitcher.self) {
         accessibleName(switcher, tr("Pages"))
     }
 }
 
 /// Names a menu button's menu (its popover), which GTK 4.8 names after its class ("GtkPopoverMenu").
-func nameMenu(of button: Widget, _ name: String) {
-    if let popover = gtk_menu_button_get_popover(cast(button)) { accessibleName(cast(popover), name) }
+func nameMenu(of button: UnsafeMutablePointer<MenuButton>, _ name: String) {
+    if let popover = gtk_menu_button_get_popover(button.c) { accessibleName(popover, name) }
 }
 
-/// The widgets below `widget`, depth first, that are of `type` (`gtk_button_get_type()`): to name those that
-/// libadwaita 1.2 leaves unnamed (the preferences window's search button reads "GtkImage").
-func descendants(of widget: Widget, ofType type: GType) -> [Widget] {
-    var found: [Widget] = []
-    var child = gtk_widget_get_first_child(widget)
+/// The widgets below `widget`, depth first, that are of class `type` (`GtkButton.self`): to name those that libadwaita
+/// 1.2 leaves unnamed (the preferences window's search button reads "GtkImage").
+func descendants<Class: LayoutClass>(of widget: UnsafeMutablePointer<some LayoutClass>, _ type: Class.Type)
+    -> [UnsafeMutablePointer<Class>]
+{
+    var found: [UnsafeMutablePointer<Class>] = []
+    var child = gtk_widget_get_first_child(widget.widget)
     while let current = child {
-        if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(current)), type) != 0 { found.append(current) }
-        found += descendants(of: current, ofType: type)
+        if let typed = Class.instance(current) { found.append(typed) }
+        found += descendants(of: current, type)
         child = gtk_widget_get_next_sibling(current)
     }
     return found
 }
 
-func accessibleDescription(_ widget: Widget, _ description: String) {
-    it_accessible_set_description(widget, description)
+func accessibleDescription(_ widget: UnsafeMutablePointer<some LayoutClass>, _ description: String) {
+    it_accessible_set_description(widget.widget, description)
 }
 
-/// Removes every child of a GtkBox or GtkListBox.
-func removeChildren(_ container: Widget, from list: Bool = false) {
-    while let child = gtk_widget_get_first_child(container) {
-        if list {
-            gtk_list_box_remove(cast(container), child)
-        } else {
-            gtk_box_remove(cast(container), child)
-        }
-    }
+/// Removes every child of a box.
+func removeChildren(_ box: UnsafeMutablePointer<GtkBox>) {
+    while let child = gtk_widget_get_first_child(box.widget) { gtk_box_remove(box, child) }
+}
+
+/// Removes every row of a list.
+func removeChildren(_ list: UnsafeMutablePointer<ListBox>) {
+    while let child = gtk_widget_get_first_child(list.widget) { gtk_list_box_remove(list.c, child) }
 }
 
 /// An AdwActionRow with a title and a subtitle. With `activated`, the row ends in an arrow button, which a click
 /// anywhere on the row presses too: assistive technologies press buttons, not rows, and the row names it by its title.
-func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) -> Widget {
-    let row: Widget = adw_action_row_new()
+func actionRow(title: String, subtitle: String, activated: (() -> Void)? = nil) -> UnsafeMutablePointer<AdwActionRow> {
+    let row = AdwActionRow.checked(adw_action_row_new())
     // Plan names and labels are the user's text, not markup ("Push & Pull").
-    adw_preferences_row_set_use_markup(cast(row), 0)
-    adw_preferences_row_set_title(cast(row), title)
-    adw_action_row_set_subtitle(cast(row), subtitle)
+    row.setUseMarkup(false)
+    row.setTitle(title)
+    row.setSubtitle(subtitle)
     if let activated {
         let open: Widget = gtk_button_new_from_icon_name("go-next-symbolic")
         gtk_widget_add_css_class(open, "flat")
         gtk_widget_set_valign(open, GTK_ALIGN_CENTER)
         on(open, .clicked, activated)
-        adw_action_row_add_suffix(cast(row), open)
-        adw_action_row_set_activatable_widget(cast(row), open)
+        row.addSuffix(open)
+        row.setActivatableWidget(open)
     }
     return row
 }
@@ -228,9 +269,9 @@ func addAction(
 }
 
 /// Draws `area` with `draw(cairo, width, height)` whenever GTK asks.
-func setDrawing(_ area: Widget, _ draw: @escaping (OpaquePointer, Int32, Int32) -> Void) {
+func setDrawing(_ area: UnsafeMutablePointer<GtkDrawingArea>, _ draw: @escaping (OpaquePointer, Int32, Int32) -> Void) {
     gtk_drawing_area_set_draw_func(
-        cast(area),
+        area,
         { _, cairo, width, height, data in
             guard let cairo else { return }
             ClosureBox.from(data, as: ((OpaquePointer, Int32, Int32) -> Void).self)?(cairo, width, height)

@@ -1,5 +1,6 @@
 import CGtk
 import IntervalCore
+import IntervalGLib
 
 /// The workout view (docs/reference.md §10), laid out in ui/workout-page.ui: the segment's label and its time left in
 /// digits at least a third of the page's height, coloured by kind, what comes next, where the workout is, and its
@@ -46,7 +47,7 @@ final class WorkoutPage {
         self.trace = trace
         layout = Builder(PackageResources.workout_page_ui)
         pages = layout.get("pages", Stack.self)
-        root = cast(pages)
+        root = pages.widget
         (title, countdown, next, position, times) = (
             layout.get("title", Label.self), layout.get("countdown", Label.self), layout.get("next", Label.self),
             layout.get("position", Label.self),
@@ -119,16 +120,17 @@ final class WorkoutPage {
             tr(
                 "{plan}: {done}, {result}.",
                 ["plan": record.displayName, "done": record.doneText, "result": record.resultText]))
-        removeChildren(finishedKinds.widget, from: true)
+        removeChildren(finishedKinds)
         for (kind, duration) in record.timePerKind.sorted(by: { $0.value > $1.value }) {
             gtk_list_box_append(
                 finishedKinds.c,
                 actionRow(
-                    title: Localization.kindName(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)))
+                    title: Localization.kindName(kind), subtitle: TimeText.clockToTheSecond(microseconds: duration)
+                ).widget)
         }
         if let distance {
             gtk_list_box_append(
-                finishedKinds.c, actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)))
+                finishedKinds.c, actionRow(title: tr("Distance"), subtitle: PlanReport.distanceText(distance)).widget)
         }
         finishOffer =
             record.program.map { .continueProgram($0) } ?? again.map { .again(text: $0.text, origin: $0.origin) }
@@ -160,20 +162,20 @@ final class WorkoutPage {
             return
         }
         gtk_stack_set_visible_child_name(pages.c, "running")
-        setText(title.widget, display.title)
+        setText(title, display.title)
         if let trace, String(cString: gtk_label_get_text(countdown.c)) != display.countdown {
             trace.digitsChanged(to: display.countdown)
         }
-        setText(countdown.widget, display.countdown)
-        setText(next.widget, display.next)
-        setText(position.widget, "\(PlanReport.readableName(planName)) · \(display.position)")
+        setText(countdown, display.countdown)
+        setText(next, display.next)
+        setText(position, "\(PlanReport.readableName(planName)) · \(display.position)")
         gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)
         if display.open != shownOpen {
             relabelSkip(open: display.open)
             shownOpen = display.open
         }
         gtk_progress_bar_set_fraction(planBar.c, display.planProgress)
-        setText(times.widget, display.times)
+        setText(times, display.times)
         if display.paused != shownPaused {
             relabelPause(paused: display.paused)
             shownPaused = display.paused
@@ -194,10 +196,10 @@ final class WorkoutPage {
     /// Pause becomes Resume, and back: its icon, word and name.
     private func relabelPause(paused: Bool) {
         gtk_image_set_from_icon_name(
-            cast(layout.get("pause-icon", Image.self)),
+            layout.get("pause-icon", Image.self).c,
             paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic")
         let word = paused ? tr("Resume") : tr("Pause")
-        setText(layout.get("pause-word", Label.self).widget, word)
+        setText(layout.get("pause-word", Label.self), word)
         accessibleName(pauseButton.widget, word)
     }
 
@@ -205,9 +207,9 @@ final class WorkoutPage {
     /// which has no end to go to, is hidden meanwhile.
     private func relabelSkip(open: Bool) {
         gtk_image_set_from_icon_name(
-            cast(layout.get("skip-icon", Image.self)), open ? "object-select-symbolic" : "media-skip-forward-symbolic")
+            layout.get("skip-icon", Image.self).c, open ? "object-select-symbolic" : "media-skip-forward-symbolic")
         let word = open ? tr("Done") : skipWord
-        setText(layout.get("skip-word", Label.self).widget, word)
+        setText(layout.get("skip-word", Label.self), word)
         accessibleName(skipButton.widget, word)
         gtk_widget_set_tooltip_text(skipButton.widget, open ? tr("End this step (Right)") : skipTooltip)
         for part in [segmentCaption.widget, segmentBar.widget] { gtk_widget_set_visible(part, open ? 0 : 1) }
@@ -221,7 +223,7 @@ final class WorkoutPage {
     ) {
         guard let word = words.first else { return }
         let widths: [Int32] = texts.map { text in
-            let measure = gtk_widget_create_pango_layout(cast(word), text)
+            let measure = gtk_widget_create_pango_layout(word.widget, text)
             defer { g_object_unref(UnsafeMutableRawPointer(measure)) }
             var (wordWidth, wordHeight): (Int32, Int32) = (0, 0)
             pango_layout_get_pixel_size(measure, &wordWidth, &wordHeight)
@@ -231,7 +233,7 @@ final class WorkoutPage {
         // A button's padding and border (Adwaita's 10 px a side, and the control's), the box's 12 px between
         // buttons, and the page's 18 px margins.
         let needed = 4 * (widest + buttonPadding) + 3 * 12 + 2 * 18
-        for word in words { gtk_widget_set_visible(cast(word), width >= needed ? 1 : 0) }
+        for word in words { gtk_widget_set_visible(word.widget, width >= needed ? 1 : 0) }
     }
 
     private static let buttonPadding: Int32 = 28
