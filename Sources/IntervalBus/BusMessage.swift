@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import IntervalCore
 
 /// An owning wrapper of an `sd_bus_message *`, released in `deinit` (`sd_bus_message_unref`).
 ///
@@ -230,6 +231,59 @@ public final class BusMessage {
             withUnsafeMutablePointer(to: &value) { sd_bus_message_read_basic(pointer, code, $0) }
         }
         return value
+    }
+
+    /// Reads a `v` whose value is one of the types ``BlueZValue`` keeps (strings and object paths, booleans, integers,
+    /// `ay`, `as`); any other is skipped and read as ``BlueZValue/other``.
+    public func readBlueZValue() throws(BusError) -> BlueZValue {
+        guard let (type, contents) = try peekType(), type == "v", let contents else {
+            throw BusError(errno: EBADMSG, function: "sd_bus_message_peek_type")
+        }
+        try enterContainer("v", contents: contents)
+        let value: BlueZValue
+        switch contents {
+        case "s", "o": value = .string(try readString(type: Character(contents)))
+        case "b": value = .bool(try readBool())
+        case "y": value = .number(Int64(try readNumber("y", UInt8(0))))
+        case "n": value = .number(Int64(try readNumber("n", Int16(0))))
+        case "q": value = .number(Int64(try readNumber("q", UInt16(0))))
+        case "i": value = .number(Int64(try readInt32()))
+        case "u": value = .number(Int64(try readUInt32()))
+        case "x": value = .number(try readInt64())
+        case "ay": value = .bytes(try readByteArray())
+        case "as", "ao":
+            value = .strings(
+                try readArray(of: String(contents.dropFirst())) { () throws(BusError) in
+                    try readString(type: Character(String(contents.dropFirst())))
+                })
+        default:
+            try skip(contents)
+            value = .other
+        }
+        try exitContainer()
+        return value
+    }
+
+    /// Reads an `ay` in one piece. The corresponding C function is `sd_bus_message_read_array`.
+    public func readByteArray() throws(BusError) -> [UInt8] {
+        var data: UnsafeRawPointer?
+        var size = 0
+        try sdCall("sd_bus_message_read_array") { sd_bus_message_read_array(pointer, typeByte, &data, &size) }
+        guard let data, size > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: size))
+    }
+
+    /// Reads an `a{sv}` of properties to its end, each value with ``readBlueZValue()``.
+    public func readProperties() throws(BusError) -> [String: BlueZValue] {
+        var properties: [String: BlueZValue] = [:]
+        try enterContainer("a", contents: "{sv}")
+        while try enterContainer("e", contents: "sv") {
+            let name = try readString()
+            properties[name] = try readBlueZValue()
+            try exitContainer()
+        }
+        try exitContainer()
+        return properties
     }
 
     /// Reads an `av` to its end: the first variant's string, if it holds one (an action's parameter).

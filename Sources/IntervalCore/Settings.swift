@@ -14,6 +14,31 @@ public struct Settings: Sendable, Equatable {
     public var trayEnabled = true
     /// What a sleep of the computer does to a running workout (docs/reference.md §6).
     public var onSleep = SleepPolicy.pause
+    /// The Bluetooth sensors chosen (docs/sensors.md).
+    public var sensors = Sensors()
+
+    /// `[sensors]`: the devices chosen by `intervalctl sensors use`, by address, and the person's maximum heart rate.
+    public struct Sensors: Sendable, Equatable {
+        /// The heart-rate strap's address (`C0:FF:EE:12:34:56`); nil: none.
+        public var heartRate: String?
+        /// The treadmill's or bike's address; nil: none.
+        public var machine: String?
+        /// Beats per minute, for heart rates given as a percentage of the maximum; nil: not known.
+        public var maxHeartRate: Int?
+
+        public init() {}
+
+        /// The address chosen for `kind`.
+        public func address(for kind: SensorKind) -> String? {
+            kind == .heartRate ? heartRate : machine
+        }
+
+        /// Whether `text` is a Bluetooth address as BlueZ writes one: six pairs of hex digits between colons.
+        public static func isAddress(_ text: String) -> Bool {
+            let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+            return pairs.count == 6 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+        }
+    }
 
     /// `[timing] on-sleep`.
     public enum SleepPolicy: String, Sendable, CaseIterable {

@@ -245,6 +245,22 @@ public struct Setting: Sendable {
                 "tray", "enabled", \.trayEnabled,
                 "Show the workout as a tray item with the countdown and a menu, in the panels that host them."
             ).shown(in: .workout, trLater("Show the workout in the tray"), .toggle) { .bool($0.trayEnabled) },
+            address(
+                "heart_rate", \.heartRate,
+                "The heart-rate strap's Bluetooth address, as `intervalctl sensors use` writes it; unset: no strap."),
+            address(
+                "machine", \.machine,
+                "The treadmill's or bike's Bluetooth address, as `intervalctl sensors use` writes it; unset: none."),
+            Setting(
+                section: "sensors", key: "max_heart_rate", type: "whole number of bpm, 100 to 250", defaultValue: nil,
+                doc: "Your maximum heart rate, for heart rates a FIT workout gives as a percentage of it."
+            ) { value, settings in
+                guard let bpm = value.int, (100...250).contains(bpm) else {
+                    return "expected a whole number of beats per minute from 100 to 250"
+                }
+                settings.sensors.maxHeartRate = bpm
+                return nil
+            },
             hook("on-cue", \.onCue, "Run at each change of segment."),
             hook("on-finish", \.onFinish, "Run when the plan ends."),
             hook("on-stop", \.onStop, "Run when the workout is stopped early."),
@@ -274,6 +290,20 @@ public struct Setting: Sendable {
         ) { value, settings in
             guard let flag = value.bool else { return "expected true or false" }
             settings[keyPath: field] = flag
+            return nil
+        }
+    }
+
+    /// A device chosen in `[sensors]`, by its Bluetooth address.
+    private static func address(
+        _ key: String, _ field: WritableKeyPath<Settings.Sensors, String?> & Sendable, _ doc: String
+    ) -> Setting {
+        Setting(section: "sensors", key: key, type: "Bluetooth address", defaultValue: nil, doc: doc) {
+            value, settings in
+            guard let text = value.string, Settings.Sensors.isAddress(text) else {
+                return "expected a Bluetooth address such as \"C0:FF:EE:12:34:56\" (intervalctl sensors lists them)"
+            }
+            settings.sensors[keyPath: field] = text.uppercased()
             return nil
         }
     }

@@ -1,4 +1,6 @@
+import Glibc
 import IntervalCore
+import IntervalRuntime
 
 /// A setting's value as Preferences sets it, written as TOML.
 public enum SettingValue: Sendable, Equatable {
@@ -202,5 +204,50 @@ private struct LineIndex {
             $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
         }
         return text.first == UInt8(ascii: "#")
+    }
+}
+
+extension SettingsFile {
+    /// Sets `setting` to `value` (nil: takes it out, back to its default) in the file at `path`, made if missing, and
+    /// answers the file's new text; nil when the file already held that. The file is replaced whole (never half
+    /// written), and only when the edit reads back as asked (``SettingsText/setting(_:to:in:)``). What Preferences and
+    /// `intervalctl sensors use` write settings with.
+    public static func write(_ setting: Setting, _ value: SettingValue?, at path: String) throws(SettingsWriteError)
+        -> String?
+    {
+        let text: String
+        do throws(FileError) {
+            text = String(decoding: try FileBytes.read(path, limit: 1 << 20), as: UTF8.self)
+        } catch {
+            guard error.errno == ENOENT else { throw .file(error) }
+            text = ""
+        }
+        let edited: String
+        do throws(SettingsTextError) {
+            edited = try SettingsText.setting(setting, to: value, in: text)
+        } catch {
+            throw .text(error)
+        }
+        guard edited != text else { return nil }
+        do throws(FileError) {
+            if let slash = path.lastIndex(of: "/") { try FileBytes.makeDirectories(String(path[..<slash])) }
+            try FileBytes.replace(path, with: Array(edited.utf8))
+        } catch {
+            throw .file(error)
+        }
+        return edited
+    }
+}
+
+/// Why a setting was not written: the file could not be read or replaced, or the edit was refused.
+public enum SettingsWriteError: Error, Sendable, CustomStringConvertible {
+    case file(FileError)
+    case text(SettingsTextError)
+
+    public var description: String {
+        switch self {
+        case .file(let error): error.description
+        case .text(let error): error.description
+        }
     }
 }

@@ -279,26 +279,13 @@ final class PreferencesWindow {
 
     /// Writes `value` (nil: the setting taken out) into the file; a refusal is shown as a toast.
     private func write(_ setting: Setting, _ value: SettingValue?) {
-        let text: String
-        do throws(FileError) {
-            text = String(decoding: try FileBytes.read(path, limit: 1 << 20), as: UTF8.self)
-        } catch {
-            guard error.errno == ENOENT else { return refused(error.description) }
-            text = ""
-        }
-        let edited: String
-        do throws(SettingsTextError) {
-            edited = try SettingsText.setting(setting, to: value, in: text)
+        let written: String?
+        do throws(SettingsWriteError) {
+            written = try SettingsFile.write(setting, value, at: path)
         } catch {
             return refused(error.description)
         }
-        guard edited != text else { return }
-        do throws(FileError) {
-            if let slash = path.lastIndex(of: "/") { try FileBytes.makeDirectories(String(path[..<slash])) }
-            try FileBytes.replace(path, with: Array(edited.utf8))
-        } catch {
-            return refused(error.description)
-        }
+        guard let edited = written else { return }
         settings = SettingsFile.read(edited, path: path).settings
         logger.info("Wrote a setting.", metadata: ["setting": "\(setting.name)"])
         changed(settings)

@@ -20,8 +20,8 @@ struct IntervalCtl: ParsableCommand {
             DaemonControlCommand<TimerMethods.Pause>.self, DaemonControlCommand<TimerMethods.Resume>.self,
             DaemonControlCommand<TimerMethods.Skip>.self,
             StatusCommand.self, HistoryCommand.self, RunCommand.self, TestSoundCommand.self, PlanCommand.self,
-            PlansCommand.self, ProgramsCommand.self, ProgramCommand.self, WatchCommand.self, CalcCommand.self,
-            ReloadCommand.self,
+            PlansCommand.self, ProgramsCommand.self, ProgramCommand.self, WatchCommand.self, SensorsCommand.self,
+            CalcCommand.self, ReloadCommand.self,
         ]
     )
 

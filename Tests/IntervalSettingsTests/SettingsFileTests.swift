@@ -37,6 +37,16 @@ import Testing
                     onCue: ["espeak-ng", "{label}"], onFinish: ["true"], onStop: ["logger", "stopped {reason}"]))
     }
 
+    /// `intervalctl sensors use` writes an address; one written by hand in lower case is the same address.
+    @Test func theSensorsAreReadByTheirAddressesAndABadOneIsSaid() {
+        let (settings, problems) = SettingsFile.parse(
+            "[sensors]\nheart_rate = \"c0:ff:ee:12:34:56\"\nmachine = \"strap\"\nmax_heart_rate = 185\n", path: "s.toml"
+        )
+        #expect(settings.sensors.heartRate == "C0:FF:EE:12:34:56" && settings.sensors.machine == nil)
+        #expect(settings.sensors.maxHeartRate == 185)
+        #expect(problems.count == 1 && problems[0].contains("machine: expected a Bluetooth address"), "\(problems)")
+    }
+
     @Test func aBrokenFileIsReportedWithItsLineAndTheDefaultsAreUsed() {
         let (settings, problems) = SettingsFile.parse("[notifications]\nsound = \"bell\nurgency = 3\n", path: "s.toml")
         #expect(settings == .defaults)
