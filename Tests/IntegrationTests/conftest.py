@@ -82,6 +82,16 @@ def end_processes(processes):
             process.wait(timeout=10)
 
 
+def private_bus(path, env):
+    """A dbus-daemon with the session bus's configuration (so that the system's services are activatable, as on a
+    desktop, and anyone may own any name, as a stand-in of a system service must) at `path`: its process and address.
+    Tests use one as a session bus of their own or as the system bus (DBUS_SYSTEM_BUS_ADDRESS)."""
+    process = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address", f"--address=unix:path={path}"],
+        stdout=subprocess.PIPE, text=True, env=env)
+    return process, process.stdout.readline().strip()
+
+
 def ctl(*args, input=None, timeout=30, env=None, cwd=None):
     """Runs intervalctl and returns the completed process (text mode)."""
     return subprocess.run(
@@ -111,8 +121,9 @@ def history_activity(tmp_path):
     return activity
 
 
-def busctl(*args, timeout=20, check=True):
-    result = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, timeout=timeout)
+def busctl(*args, timeout=20, check=True, env=None):
+    """busctl on the session bus of `env` (the test desktop's by default, or a private bus given as the session's)."""
+    result = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, timeout=timeout, env=env)
     if check and result.returncode != 0:
         raise AssertionError(f"busctl {' '.join(args)} failed: {result.stderr}")
     return result

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (BIN, BusMonitor, NotifyLog, SLOWDOWN, desktop_required, end_processes, owns_name, press,
-                      wait_until)
+                      private_bus, wait_until)
 
 HERE = Path(__file__).parent
 SERVICE = "org.intervald.Timer1"
@@ -69,14 +69,6 @@ class Daemon:
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             assert self.process.wait(timeout=10) == 0
-
-
-def private_bus(path, env):
-    """A dbus-daemon with the session bus's configuration (so that the system's services are activatable, as on a
-    desktop) at `path`: its process and address."""
-    process = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address", f"--address=unix:path={path}"],
-                               stdout=subprocess.PIPE, text=True, env=env)
-    return process, process.stdout.readline().strip()
 
 
 class Desktop:
