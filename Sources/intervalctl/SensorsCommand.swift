@@ -107,7 +107,7 @@ struct SensorsCommand: ParsableCommand {
         SensorsClient()
     }
 
-    /// Writes the choice of `kind` (nil: none) into intervald.toml and has a running daemon read it.
+    /// Writes the choice of `kind` (nil: none) into intervald.toml.
     static func write(_ value: SettingValue?, for kind: SensorKind) throws {
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         guard let setting = Setting.all.first(where: { $0.section == "sensors" && $0.key == kind.settingKey }) else {
@@ -119,9 +119,7 @@ struct SensorsCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
-        try DaemonConnection.call { client throws(TimerClientError) in
-            _ = try client.callIfRunning(TimerMethods.ReloadSettings())
-        }
+        // A running daemon reads the file again when it changes (docs/reference.md §4c): nothing to call.
     }
 
 }

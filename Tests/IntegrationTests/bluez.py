@@ -41,6 +41,11 @@ class GattService(NamedTuple):
 
 HEART_RATE = GattService(uuid16(0x180D), [(uuid16(0x2A37), ["notify"])])
 HEART_RATE_MEASUREMENT = uuid16(0x2A37)
+#: Fitness Machine (FTMS): a treadmill notifies treadmill data, a bike indoor bike data; both have the control point.
+FITNESS_MACHINE_TREADMILL = GattService(uuid16(0x1826), [(uuid16(0x2ACD), ["notify"]),
+                                                         (uuid16(0x2AD9), ["write", "indicate"])])
+FITNESS_MACHINE_BIKE = GattService(uuid16(0x1826), [(uuid16(0x2AD2), ["notify"]),
+                                                    (uuid16(0x2AD9), ["write", "indicate"])])
 
 
 class Call(NamedTuple):
