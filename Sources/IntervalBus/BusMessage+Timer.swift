@@ -7,6 +7,7 @@ extension BusMessage {
     public func append(_ value: TimerProperty.Value) throws(BusError) {
         switch value {
         case .string(let text): try append(text)
+        case .uint16(let number): try append(number)
         case .uint32(let number): try append(number)
         case .uint64(let number): try append(number)
         case .boolean(let flag): try append(flag)
@@ -17,6 +18,7 @@ extension BusMessage {
     public func readValue(_ signature: TimerProperty.Signature) throws(BusError) -> TimerProperty.Value {
         switch signature {
         case .string: .string(try readString())
+        case .uint16: .uint16(try readUInt16())
         case .uint32: .uint32(try readUInt32())
         case .uint64: .uint64(try readUInt64())
         case .boolean: .boolean(try readBool())

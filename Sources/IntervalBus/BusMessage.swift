@@ -86,6 +86,9 @@ public final class BusMessage {
     /// Appends a `u`. The corresponding C function is `sd_bus_message_append_basic`.
     public func append(_ value: UInt32) throws(BusError) { try appendNumber(typeUInt32, value) }
 
+    /// Appends a `q`. The corresponding C function is `sd_bus_message_append_basic`.
+    public func append(_ value: UInt16) throws(BusError) { try appendNumber(typeUInt16, value) }
+
     /// Appends a `t`. The corresponding C function is `sd_bus_message_append_basic`.
     public func append(_ value: UInt64) throws(BusError) { try appendNumber(typeUInt64, value) }
 
@@ -209,6 +212,9 @@ public final class BusMessage {
     /// Reads a `u`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readUInt32() throws(BusError) -> UInt32 { try readNumber("u", 0) }
 
+    /// Reads a `q`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readUInt16() throws(BusError) -> UInt16 { try readNumber("q", UInt16(0)) }
+
     /// Reads a `t`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readUInt64() throws(BusError) -> UInt64 { try readNumber("t", 0) }
 
@@ -246,7 +252,7 @@ public final class BusMessage {
         case "b": value = .bool(try readBool())
         case "y": value = .number(Int64(try readNumber("y", UInt8(0))))
         case "n": value = .number(Int64(try readNumber("n", Int16(0))))
-        case "q": value = .number(Int64(try readNumber("q", UInt16(0))))
+        case "q": value = .number(Int64(try readUInt16()))
         case "i": value = .number(Int64(try readInt32()))
         case "u": value = .number(Int64(try readUInt32()))
         case "x": value = .number(try readInt64())
@@ -384,6 +390,7 @@ public final class BusMessage {
 private let typeString = CChar(UInt8(ascii: "s"))
 private let typeInt32 = CChar(UInt8(ascii: "i"))
 private let typeByte = CChar(UInt8(ascii: "y"))
+private let typeUInt16 = CChar(UInt8(ascii: "q"))
 private let typeUInt32 = CChar(UInt8(ascii: "u"))
 private let typeUInt64 = CChar(UInt8(ascii: "t"))
 private let typeBoolean = CChar(UInt8(ascii: "b"))

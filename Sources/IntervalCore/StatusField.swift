@@ -17,6 +17,7 @@ public enum StatusField: String, CaseIterable, Sendable {
     case text
     case segmentIndex = "segment_index"
     case segmentDuration = "segment_duration"
+    case heartRate = "heart_rate"
 
     /// What the field is, with an example, for docs/workout-fields.md.
     public var doc: String {
@@ -38,6 +39,7 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .text: "The status line: `running · Tabata · Work 0:12 left (3/17) · next Rest · 1:52/12:00`."
         case .segmentIndex: "The segment's index, from 0, as D-Bus counts: `22`."
         case .segmentDuration: "The segment's length in words: `30 s`."
+        case .heartRate: "The heart-rate strap's last measurement in bpm: `142`; empty while none is heard."
         }
     }
 
@@ -55,6 +57,7 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .count: .segmentCount
         case .next: .nextLabel
         case .segmentDuration: .segmentDuration
+        case .heartRate: .heartRate
         case .index, .progress, .text: nil
         }
     }
@@ -74,6 +77,7 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .count: "segment_count"
         case .next: "next_label"
         case .text: "text"
+        case .heartRate: "heart_rate"
         case .index, .progress, .segmentDuration: nil
         }
     }

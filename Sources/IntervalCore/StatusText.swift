@@ -6,7 +6,8 @@
 /// instant when segments last whole seconds.
 public enum StatusText {
     /// `running · Galloway run/walk 30:30 · Run 0:12 left (23/56) · next Walk · 14:48/40:00`, or `idle`; in an open
-    /// step `Warm up 2:37, until Done (1/14)`. The `next` part is left out during the last segment.
+    /// step `Warm up 2:37, until Done (1/14)`. The `next` part is left out during the last segment; the strap's heart
+    /// rate ends it while one is heard (`· ♥ 142`).
     public static func line(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return stateName(.idle) }
         var parts = [stateName(status.state)]
@@ -24,6 +25,7 @@ public enum StatusText {
                     ["current": current, "remaining": time, "position": position(status)]))
         if !status.nextLabel.isEmpty { parts.append(tr("next {next}", ["next": Localization.label(status.nextLabel)])) }
         parts.append("\(elapsed(status))/\(duration(status))")
+        if status.heartRate > 0 { parts.append("♥ \(status.heartRate)") }
         return parts.joined(separator: " · ")
     }
 
@@ -58,6 +60,7 @@ public enum StatusText {
         case .progress: return String(percent(status))
         case .segmentIndex: return String(status.segmentIndex)
         case .segmentDuration: return TimeText.spoken(microseconds: Int64(clamping: status.segmentDuration))
+        case .heartRate: return status.heartRate > 0 ? String(status.heartRate) : ""
         }
     }
 
@@ -141,6 +144,8 @@ public enum StatusText {
         object.add("segment_elapsed_us", number: String(status.segmentElapsed))
         object.add("open", bool: status.open)
         object.add("inhibited", string: status.inhibited)
+        // No strap heard is no heart rate, not 0.
+        object.add("heart_rate", number: status.heartRate > 0 ? String(status.heartRate) : nil)
         object.add("position", string: value(.index, of: status).isEmpty ? "" : position(status))
         object.add("remaining", string: value(.remaining, of: status))
         object.add("elapsed", string: value(.elapsed, of: status))

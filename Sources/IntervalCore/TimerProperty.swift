@@ -2,9 +2,10 @@
 /// ``TimerStatus``, and whether it announces changes. ``all`` is the one list of properties: the server's getters,
 /// `PropertiesChanged`, the client's decoding and the interface's table (``BusNames/timerInterface``) all read it.
 public struct TimerProperty: Sendable, CustomStringConvertible {
-    /// A property's value, of one of the four D-Bus types the interface uses.
+    /// A property's value, of one of the five D-Bus types the interface uses.
     public enum Value: Sendable, Equatable {
         case string(String)
+        case uint16(UInt16)
         case uint32(UInt32)
         case uint64(UInt64)
         case boolean(Bool)
@@ -13,6 +14,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     /// The D-Bus type signature of a property's value.
     public enum Signature: Character, Sendable {
         case string = "s"
+        case uint16 = "q"
         case uint32 = "u"
         case uint64 = "t"
         case boolean = "b"
@@ -98,6 +100,10 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         "SegmentHeartRateBound", \.segmentHeartRateBound,
         doc: "The heart rate that ends the current step, as the plan writes it (`hr<120`, `hr>160`); \"\" for any "
             + "other step.")
+    public static let heartRate = field(
+        "HeartRate", \.heartRate,
+        doc: "The chosen heart-rate strap's last measurement in bpm; 0 while none is heard (no strap chosen, not found "
+            + "yet, or lost). Announced at most once a second.")
     public static let planOpenSteps = field(
         "PlanOpenSteps", \.planOpenSteps,
         doc: "How many of the plan's steps the person ends (`open`, a distance without a pace): `PlanDuration` leaves "
@@ -107,7 +113,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
         nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed, remaining, segmentDistance,
-        planOpenSteps, segmentHeartRateBound,
+        planOpenSteps, segmentHeartRateBound, heartRate,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -129,6 +135,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
 
 extension TimerProperty.Value {
     var string: String? { if case .string(let text) = self { text } else { nil } }
+    var uint16: UInt16? { if case .uint16(let number) = self { number } else { nil } }
     var uint32: UInt32? { if case .uint32(let number) = self { number } else { nil } }
     var uint64: UInt64? { if case .uint64(let number) = self { number } else { nil } }
     var boolean: Bool? { if case .boolean(let flag) = self { flag } else { nil } }
@@ -144,6 +151,11 @@ protocol TimerPropertyType {
 extension String: TimerPropertyType {
     static let signature = TimerProperty.Signature.string, wrap = TimerProperty.Value.string,
         unwrap = \TimerProperty.Value.string
+}
+
+extension UInt16: TimerPropertyType {
+    static let signature = TimerProperty.Signature.uint16, wrap = TimerProperty.Value.uint16,
+        unwrap = \TimerProperty.Value.uint16
 }
 
 extension UInt32: TimerPropertyType {

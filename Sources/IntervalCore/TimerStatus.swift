@@ -29,6 +29,8 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var planOpenSteps: UInt32 = 0
     /// The heart rate that ends the current step, as the plan writes it (`hr<120`); "" for any other.
     public var segmentHeartRateBound = ""
+    /// The chosen strap's heart rate in bpm; 0 while none is heard (docs/sensors.md).
+    public var heartRate: UInt16 = 0
 
     /// Nothing runs.
     public static let idle = TimerStatus(

@@ -163,6 +163,30 @@ public final class WorkoutSession {
         slept += max(microseconds, 0)
     }
 
+    /// The strap's last heart rate in bpm; nil while none is heard (no strap chosen, not found yet, or lost).
+    public private(set) var heartRate: Int?
+
+    /// A measurement of the strap (docs/sensors.md): shown from now on, and, in a step its heart rate ends
+    /// (`hr<120 walk`), the step's end when it is strictly past the bound, as a press of Done is. Nothing ends while
+    /// paused. Answers whether the shown heart rate changed.
+    @discardableResult
+    public func heard(heartRate bpm: Int) -> Bool {
+        let changed = heartRate != bpm
+        heartRate = bpm
+        if let scheduler, scheduler.state == .running, let bound = scheduler.current?.heartRateBound,
+            bound.isReached(by: bpm)
+        {
+            // Running, so the skip is accepted.
+            try? scheduler.skip()
+        }
+        return changed
+    }
+
+    /// The strap is gone (out of range, switched off): no heart rate is shown until it is heard again.
+    public func lostHeartRate() {
+        heartRate = nil
+    }
+
     private func active() throws(TimerCommandError) -> Scheduler {
         guard let scheduler, scheduler.state != .idle else { throw TimerCommandError.notRunning }
         return scheduler
@@ -187,6 +211,7 @@ public final class WorkoutSession {
         status.remaining = UInt64(max(remaining, 0))
         status.segmentDistance = segment.wholeMetres
         status.segmentHeartRateBound = segment.heartRateBound?.planText ?? ""
+        status.heartRate = UInt16(clamping: heartRate ?? 0)
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         return status
     }

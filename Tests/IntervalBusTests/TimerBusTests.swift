@@ -73,6 +73,7 @@ struct TimerBusTests {
             let value: TimerProperty.Value =
                 switch property.signature {
                 case .string: property == .state ? .string("paused") : .string("\(property.name) ✓ \(offset)")
+                case .uint16: .uint16(UInt16(200 + offset))
                 case .uint32: .uint32(UInt32(1000 + offset))
                 case .uint64: .uint64(UInt64(1 << 40) + UInt64(offset))
                 // Not the default, false, so that a property that never reaches the bus would show.

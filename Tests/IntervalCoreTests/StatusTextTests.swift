@@ -143,6 +143,16 @@ import Testing
         #expect(StatusText.microsecondsUntilNextSecond(paused) == nil)
     }
 
+    /// A strap heard: "♥ 142" ends the line, `heart_rate` is its bpm in JSON and `{heart_rate}` in a template.
+    @Test func theHeartRateIsShownWhileAStrapIsHeard() {
+        var status = Self.running
+        status.heartRate = 142
+        #expect(StatusText.line(status).hasSuffix(" · 14:48/40:00 · ♥ 142"))
+        #expect(StatusText.json(status, text: "T").contains(#""heart_rate":142,"#))
+        #expect(StatusText.value(.heartRate, of: status) == "142")
+        #expect(!StatusText.line(Self.running).contains("♥") && StatusText.value(.heartRate, of: Self.running) == "")
+    }
+
     // MARK: JSON and waybar
 
     @Test func json() {
@@ -152,13 +162,14 @@ import Testing
                 + #""segment_index":22,"segment_count":56,"segment_kind":"run","segment_label":"Run","#
                 + #""segment_duration_us":30000000,"next_label":"Walk","elapsed_us":888300000,"#
                 + #""segment_remaining_us":11200000,"segment_elapsed_us":18800000,"open":false,"inhibited":"","#
-                + #""position":"23/56","remaining":"0:12","elapsed":"14:48","#
+                + #""heart_rate":null,"position":"23/56","remaining":"0:12","elapsed":"14:48","#
                 + #""duration":"40:00","progress":0.3701,"text":"T"}"#)
         #expect(
             StatusText.json(.idle, text: "idle")
                 == #"{"state":"idle","plan_name":"","plan_duration_us":0,"segment_index":0,"segment_count":0,"#
                 + #""segment_kind":"","segment_label":"","segment_duration_us":0,"next_label":"","elapsed_us":0,"#
-                + #""segment_remaining_us":0,"segment_elapsed_us":0,"open":false,"inhibited":"","position":"","#
+                + #""segment_remaining_us":0,"segment_elapsed_us":0,"open":false,"inhibited":"","heart_rate":null,"#
+                + #""position":"","#
                 + #""remaining":"","elapsed":"","duration":"","progress":0.0,"#
                 + #""text":"idle"}"#)
     }

@@ -65,6 +65,31 @@ import Testing
         #expect(late.moments.last?.nextChange == nil)
     }
 
+    /// `hr<120 walk` ends at the strap's first measurement strictly below 120, as Done would; not at 120, not while
+    /// paused, and never in a timed step. The status shows the last heart rate until the strap is lost.
+    @Test func aStepAHeartRateEndsEndsAtTheFirstMeasurementPastItsBound() throws {
+        let (session, clock, recorder) = makeService()
+        try session.start("hr<120 walk, 30s run", origin: "", replace: false)
+        clock.advance(by: 5 * second)
+        #expect(session.heard(heartRate: 130) && session.status.heartRate == 130)
+        session.heard(heartRate: 120)
+        #expect(session.status.segmentIndex == 0 && session.status.open)
+        try session.pause()
+        session.heard(heartRate: 110)
+        #expect(session.status.segmentIndex == 0, "paused: nothing ends")
+        try session.resume()
+        session.heard(heartRate: 119)
+        #expect(session.status.segmentIndex == 1 && session.status.heartRate == 119)
+        #expect(
+            recorder.events.contains {
+                if case .segmentStarted(let segment, _) = $0.0 { segment.index == 1 } else { false }
+            })
+        session.heard(heartRate: 90)
+        #expect(session.status.segmentIndex == 1, "a timed step is the clock's")
+        session.lostHeartRate()
+        #expect(session.status.heartRate == 0)
+    }
+
     @Test func momentsCarryTheScheduleAndWhereTheWorkoutEnded() throws {
         let (service, clock, recorder) = makeService()
         clock.advance(by: 7 * second)
