@@ -10,6 +10,11 @@ public final class BlueZClient {
     static let service = "org.bluez"
     static let adapterInterface = "org.bluez.Adapter1"
 
+    /// On `bus`, a system bus the caller's thread owns.
+    init(bus: Bus) {
+        self.bus = bus
+    }
+
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the system's).
     public init() throws(SensorError) {
         do throws(BusError) {

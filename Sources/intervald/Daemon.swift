@@ -48,6 +48,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private var sleepWatcher: SleepWatcher?
     /// The suspend inhibitor and the sleep delay (docs/reference.md §6).
     private var awake: AwakeOutput?
+    private var heartRate: HeartRateOutput?
     private let catalog: PlanCatalog
     private let programs: ProgramLedger
     private let reminders: ProgramReminders
@@ -132,6 +133,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
                 sleep: sleepWatcher, onSleep: settings.onSleep)
             outputs[.awake] = awake
             self.awake = awake
+            let heartRate = HeartRateOutput(
+                address: settings.sensors.heartRate, session: session, queue: queue, server: server, logger: logger)
+            outputs[.heartRate] = heartRate
+            self.heartRate = heartRate
             assembleOutputs()
             self.notification = notification
             self.history = history
@@ -250,6 +255,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private func apply(_ new: Settings, over old: Settings) {
         session.defaultCountdown = new.defaultCountdown
         idleExit?.delay = new.idleExit
+        heartRate?.address = new.sensors.heartRate
         hooks?.hooks = new.hooks
         notification?.restyle(new.notificationStyle)
         if new.onSleep != old.onSleep, let awake {

@@ -4,12 +4,20 @@ discovery filter on their services; a choice written to intervald.toml and taken
 said in one sentence."""
 import json
 import threading
+import time
 
-from bluez import FITNESS_MACHINE_BIKE, bluez, uuid16  # noqa: F401
-from conftest import ctl, wait_until
+import pytest
+
+from bluez import FITNESS_MACHINE_BIKE, HEART_RATE_MEASUREMENT, bluez, uuid16  # noqa: F401
+from conftest import PATH, SERVICE, busctl, ctl, desktop_required, wait_until
 
 STRAP = ("Polar H10 1A2B3C4D", "C0:FF:EE:12:34:56")
 BIKE = ("KICKR CORE 5A1B", "F1:E2:D3:C4:B5:A6")
+
+
+def get(prop):
+    kind, value = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
+    return {"s": json.loads, "b": lambda text: text.strip() == "true"}.get(kind, int)(value)
 
 
 def sensors(bluez, tmp_path, *args):
@@ -101,3 +109,75 @@ def test_without_bluez_an_adapter_or_power_bluetooth_is_said_unavailable(bluez, 
     bluez.close()
     gone = sensors(bluez, tmp_path)
     assert gone.returncode == 69 and "Bluetooth is not available" in gone.stderr, gone.stderr
+
+
+@desktop_required()
+class TestAStrapInAWorkout:
+    """The daemon reads the chosen strap during a workout (docs/sensors.md): connected and subscribed at the start,
+    its bpm on the bus and in the status, a step its heart rate ends ended by the first measurement past the bound,
+    and the strap let go at the end."""
+
+    @pytest.fixture
+    def strap(self, bluez):
+        bluez.add_adapter()
+        return bluez.add_heart_rate_strap(*STRAP)
+
+    @pytest.fixture
+    def daemon_config(self, tmp_path):
+        path = tmp_path / "intervald.toml"
+        path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nheart_rate = "{STRAP[1]}"\n')
+        return path
+
+    @pytest.fixture
+    def daemon_environment(self, bluez):
+        return {"DBUS_SYSTEM_BUS_ADDRESS": bluez.address}
+
+    def test_the_bpm_is_shown_and_a_recovery_ends_at_the_first_beat_below_its_bound(self, bluez, strap,
+                                                                                     activatable_daemon):
+        assert ctl("start", "-e", 'hr<120 walk "Recover", 1m run').returncode == 0
+        wait_until(lambda: bluez.calls("StartNotify"), 10, "the daemon to subscribe to the strap's measurements")
+        assert [call.method for call in bluez.calls() if call.method in ("Connect", "StartNotify")] == \
+            ["Connect", "StartNotify"]
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 130]))
+        wait_until(lambda: get("HeartRate") == 130, 5, "the bpm on the bus")
+        status = json.loads(ctl("status", "--json").stdout)
+        assert (status["heart_rate"], status["segment_index"]) == (130, 0)
+        assert ctl("status").stdout.rstrip().endswith("· ♥ 130")
+        # Malformed measurements are dropped; 120 is not below 120.
+        for malformed in (b"", bytes([0x00, 0x00]), bytes([0x01, 0x2C])):
+            assert bluez.notify(strap, HEART_RATE_MEASUREMENT, malformed)
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 120]))
+        wait_until(lambda: get("HeartRate") == 120, 5, "120 on the bus")
+        assert get("SegmentIndex") == 0
+        # A 16-bit measurement below the bound ends the recovery.
+        sent = time.monotonic()
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x01, 118, 0x00]))
+        wait_until(lambda: get("SegmentIndex") == 1, 5, "the recovery to end")
+        assert time.monotonic() - sent < 1.0
+        assert ctl("stop").returncode == 0
+        wait_until(lambda: bluez.calls("Disconnect"), 10, "the daemon to let the strap go")
+        assert [call.method for call in bluez.calls() if call.method in ("StopNotify", "Disconnect")] == \
+            ["StopNotify", "Disconnect"]
+
+    def test_a_strap_out_of_range_is_gone_from_the_status_and_read_again_when_back(self, bluez, strap,
+                                                                                   activatable_daemon):
+        assert ctl("start", "-e", "10m walk").returncode == 0
+        wait_until(lambda: bluez.calls("StartNotify"), 10, "the daemon to subscribe")
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 95]))
+        wait_until(lambda: get("HeartRate") == 95, 5, "the bpm on the bus")
+        bluez.go_out_of_range(strap)
+        wait_until(lambda: get("HeartRate") == 0, 4, "the bpm gone within 4 s")
+        assert json.loads(ctl("status", "--json").stdout)["heart_rate"] is None
+        bluez.come_back(strap)
+        wait_until(lambda: len(bluez.calls("StartNotify")) == 2, 15, "the strap found again and subscribed")
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 101]))
+        wait_until(lambda: get("HeartRate") == 101, 5, "the bpm back on the bus")
+        assert get("State") == "running", "the workout never stops for the strap"
+        ctl("stop")
+
+    def test_without_bluez_the_workout_plays_with_its_recovery_waiting_for_done(self, bluez, activatable_daemon):
+        bluez.close()
+        assert ctl("start", "-e", 'hr<120 walk "Recover", 250ms run').returncode == 0
+        assert get("State") == "running" and get("Open") is True and get("HeartRate") == 0
+        assert ctl("skip").returncode == 0
+        wait_until(lambda: ctl("status").stdout.strip() == "idle", 5, "the plan to finish")

@@ -1,0 +1,86 @@
+import Dispatch
+import IntervalCore
+import Logging
+
+/// The chosen heart-rate strap while a workout exists (docs/sensors.md): read from the workout's first event to its
+/// end by a ``HeartRateStrap`` on its own thread, each measurement handed to the session on its queue (where a step
+/// its heart rate ends may end) and `HeartRate` announced at most once a second. Lives on the session's queue: the
+/// strap's thread only sends it work there, hence `@unchecked Sendable`.
+public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
+    /// The strap's address (`[sensors] heart_rate`); nil: none chosen. A change applies from the next workout.
+    public var address: String?
+    private let session: WorkoutSession
+    private let queue: DispatchQueue
+    private let server: TimerBusServer
+    private let logger: Logger
+    private var strap: HeartRateStrap?
+    /// When `HeartRate` was last announced (µs, monotonic), and whether a later announcement is waiting.
+    private var announced: Int64 = 0
+    private var announcing = false
+
+    public init(address: String?, session: WorkoutSession, queue: DispatchQueue, server: TimerBusServer, logger: Logger)
+    {
+        (self.address, self.session, self.queue, self.server, self.logger) = (address, session, queue, server, logger)
+    }
+
+    public func handle(_ moment: WorkoutMoment) {
+        switch moment.event {
+        case .finished, .stopped: stopReading()
+        default: if strap == nil, let address { startReading(address) }
+        }
+    }
+
+    private func startReading(_ address: String) {
+        let (queue, logger) = (self.queue, self.logger)
+        let strap = HeartRateStrap(
+            address: address, logger: logger,
+            handlers: .init(
+                heard: { [weak self] bpm in
+                    queue.async { [weak self] in
+                        guard let self, self.strap != nil else { return }
+                        if session.heard(heartRate: bpm) { announce() }
+                    }
+                },
+                lost: { [weak self] in
+                    queue.async { [weak self] in
+                        guard let self else { return }
+                        session.lostHeartRate()
+                        announce()
+                    }
+                },
+                said: { sentence in logger.notice("\(sentence)") }))
+        self.strap = strap
+        strap.start()
+    }
+
+    /// Lets the strap go off the queue: its last calls to BlueZ may take a moment.
+    private func stopReading() {
+        guard let strap else { return }
+        self.strap = nil
+        session.lostHeartRate()
+        DispatchQueue.global(qos: .utility).async { strap.stop() }
+    }
+
+    /// `PropertiesChanged(HeartRate)`, at most once a second: a change within the second is announced at its end.
+    private func announce() {
+        guard !announcing else { return }
+        let now = Int64(monotonicMicroseconds())
+        let wait = announced + 1_000_000 - now
+        guard wait > 0 else { return emit(at: now) }
+        announcing = true
+        queue.asyncAfter(deadline: .now() + .microseconds(Int(wait))) { [weak self] in
+            guard let self else { return }
+            announcing = false
+            emit(at: Int64(monotonicMicroseconds()))
+        }
+    }
+
+    private func emit(at now: Int64) {
+        announced = now
+        do {
+            try server.emitPropertiesChanged([TimerProperty.heartRate.name])
+        } catch {
+            logger.warning("Failed to emit PropertiesChanged, ignoring.", metadata: ["error": "\(error)"])
+        }
+    }
+}
