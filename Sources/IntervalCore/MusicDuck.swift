@@ -213,9 +213,10 @@ public struct DuckTimeline: Sendable, Equatable {
     /// The steps of that fade, ``fadeStep`` apart at least.
     public static let fadeSteps: Int64 = 25
     public static let fadeStep = fadeLength / fadeSteps
-    /// How many steps may wait for the server's answer: a fade takes no further step until fewer do. Requests that a
-    /// stalled thread (libpulse's, the server's) sent or read at once were applied at once: 7.7 dB in 20 ms.
-    public static let stepsUnanswered = 3
+    /// How many steps may wait for the server's answer, a block of mixing's worth: a fade takes no further step until
+    /// fewer do. Requests that a stalled thread (libpulse's, the server's) sent or read at once were applied at once:
+    /// 7.7 dB in 20 ms.
+    public static let stepsUnanswered = 5
     /// The longest a hold may last: a sound or phrase whose end never came (a speech service that died) cannot keep
     /// the music down for longer.
     public static let holdLimit: Int64 = 60_000_000
