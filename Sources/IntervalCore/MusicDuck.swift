@@ -97,6 +97,9 @@ public struct DuckedStreams: Sendable, Equatable {
 
     public let factor: Double
     public private(set) var entries: [UInt32: Entry] = [:]
+    /// How many volumes set on a stream are kept to recognise the server's reports: the lowered one and a whole
+    /// fade's, whose reports may all come late on a busy machine (one that fell out would be taken for the user's).
+    static let appliedLimit = Int(DuckTimeline.fadeSteps) + 1
 
     /// - Parameter percent: how loud a lowered stream is, in percent of its loudness (`[sound] duck`).
     public init(loudnessPercent percent: Int) {
@@ -156,7 +159,7 @@ public struct DuckedStreams: Sendable, Equatable {
             let volume = zip(entry.original, entry.lowered).map { original, lowered in
                 UInt32((Double(lowered) + (Double(original) - Double(lowered)) * progress).rounded())
             }
-            entry.applied = Array((entry.applied + [volume]).suffix(16))
+            entry.applied = Array((entry.applied + [volume]).suffix(Self.appliedLimit))
             entries[index] = entry
             return (index, volume)
         }
@@ -181,19 +184,39 @@ public struct DuckedStreams: Sendable, Equatable {
 
 /// When the music is lowered (docs/reference.md §11), on a clock of microseconds: ahead of each expected cue by
 /// ``lead`` (the daemon knows the schedule), while a sound or phrase holds it, across short gaps between cues (a
-/// countdown's pips), then back over ``fadeLength``. Pure, so that it is tested on a virtual clock.
+/// countdown's pips), then back over ``fadeLength`` in steps. Pure, so that it is tested on a virtual clock.
 public struct DuckTimeline: Sendable, Equatable {
     /// How long before an expected cue the music goes down: the volume request's way to the server, the server's
-    /// mixing in blocks (a volume change waits for the next one: 43 ms at PulseAudio's pipe sink), and a margin.
-    public static let lead: Int64 = 100_000
+    /// mixing in blocks (a volume change waits for the next one: 43 ms at PulseAudio's pipe sink), and a busy
+    /// machine's lateness: with both CPUs loaded the ducking queue's timer fired up to 60 ms late, once 220 ms, and
+    /// 100 ms left one cue in three runs with the music at full level before its sound.
+    public static let lead: Int64 = 300_000
+    /// How long before the music goes down for an expected cue the streams it will lower are recorded
+    /// (``lowersSoon(at:)``), so that the lowering never waits for the disk: the record's synced write took up to
+    /// 130 ms on a busy machine.
+    public static let recordLead: Int64 = 1_000_000
     /// How long an expected cue keeps the music down when no sound comes to hold it (a sound that failed).
     public static let expectedLength: Int64 = 500_000
-    /// A gap between holds shorter than this keeps the music down: no pumping between a countdown's pips (1 s apart).
-    public static let bridge: Int64 = 1_000_000
-    /// How long the music takes to come back.
-    public static let fadeLength: Int64 = 200_000
-    /// The steps of that fade.
-    public static let fadeSteps: Int64 = 8
+    /// Cues at most this far apart keep the music down between them: no pumping between a countdown's pips (1 s
+    /// apart), while cues 1.5 s apart (short segments on a track) let it come back. Counted from the last sound's
+    /// start: its end comes late on a busy machine, and counted from there (to the lowering, 0.8 s) the music stayed
+    /// down between such cues in 2 runs of 4.
+    public static let bridge: Int64 = 1_200_000
+    /// A sound is the cue expected up to this long after it starts: the expected instant was read a little after the
+    /// session's, the sound's timer at the session's.
+    public static let sameCue: Int64 = 100_000
+    /// How long the music takes to come back, at least: a server applies a volume at its next block of mixing (43 ms
+    /// at PulseAudio's pipe sink), so that the steps in one block sound at once: at most 5 of these 25, 2.5 dB of a
+    /// duck to 30 %. Over 200 ms in 8 steps, 25 ms apart, the steps that fell into one block rose 4 dB at once: a
+    /// click.
+    public static let fadeLength: Int64 = 250_000
+    /// The steps of that fade, ``fadeStep`` apart at least.
+    public static let fadeSteps: Int64 = 25
+    public static let fadeStep = fadeLength / fadeSteps
+    /// How many steps may wait for the server's answer, a block of mixing's worth: a fade takes no further step until
+    /// fewer do. Requests that a stalled thread (libpulse's, the server's) sent or read at once were applied at once:
+    /// 7.7 dB in 20 ms.
+    public static let stepsUnanswered = 5
     /// The longest a hold may last: a sound or phrase whose end never came (a speech service that died) cannot keep
     /// the music down for longer.
     public static let holdLimit: Int64 = 60_000_000
@@ -205,11 +228,21 @@ public struct DuckTimeline: Sendable, Equatable {
         case restoring(progress: Double)
     }
 
+    private struct Fade: Sendable, Equatable {
+        var steps: Int64
+        var lastStep: Int64
+    }
+
     /// Instants of the cues expected next.
     private var expected: [Int64] = []
     /// Token → when the hold lapses.
     private var holds: [Int: Int64] = [:]
-    private var fadeStart: Int64?
+    /// When the last hold began.
+    private var lastHold: Int64?
+    /// The fade under way: the steps taken and when the last was. A step is taken no sooner than ``fadeStep`` after
+    /// the one before, and is one step whenever it is taken: a timer that fires late makes the fade longer, never a
+    /// step larger (a duck's timer 100 ms late made the rest of a time-based fade land at once, 6.4 dB in 20 ms).
+    private var fade: Fade?
     private var lowered = false
 
     public init() {}
@@ -229,20 +262,21 @@ public struct DuckTimeline: Sendable, Equatable {
     /// is: that cue holds the music no longer, so that the music is back as soon as the sound has ended.
     public mutating func hold(_ token: Int, at now: Int64) {
         holds[token] = now + Self.holdLimit
-        expected.removeAll { $0 - Self.lead <= now }
+        lastHold = now
+        expected.removeAll { $0 - Self.sameCue <= now }
     }
 
     public mutating func release(_ token: Int) {
         holds[token] = nil
     }
 
-    /// Nothing plays any more (a pause, a stop, the daemon's exit): forgets every hold and expected cue, and music that
-    /// is down comes back over ``fadeLength`` from `now`, as after a cue (a return in one step is a click). A fade under
-    /// way goes on.
+    /// Nothing plays any more (a pause, a stop, the daemon's exit): forgets every hold and expected cue, and music
+    /// that is down comes back over ``fadeLength`` from `now`, as after a cue (a return in one step is a click). A fade
+    /// under way goes on.
     public mutating func releaseAll(at now: Int64) {
         expected = []
         holds = [:]
-        if lowered, fadeStart == nil { fadeStart = now }
+        if lowered, fade == nil { fade = Fade(steps: 0, lastStep: now) }
     }
 
     /// Forgets every hold, expected cue and fade: the music is back at once. Only for what is still down once the fade
@@ -251,36 +285,44 @@ public struct DuckTimeline: Sendable, Equatable {
         self = DuckTimeline()
     }
 
-    /// The level at `now`; call it with non-decreasing times.
-    public mutating func level(at now: Int64) -> Level {
+    /// The level at `now`; call it with non-decreasing times. `unanswered`: how many levels set on the streams the
+    /// server has not answered yet (``stepsUnanswered``).
+    public mutating func level(at now: Int64, unanswered: Int = 0) -> Level {
         expected.removeAll { $0 + Self.expectedLength <= now }
         holds = holds.filter { $0.value > now }
-        let nextCue = expected.map { $0 - Self.lead }.min()
-        let held = !holds.isEmpty || nextCue.map { $0 <= now } == true
-        if held || (lowered && fadeStart == nil && nextCue.map { $0 - now <= Self.bridge } == true) {
+        let nextCue = expected.min()
+        let held = !holds.isEmpty || nextCue.map { $0 - Self.lead <= now } == true
+        let bridged = nextCue.map { cue in lastHold.map { cue - $0 <= Self.bridge } == true } == true
+        if held || (lowered && fade == nil && bridged) {
             lowered = true
-            fadeStart = nil
+            fade = nil
             return .lowered
         }
         guard lowered else { return .normal }
-        let start = fadeStart ?? now
-        fadeStart = start
-        let progress = Double(now - start) / Double(Self.fadeLength)
-        guard progress < 1 else {
+        var current = fade ?? Fade(steps: 0, lastStep: now)
+        if unanswered < Self.stepsUnanswered, now - current.lastStep >= Self.fadeStep {
+            current = Fade(steps: current.steps + 1, lastStep: now)
+        }
+        guard current.steps < Self.fadeSteps else {
             lowered = false
-            fadeStart = nil
+            fade = nil
             return .normal
         }
-        return .restoring(progress: progress)
+        fade = current
+        return .restoring(progress: Double(current.steps) / Double(Self.fadeSteps))
     }
 
-    /// When ``level(at:)`` may next change after `now`, or nil.
+    /// Whether the music goes down for an expected cue within ``recordLead`` from `now`, or is down for one.
+    public func lowersSoon(at now: Int64) -> Bool {
+        expected.contains { $0 - Self.lead - Self.recordLead <= now && now < $0 + Self.expectedLength }
+    }
+
+    /// When ``level(at:)`` or ``lowersSoon(at:)`` may next change after `now`, or nil.
     public func nextChange(after now: Int64) -> Int64? {
-        var candidates = expected.flatMap { [$0 - Self.lead, $0 + Self.expectedLength] } + holds.values
-        if lowered, let fadeStart {
-            let step = Self.fadeLength / Self.fadeSteps
-            candidates.append(fadeStart + ((now - fadeStart) / step + 1) * step)
-        }
+        var candidates =
+            expected.flatMap { [$0 - Self.lead - Self.recordLead, $0 - Self.lead, $0 + Self.expectedLength] }
+            + holds.values
+        if lowered, let fade { candidates.append(fade.lastStep + Self.fadeStep) }
         return candidates.filter { $0 > now }.min()
     }
 }

@@ -32,10 +32,11 @@ extension MusicDucking {
 ///
 /// ``DuckTimeline`` decides when the music is down, ``DuckedStreams`` what each lowered stream goes back to; this
 /// applies both to the server's streams as ``PulseStreams`` reports them. While streams are lowered, a record of them
-/// is kept in `recordPath` (written before they are lowered, removed once they are back), so that a daemon that crashed
-/// mid-duck restores them at its next start; a lost connection to the server is treated the same way at the next
-/// connection. No audio server: nothing happens; while a workout runs, the connection is tried again after a cue (at
-/// most every 0.5 s, doubling up to 30 s), never at its instant, and never while the daemon is idle.
+/// is kept in `recordPath` (written on a queue of its own ahead of a foreseen cue, and always before they are lowered;
+/// removed once they are back and no cue is near), so that a daemon that crashed mid-duck restores them at its next
+/// start; a lost connection to the server is treated the same way at the next connection. No audio server: nothing
+/// happens; while a workout runs, the connection is tried again after a cue (at most every 0.5 s, doubling up to
+/// 30 s), never at its instant, and never while the daemon is idle.
 public final class MusicDucker: MusicDucking, @unchecked Sendable {
     /// The least time between two connection attempts at first; doubled after each failed one up to
     /// ``reconnectionMaximum``.
@@ -77,6 +78,17 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private var whenOwnStreamsGone: [DispatchSemaphore] = []
     /// Volume requests sent and not yet answered.
     private let pendingRequests = DispatchGroup()
+    /// Writes the record, in order, off `queue`: a synced write took up to 130 ms on a busy machine, and the volume
+    /// request it preceded on `queue` reached the server after the cue's sound.
+    private let records = DispatchQueue(label: "intervald.duck.record", qos: .utility)
+    /// Record writes handed to `records` and not yet done.
+    private let recordWrites = DispatchGroup()
+    /// What the record says once those writes are done (confined to `queue`).
+    private var recorded: [DuckRecord.Stream] = []
+    /// Levels set on the streams that the server has not answered yet: a fade's steps wait for it.
+    private var unanswered = 0
+    /// Counts connections, so that an answer from before a reconnection does not count.
+    private var connection = 0
 
     /// - Parameters:
     ///   - loudnessPercent: how loud lowered streams are (`[sound] duck`); 100 only restores a crashed duck's streams.
@@ -87,7 +99,10 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         self.logger = logger
         ducked = DuckedStreams(loudnessPercent: loudnessPercent)
         queue.async { [self] in
-            if let recordPath { toRestore = DuckRecord.load(recordPath, logger: logger) }
+            if let recordPath {
+                toRestore = DuckRecord.load(recordPath, logger: logger)
+                recorded = toRestore
+            }
             connect()
         }
     }
@@ -162,6 +177,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         }
         let second = DispatchTimeInterval.seconds(1)
         _ = pendingRequests.wait(timeout: .now() + second)
+        _ = recordWrites.wait(timeout: .now() + second)
         // A cue sound cut just before (Stop, Ctrl-C, SIGTERM) is torn down by the server after the request: PipeWire's
         // pulse server (0.3.65) crashes when its client leaves in the midst of that (docs/reliability.md). Whoever
         // leaves next waits until the server lists no stream of this process.
@@ -187,7 +203,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private func update() {
         let now = Self.now()
         connectSoonIfLost(now: now)
-        let wanted = timeline.level(at: now)
+        let wanted = timeline.level(at: now, unanswered: unanswered)
         if wanted != level {
             apply(wanted, from: level)
             level = wanted
@@ -196,6 +212,7 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             for waiter in whenBack { waiter.signal() }
             whenBack = []
         }
+        saveRecord()
         timer?.cancel()
         timer = nil
         guard let next = timeline.nextChange(after: now) else { return }
@@ -211,28 +228,44 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         case .lowered:
             var changes: [(index: UInt32, volume: [UInt32])] = []
             if case .restoring = current { changes = ducked.volumes(restored: 0) }
-            for stream in known.values.sorted(by: { $0.index < $1.index }) where stream.isLowered(byDucksOf: ownProcess)
-            {
+            for stream in lowerableStreams {
                 if let volume = ducked.lower(stream, inFlight: restoresInFlight[stream.index]) {
                     changes.append((stream.index, volume))
                 }
             }
-            if !changes.isEmpty { saveRecord() }
+            recordBeforeLowering()
             set(changes)
         case .restoring(let progress):
             set(ducked.volumes(restored: progress))
         case .normal:
             set(ducked.restoreAll())
-            saveRecord()
         }
     }
 
+    /// The streams a duck lowers, in index order.
+    private var lowerableStreams: [PlaybackStream] {
+        known.values.sorted { $0.index < $1.index }.filter { $0.isLowered(byDucksOf: ownProcess) }
+    }
+
     private func set(_ changes: [(index: UInt32, volume: [UInt32])]) {
-        guard let streams, connected else { return }
-        for change in changes {
+        guard let streams, connected, !changes.isEmpty else { return }
+        unanswered += 1
+        let connection = connection
+        for (number, change) in changes.enumerated() {
             pendingRequests.enter()
-            streams.setVolume(change.index, to: change.volume) { [pendingRequests] in pendingRequests.leave() }
+            let last = number == changes.count - 1
+            // The server answers a connection's requests in order: the last answer is the whole step's.
+            streams.setVolume(change.index, to: change.volume) { [weak self, queue, pendingRequests] in
+                pendingRequests.leave()
+                if last, let self { queue.async { self.answered(on: connection) } }
+            }
         }
+    }
+
+    private func answered(on connection: Int) {
+        guard connection == self.connection else { return }
+        unanswered -= 1
+        if case .restoring = level { update() }
     }
 
     /// With no connection, tries again ``reconnectionDelay`` from now, unless the last attempt was less than
@@ -283,8 +316,11 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             } else if level == .lowered, stream.isLowered(byDucksOf: ownProcess),
                 let volume = ducked.lower(stream, inFlight: restoresInFlight[stream.index])
             {
-                saveRecord()
+                recordBeforeLowering()
                 set([(stream.index, volume)])
+            } else {
+                // A stream an expected cue will lower, at a volume of its own now.
+                saveRecord()
             }
         case .removed(let index):
             known[index] = nil
@@ -301,6 +337,8 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             let wasConnected = connected
             connected = false
             connecting = false
+            unanswered = 0
+            connection += 1
             known = [:]
             restoresInFlight = [:]
             for waiter in whenOwnStreamsGone { waiter.signal() }
@@ -344,10 +382,31 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
         saveRecord()
     }
 
-    /// Writes what is lowered now (and not yet restored from before), or removes the record when nothing is.
+    /// Hands `records` the record as it should be now, unless it says that already: the streams lowered, those an
+    /// expected cue will lower within ``DuckTimeline/recordLead`` (so that the lowering finds them on disk), and
+    /// those an earlier process left down; removed when there are none. Does not wait.
     private func saveRecord() {
         guard let recordPath else { return }
-        DuckRecord.save(DuckRecord.streams(of: ducked) + toRestore, to: recordPath, logger: logger)
+        var wanted = ducked
+        if timeline.lowersSoon(at: Self.now()) {
+            for stream in lowerableStreams { _ = wanted.lower(stream) }
+        }
+        let streams = DuckRecord.streams(of: wanted) + toRestore
+        guard streams != recorded else { return }
+        recorded = streams
+        recordWrites.enter()
+        records.async { [logger, recordWrites] in
+            DuckRecord.save(streams, to: recordPath, logger: logger)
+            recordWrites.leave()
+        }
+    }
+
+    /// Waits until the record on disk lists every lowered stream as ``ducked`` has it, writing it unless it was
+    /// written ahead: before the streams' volumes are set, so that a crash after that finds them in the record.
+    private func recordBeforeLowering() {
+        guard recordPath != nil else { return }
+        if !DuckRecord.streams(of: ducked).allSatisfy(recorded.contains) { saveRecord() }
+        recordWrites.wait()
     }
 }
 

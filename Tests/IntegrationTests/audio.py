@@ -278,8 +278,16 @@ class SampleClock:
         return self._origin(absolute) + absolute / RATE
 
     def index(self, wall_time):
-        guess = int((wall_time - min(o for _, o in self.points)) * RATE)
-        return int((wall_time - self._origin(guess)) * RATE) - self.skip
+        """The inverse of time(): the sample played at `wall_time`. The origin depends on the sample, so the guess from
+        the earliest origin is refined with the origin near it (once was not enough: where the reads near a guess and
+        near the answer differ, a sound's onset mapped back to a sample a block, 43 ms, after its first loud one)."""
+        absolute = round((wall_time - min(o for _, o in self.points)) * RATE)
+        for _ in range(4):
+            refined = round((wall_time - self._origin(absolute)) * RATE)
+            if refined == absolute:
+                break
+            absolute = refined
+        return absolute - self.skip
 
 
 def onsets(samples, clock, threshold=THRESHOLD, silence_s=SILENCE_S):
