@@ -27,6 +27,14 @@ public struct WorkoutDisplay: Sendable, Equatable {
     public var paused: Bool
     /// A step the person ends: ``countdown`` counts up, and the big button reads Done.
     public var open: Bool
+    /// The strap's bpm; nil while none is heard.
+    public var heartRate: HeartRateText?
+
+    /// A heart rate as the page shows it, "♥ 142", and as a screen reader says it, "Heart rate 142 bpm".
+    public struct HeartRateText: Sendable, Equatable {
+        public var shown: String
+        public var spoken: String
+    }
 
     /// `status` (read `age` µs ago) as shown now; nil when no workout exists.
     public init?(_ status: TimerStatus, age: Int64, restKinds: Set<String>) {
@@ -42,6 +50,10 @@ public struct WorkoutDisplay: Sendable, Equatable {
             : next
         position = WorkoutPresenter.position(now)
         open = now.open
+        heartRate =
+            now.heartRate > 0
+            ? HeartRateText(
+                shown: "♥ \(now.heartRate)", spoken: tr("Heart rate {bpm} bpm", ["bpm": "\(now.heartRate)"])) : nil
         // An open step's end is not known: its bar stays empty until it is ended.
         segmentProgress =
             now.open

@@ -18,7 +18,7 @@ final class WorkoutPage {
     private let continueTrainingButton, choosePlanButton: UnsafeMutablePointer<GtkButton>
     private let layout: Builder
     private let pages: UnsafeMutablePointer<Stack>
-    private let title, countdown, next, position, times: UnsafeMutablePointer<Label>
+    private let title, countdown, next, position, times, heartRate: UnsafeMutablePointer<Label>
     private let segmentBar, planBar: UnsafeMutablePointer<ProgressBar>
     private let segmentCaption: UnsafeMutablePointer<Label>
     private let pauseButton, skipButton: UnsafeMutablePointer<GtkButton>
@@ -48,10 +48,9 @@ final class WorkoutPage {
         layout = Builder(PackageResources.workout_page_ui)
         pages = layout.get("pages", Stack.self)
         root = pages.widget
-        (title, countdown, next, position, times) = (
+        (title, countdown, next, position, times, heartRate) = (
             layout.get("title", Label.self), layout.get("countdown", Label.self), layout.get("next", Label.self),
-            layout.get("position", Label.self),
-            layout.get("times", Label.self)
+            layout.get("position", Label.self), layout.get("times", Label.self), layout.get("heart-rate", Label.self)
         )
         (segmentBar, planBar) = (layout.get("segment-bar", ProgressBar.self), layout.get("plan-bar", ProgressBar.self))
         (continueTrainingButton, choosePlanButton) = (
@@ -167,6 +166,11 @@ final class WorkoutPage {
             trace.digitsChanged(to: display.countdown)
         }
         setText(countdown, display.countdown)
+        gtk_widget_set_visible(heartRate.widget, display.heartRate == nil ? 0 : 1)
+        if let shown = display.heartRate {
+            setText(heartRate, shown.shown)
+            accessibleName(heartRate, shown.spoken)
+        }
         setText(next, display.next)
         setText(position, "\(PlanReport.readableName(planName)) · \(display.position)")
         gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)

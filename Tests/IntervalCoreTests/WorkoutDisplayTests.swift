@@ -75,6 +75,15 @@ import Testing
         return status
     }()
 
+    /// A strap heard: the page shows "♥ 142" under the digits, said "Heart rate 142 bpm"; nothing while none is.
+    @Test func theStrapsHeartRateIsShownWhileOneIsHeard() throws {
+        var status = warmingUp
+        #expect(try #require(WorkoutDisplay(status, age: 0, restKinds: [])).heartRate == nil)
+        status.heartRate = 142
+        let shown = try #require(WorkoutDisplay(status, age: 0, restKinds: [])?.heartRate)
+        #expect(shown.shown == "♥ 142" && shown.spoken == "Heart rate 142 bpm")
+    }
+
     /// `hr<120 warmup` without a strap: the window says the bound the bus gives before Done.
     @Test func aStepAHeartRateEndsSaysItsBound() throws {
         var status = warmingUp
