@@ -13,14 +13,19 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
     private let queue: DispatchQueue
     private let server: TimerBusServer
     private let logger: Logger
+    /// Says a sentence of the strap's to the person (on the queue): not available, lost, found again.
+    private let say: (String) -> Void
     private var strap: HeartRateStrap?
     /// When `HeartRate` was last announced (µs, monotonic), and whether a later announcement is waiting.
     private var announced: Int64 = 0
     private var announcing = false
 
-    public init(address: String?, session: WorkoutSession, queue: DispatchQueue, server: TimerBusServer, logger: Logger)
-    {
+    public init(
+        address: String?, session: WorkoutSession, queue: DispatchQueue, server: TimerBusServer, logger: Logger,
+        say: @escaping (String) -> Void
+    ) {
         (self.address, self.session, self.queue, self.server, self.logger) = (address, session, queue, server, logger)
+        self.say = say
     }
 
     public func handle(_ moment: WorkoutMoment) {
@@ -48,7 +53,10 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
                         announce()
                     }
                 },
-                said: { sentence in logger.notice("\(sentence)") }))
+                said: { [weak self] sentence in
+                    logger.notice("\(sentence)")
+                    queue.async { [weak self] in self?.say(sentence) }
+                }))
         self.strap = strap
         strap.start()
     }

@@ -134,7 +134,10 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.awake] = awake
             self.awake = awake
             let heartRate = HeartRateOutput(
-                address: settings.sensors.heartRate, session: session, queue: queue, server: server, logger: logger)
+                address: settings.sensors.heartRate, session: session, queue: queue, server: server, logger: logger
+            ) { [weak self] sentence in
+                self?.showDesktopMessage(DesktopMessage(summary: tr("Heart-rate strap"), body: sentence))
+            }
             outputs[.heartRate] = heartRate
             self.heartRate = heartRate
             assembleOutputs()

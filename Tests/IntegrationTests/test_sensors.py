@@ -160,7 +160,7 @@ class TestAStrapInAWorkout:
             ["StopNotify", "Disconnect"]
 
     def test_a_strap_out_of_range_is_gone_from_the_status_and_read_again_when_back(self, bluez, strap,
-                                                                                   activatable_daemon):
+                                                                                   activatable_daemon, notify_log):
         assert ctl("start", "-e", "10m walk").returncode == 0
         wait_until(lambda: bluez.calls("StartNotify"), 10, "the daemon to subscribe")
         assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 95]))
@@ -173,6 +173,10 @@ class TestAStrapInAWorkout:
         assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 101]))
         wait_until(lambda: get("HeartRate") == 101, 5, "the bpm back on the bus")
         assert get("State") == "running", "the workout never stops for the strap"
+        # Each change said once, in a sentence.
+        said = ["The heart-rate strap is lost; looking for it.", "The heart-rate strap is found again."]
+        wait_until(lambda: [entry["body"] for entry in notify_log.entries()
+                            if entry["summary"] == "Heart-rate strap"] == said, 5, f"{said} said once each")
         ctl("stop")
 
     def test_without_bluez_the_workout_plays_with_its_recovery_waiting_for_done(self, bluez, activatable_daemon):
