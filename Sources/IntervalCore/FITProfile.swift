@@ -48,7 +48,8 @@ extension FIT {
     /// `session`: an activity's one session, from its start to its end.
     enum Session: UInt8, FITProfileMessage {
         case messageIndex = 254, timestamp = 253, event = 0, eventType = 1, startTime = 2, sport = 5, subSport = 6
-        case totalElapsedTime = 7, totalTimerTime = 8, firstLapIndex = 25, numLaps = 26, trigger = 28
+        case totalElapsedTime = 7, totalTimerTime = 8, avgHeartRate = 16, maxHeartRate = 17, firstLapIndex = 25
+        case numLaps = 26, trigger = 28
 
         static let global: UInt16 = 18
 
@@ -57,6 +58,7 @@ extension FIT {
             case .messageIndex, .firstLapIndex, .numLaps: .uint16
             case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime: .uint32
             case .event, .eventType, .sport, .subSport, .trigger: .enumeration
+            case .avgHeartRate, .maxHeartRate: .uint8
             }
         }
     }
@@ -64,7 +66,7 @@ extension FIT {
     /// `lap`: a segment as it was played.
     enum Lap: UInt8, FITProfileMessage {
         case messageIndex = 254, timestamp = 253, event = 0, eventType = 1, startTime = 2, totalElapsedTime = 7
-        case totalTimerTime = 8, lapTrigger = 24, sport = 25, subSport = 39
+        case totalTimerTime = 8, avgHeartRate = 15, maxHeartRate = 16, lapTrigger = 24, sport = 25, subSport = 39
 
         static let global: UInt16 = 19
 
@@ -73,17 +75,23 @@ extension FIT {
             case .messageIndex: .uint16
             case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime: .uint32
             case .event, .eventType, .lapTrigger, .sport, .subSport: .enumeration
+            case .avgHeartRate, .maxHeartRate: .uint8
             }
         }
     }
 
     /// `record`: an instant of the activity (without a position: indoors).
     enum Record: UInt8, FITProfileMessage {
-        case timestamp = 253
+        case timestamp = 253, heartRate = 3
 
         static let global: UInt16 = 20
 
-        var baseType: BaseType { .uint32 }
+        var baseType: BaseType {
+            switch self {
+            case .timestamp: .uint32
+            case .heartRate: .uint8
+            }
+        }
     }
 
     /// `event`: the timer started or stopped.

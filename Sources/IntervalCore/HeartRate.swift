@@ -60,6 +60,43 @@ public struct HeartRateBound: Sendable, Equatable, Hashable {
     static let word = "hr"
 }
 
+/// The heart rate a strap gave during a workout, a sample a second: what the history and a FIT activity keep.
+public struct HeartRateSample: Sendable, Equatable, Codable {
+    /// When, on the wall clock (µs since the Unix epoch).
+    public var wall: Int64
+    public var bpm: Int
+
+    public init(wall: Int64, bpm: Int) {
+        (self.wall, self.bpm) = (wall, bpm)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case wall = "wall_us", bpm
+    }
+
+    /// `samples` with `next` added: one a second, the last of each second kept (a strap notifies about once a second;
+    /// some, with RR intervals, more often).
+    public static func appending(_ next: HeartRateSample, to samples: [HeartRateSample]) -> [HeartRateSample] {
+        var samples = samples
+        if let last = samples.last, last.wall / 1_000_000 == next.wall / 1_000_000 {
+            samples[samples.count - 1] = next
+        } else {
+            samples.append(next)
+        }
+        return samples
+    }
+
+    /// The average (rounded) and the maximum of the samples from `start` up to `end` (µs, wall clock); nil without one.
+    public static func summary(of samples: [HeartRateSample], from start: Int64 = .min, to end: Int64 = .max)
+        -> (average: Int, maximum: Int)?
+    {
+        let inside = samples.filter { $0.wall >= start && $0.wall < end }.map(\.bpm)
+        guard let maximum = inside.max() else { return nil }
+        let sum = inside.reduce(0, +)
+        return ((sum + inside.count / 2) / inside.count, maximum)
+    }
+}
+
 /// One Heart Rate Measurement (GATT characteristic 0x2A37) as a strap notifies it: the flags byte, then the heart rate
 /// (8 or 16 bits), the energy expended (16 bits, when flagged) and RR intervals (16 bits each, 1/1024 s, when flagged),
 /// all little-endian (Bluetooth's Heart Rate Service 1.0, §3.1).

@@ -18,25 +18,41 @@ public enum HistoryExport {
         func milliseconds(_ micros: Int64) -> Int64 { micros / Micros.millisecond }
         var messages = [FIT.fileID(type: 4, created: start / Micros.second), event(at: time(start), type: 0)]
         var pauses = (record.pauses ?? [])[...]
+        let heartRates = record.heartRateSamples
+        /// A lap's or the session's average and maximum heart rate; none (the fields' invalid values) without samples.
+        func heartRate(from: Int64, to: Int64) -> (average: FITValue?, maximum: FITValue?) {
+            guard let summary = HeartRateSample.summary(of: heartRates, from: from, to: to) else { return (nil, nil) }
+            return (.integer(Int64(min(summary.average, 255))), .integer(Int64(min(summary.maximum, 255))))
+        }
         for (index, lap) in laps.enumerated() {
             messages.append(FIT.Record.message([.timestamp: .integer(time(lap.start))]))
+            // The strap's samples in the lap, a record each.
+            for sample in heartRates where sample.wall >= lap.start && sample.wall < lap.start + lap.elapsed {
+                messages.append(
+                    FIT.Record.message([
+                        .timestamp: .integer(time(sample.wall)), .heartRate: .integer(Int64(min(sample.bpm, 255))),
+                    ]))
+            }
             // The pauses in the lap, in order of time: before the lap's message, which is written at its end.
             while let pause = pauses.first, pause.startWall < lap.start + lap.elapsed {
                 messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
                 pauses.removeFirst()
             }
+            let lapHeartRate = heartRate(from: lap.start, to: lap.start + lap.elapsed)
             messages.append(
                 FIT.Lap.message([
                     .messageIndex: .integer(Int64(index)), .timestamp: .integer(time(lap.start + lap.elapsed)),
                     .startTime: .integer(time(lap.start)), .totalElapsedTime: .integer(milliseconds(lap.elapsed)),
                     .totalTimerTime: .integer(milliseconds(lap.timer)), .event: .integer(9), .eventType: .integer(1),
                     .lapTrigger: .integer(0), .sport: .integer(sport), .subSport: .integer(subSport),
+                    .avgHeartRate: lapHeartRate.average, .maxHeartRate: lapHeartRate.maximum,
                 ]))
         }
         for pause in pauses {
             messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
         }
         messages.append(FIT.Record.message([.timestamp: .integer(time(end))]))
+        let sessionHeartRate = heartRate(from: start, to: end + 1)
         messages.append(event(at: time(end), type: 4))
         messages.append(
             FIT.Session.message([
@@ -44,7 +60,7 @@ public enum HistoryExport {
                 .totalElapsedTime: .integer(milliseconds(end - start)), .totalTimerTime: .integer(milliseconds(timer)),
                 .sport: .integer(sport), .subSport: .integer(subSport), .firstLapIndex: .integer(0),
                 .numLaps: .integer(Int64(laps.count)), .event: .integer(8), .eventType: .integer(1),
-                .trigger: .integer(0),
+                .trigger: .integer(0), .avgHeartRate: sessionHeartRate.average, .maxHeartRate: sessionHeartRate.maximum,
             ]))
         messages.append(
             FIT.Activity.message([
@@ -95,13 +111,14 @@ public enum HistoryExport {
     public static let csvColumns = [
         "id", "plan", "origin", "start", "end", "start_wall_us", "planned_us", "done_us", "skipped_us", "segments_done",
         "result", "reason", "program", "day", "slept_us", "time_per_kind_us", "end_wall_us", "paused_us",
-        "segments_us",
+        "segments_us", "avg_heart_rate", "max_heart_rate",
     ]
 
     /// The records as CSV (RFC 4180: a header row, then a row per workout, CRLF line ends, fields with a comma, a
     /// quote or a line end quoted): numbers as integers, times as ISO 8601, whatever the locale; time per kind as
     /// `kind=µs` pairs joined by `;`, in order of kind; the segments as played as `kind=µs` pairs (their time without
-    /// pauses) joined by `;`, in the order they were played (empty in a record written before they were kept).
+    /// pauses) joined by `;`, in the order they were played (empty in a record written before they were kept); the
+    /// strap's average and maximum heart rate in bpm (empty without one).
     public static func csv(_ records: [HistoryRecord]) -> String {
         var lines = [csvColumns.joined(separator: ",")]
         for record in records {
@@ -114,6 +131,7 @@ public enum HistoryExport {
                 record.endWall.map { "\($0)" } ?? "",
                 record.pauses.map { "\($0.reduce(0) { $0 + $1.endWall - $1.startWall })" } ?? "",
                 (record.segments ?? []).map { "\($0.kind)=\($0.played)" }.joined(separator: ";"),
+                record.averageHeartRate.map { "\($0)" } ?? "", record.maximumHeartRate.map { "\($0)" } ?? "",
             ]
             lines.append(fields.map(csvField).joined(separator: ","))
         }

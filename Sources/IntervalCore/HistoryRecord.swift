@@ -41,6 +41,11 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     @NullWhenAbsent public var segments: [PlayedSegment]?
     /// The pauses, in order; absent in older records.
     @NullWhenAbsent public var pauses: [Pause]?
+    /// The strap's heart rate, a sample a second: `[seconds from the start, bpm]`; absent without a strap.
+    public var heartRate: [[Int64]]?
+    /// The average and the maximum of ``heartRate``, in bpm.
+    public var averageHeartRate: Int?
+    public var maximumHeartRate: Int?
 
     /// A segment as it was played: its real start and end, µs since the Unix epoch, and the time paused in between.
     public struct PlayedSegment: Sendable, Equatable, Codable {
@@ -50,6 +55,9 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         public var startWall: Int64
         public var endWall: Int64
         public var paused: Int64
+        /// The heart rate's average and maximum while it was played, in bpm; absent without a strap.
+        public var averageHeartRate: Int?
+        public var maximumHeartRate: Int?
 
         /// The time it was played: its length less its pauses.
         public var played: Int64 { endWall - startWall - paused }
@@ -57,6 +65,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         enum CodingKeys: String, CodingKey {
             case index, kind, label
             case startWall = "start_wall_us", endWall = "end_wall_us", paused = "paused_us"
+            case averageHeartRate = "avg_heart_rate", maximumHeartRate = "max_heart_rate"
         }
     }
 
@@ -76,6 +85,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         case slept = "slept_us", skipped = "skipped_us", endWall = "end_wall_us", openSteps = "open_steps"
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
+        case heartRate = "heart_rate", averageHeartRate = "avg_heart_rate", maximumHeartRate = "max_heart_rate"
     }
 
     public init(
@@ -104,7 +114,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// its runs played; without one, the plan's first `elapsed` microseconds less what was skipped.
     public init(
         workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
-        reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0, track: WorkoutTrack? = nil
+        reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0, track: WorkoutTrack? = nil,
+        heartRates: [HeartRateSample] = []
     ) {
         let played = plan.summary(playedFor: elapsed)
         let skippedDuration = min(skipped.values.reduce(0, +), played.duration)
@@ -150,6 +161,28 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         text =
             workout.origin.isEmpty && !workout.text.isEmpty && workout.text.utf8.count <= Self.maximumText
             ? workout.text : nil
+        keep(heartRates)
+    }
+
+    /// Keeps the strap's samples, and their average and maximum for the workout and each segment.
+    private mutating func keep(_ samples: [HeartRateSample]) {
+        guard let whole = HeartRateSample.summary(of: samples) else { return }
+        heartRate = samples.map { [($0.wall - startWall) / 1_000_000, Int64($0.bpm)] }
+        (averageHeartRate, maximumHeartRate) = (whole.average, whole.maximum)
+        segments = segments?.map { segment in
+            var segment = segment
+            let part = HeartRateSample.summary(of: samples, from: segment.startWall, to: segment.endWall)
+            (segment.averageHeartRate, segment.maximumHeartRate) = (part?.average, part?.maximum)
+            return segment
+        }
+    }
+
+    /// ``heartRate`` as samples on the wall clock.
+    public var heartRateSamples: [HeartRateSample] {
+        (heartRate ?? []).compactMap { pair in
+            guard pair.count == 2 else { return nil }
+            return HeartRateSample(wall: startWall + pair[0] * 1_000_000, bpm: Int(clamping: pair[1]))
+        }
     }
 
     /// The most segments a record lists: a workout of more keeps its first ones, the last entry running on to its end
@@ -166,6 +199,11 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         let done = TimeText.clockToTheSecond(microseconds: doneDuration)
         guard (openSteps ?? 0) == 0 else { return done }
         return tr("{done} of {planned}", ["done": done, "planned": TimeText.clock(microseconds: plannedDuration)])
+    }
+
+    /// The strap's average heart rate, "♥ 128 avg", as the history lists a workout; nil without one.
+    public var heartRateText: String? {
+        averageHeartRate.map { tr("♥ {bpm} avg", ["bpm": "\($0)"]) }
     }
 
     /// The time skipped, in whole seconds as ``doneText`` rounds it: "0:12"; nil when none was.

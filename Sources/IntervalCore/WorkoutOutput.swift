@@ -30,12 +30,14 @@ public struct WorkoutMoment: Sendable {
     public let skipped: [String: Int64]
     /// What happened so far, on the session's clock (``Scheduler/track``).
     public let track: WorkoutTrack
+    /// The strap's heart rate so far, a sample a second (docs/sensors.md); empty without a strap.
+    public let heartRates: [HeartRateSample]
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, place: Int64,
         now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
         pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:],
-        track: WorkoutTrack = WorkoutTrack()
+        track: WorkoutTrack = WorkoutTrack(), heartRates: [HeartRateSample] = []
     ) {
         self.event = event
         self.plan = plan
@@ -51,6 +53,7 @@ public struct WorkoutMoment: Sendable {
         self.slept = slept
         self.skipped = skipped
         self.track = track
+        self.heartRates = heartRates
     }
 
     /// The workout's time so far, pauses excluded (``Scheduler/elapsed``); after the end, its whole time.

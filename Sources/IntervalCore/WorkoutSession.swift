@@ -108,7 +108,7 @@ public final class WorkoutSession {
         }
         self.scheduler = scheduler
         workout = identity
-        (pausedBySleep, slept) = (false, 0)
+        (pausedBySleep, slept, heartRates) = (false, 0, [])
         run(scheduler)
         return plan
     }
@@ -165,6 +165,8 @@ public final class WorkoutSession {
 
     /// The strap's last heart rate in bpm; nil while none is heard (no strap chosen, not found yet, or lost).
     public private(set) var heartRate: Int?
+    /// The workout's heart rate, a sample a second, for its history.
+    private var heartRates: [HeartRateSample] = []
 
     /// A measurement of the strap (docs/sensors.md): shown from now on, and, in a step its heart rate ends
     /// (`hr<120 walk`), the step's end when it is strictly past the bound, as a press of Done is. Nothing ends while
@@ -173,6 +175,9 @@ public final class WorkoutSession {
     public func heard(heartRate bpm: Int) -> Bool {
         let changed = heartRate != bpm
         heartRate = bpm
+        if isActive {
+            heartRates = HeartRateSample.appending(HeartRateSample(wall: wallClock(), bpm: bpm), to: heartRates)
+        }
         if let scheduler, scheduler.state == .running, let bound = scheduler.current?.heartRateBound,
             bound.isReached(by: bpm)
         {
@@ -240,6 +245,6 @@ public final class WorkoutSession {
             event: event, plan: plan, workout: identity, status: status, place: scheduler?.place ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
             onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept,
-            skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack())
+            skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack(), heartRates: heartRates)
     }
 }

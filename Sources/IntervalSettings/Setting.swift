@@ -247,10 +247,12 @@ public struct Setting: Sendable {
             ).shown(in: .workout, trLater("Show the workout in the tray"), .toggle) { .bool($0.trayEnabled) },
             address(
                 "heart_rate", \.heartRate,
-                "The heart-rate strap's Bluetooth address, as `intervalctl sensors use` writes it; unset: no strap."),
+                "The heart-rate strap's Bluetooth address, as `intervalctl sensors use NAME` writes it; unset: no strap."
+            ),
             address(
                 "machine", \.machine,
-                "The treadmill's or bike's Bluetooth address, as `intervalctl sensors use` writes it; unset: none."),
+                "The treadmill's or bike's Bluetooth address, as `intervalctl sensors use NAME` writes it; unset: none."
+            ),
             Setting(
                 section: "sensors", key: "max_heart_rate", type: "whole number of bpm, 100 to 250", defaultValue: nil,
                 doc: "Your maximum heart rate, for heart rates a FIT workout gives as a percentage of it."

@@ -98,7 +98,8 @@ final class HistoryPage {
                 list.c,
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
-                    subtitle: "\(started) · " + HistoryTotals.text(ofTimePerKind: record.timePerKind)
+                    subtitle: ([started, HistoryTotals.text(ofTimePerKind: record.timePerKind)]
+                        + [record.heartRateText].compactMap { $0 }).joined(separator: " · ")
                 ).widget)
         }
     }

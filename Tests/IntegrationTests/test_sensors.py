@@ -8,11 +8,19 @@ import time
 
 import pytest
 
+import fitdecode
+
 from bluez import FITNESS_MACHINE_BIKE, HEART_RATE_MEASUREMENT, bluez, uuid16  # noqa: F401
 from conftest import PATH, SERVICE, busctl, ctl, desktop_required, wait_until
 
 STRAP = ("Polar H10 1A2B3C4D", "C0:FF:EE:12:34:56")
 BIKE = ("KICKR CORE 5A1B", "F1:E2:D3:C4:B5:A6")
+
+
+def read_fit(path):
+    with fitdecode.FitReader(str(path), check_crc=fitdecode.CrcCheck.RAISE) as reader:
+        return [(frame.name, {field.name: field.value for field in frame.fields})
+                for frame in reader if isinstance(frame, fitdecode.FitDataMessage)]
 
 
 def get(prop):
@@ -178,6 +186,39 @@ class TestAStrapInAWorkout:
         wait_until(lambda: [entry["body"] for entry in notify_log.entries()
                             if entry["summary"] == "Heart-rate strap"] == said, 5, f"{said} said once each")
         ctl("stop")
+
+    def test_the_history_the_csv_and_the_fit_activity_keep_the_heart_rate(self, bluez, strap, activatable_daemon,
+                                                                           tmp_path):
+        assert ctl("start", "-e", 'hr<120 walk "Recover", 2s run').returncode == 0
+        wait_until(lambda: bluez.calls("StartNotify"), 10, "the daemon to subscribe")
+        for bpm in (131, 125):
+            assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, bpm]))
+            wait_until(lambda: get("HeartRate") == bpm, 5, f"{bpm} on the bus")
+            time.sleep(1.05)  # the history keeps a sample a second: the next one falls in the next second
+        assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 118]))
+        history = tmp_path / "state" / "intervald" / "history.jsonl"
+        wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the workout to finish")
+        record = json.loads(history.read_text().splitlines()[-1])
+        assert [bpm for _, bpm in record["heart_rate"]] == [131, 125, 118]
+        assert (record["avg_heart_rate"], record["max_heart_rate"]) == (125, 131)
+        assert record["segments"][0]["max_heart_rate"] == 131
+        listed = ctl("history", env={"XDG_STATE_HOME": str(tmp_path / "state")}).stdout
+        assert "♥ 125 avg" in listed, listed
+        state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+        csv_path = tmp_path / "log.csv"
+        assert ctl("history", "export", "--format", "csv", "-o", str(csv_path), env=state).returncode == 0
+        header, row = csv_path.read_text().splitlines()[:2]
+        assert header.endswith(",avg_heart_rate,max_heart_rate") and row.endswith(",125,131"), row
+        exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"), env=state)
+        assert exported.returncode == 0, exported.stderr
+        (path,) = (tmp_path / "log").iterdir()
+        messages = read_fit(path)
+        assert [fields["heart_rate"] for name, fields in messages
+                if name == "record" and fields.get("heart_rate") is not None] == [131, 125, 118]
+        (session,) = [fields for name, fields in messages if name == "session"]
+        assert (session["avg_heart_rate"], session["max_heart_rate"]) == (125, 131)
+        laps = [fields for name, fields in messages if name == "lap"]
+        assert [lap["max_heart_rate"] for lap in laps][0] == 131
 
     def test_without_bluez_the_workout_plays_with_its_recovery_waiting_for_done(self, bluez, activatable_daemon):
         bluez.close()

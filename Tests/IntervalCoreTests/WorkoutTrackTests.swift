@@ -137,6 +137,41 @@ import Testing
         #expect(integers(FIT.Event.timestamp) == [start, start + 2, start + 5, start + 6])
     }
 
+    /// A strap's samples (docs/sensors.md): kept a second at a time with the workout's and each segment's average and
+    /// maximum, and in the activity as a record each, with each lap's and the session's average and maximum; and in
+    /// the CSV's last two columns.
+    @Test func theHeartRateIsKeptPerSecondWithItsAveragesInTheRecordTheActivityAndTheCSV() throws {
+        let scheduler = try Self.skippedAndPaused()
+        let wall: Int64 = 1_700_000_000 * Self.second
+        let samples = [(100_000, 100), (Self.second, 120), (3 * Self.second, 140), (6 * Self.second, 150)].map {
+            HeartRateSample(wall: wall + $0.0, bpm: $0.1)
+        }
+        let record = HistoryRecord(
+            workout: WorkoutIdentity(id: "a", text: "", origin: "g.plan", startedWall: wall), plan: scheduler.plan,
+            elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
+            skipped: scheduler.skipped, track: scheduler.track.shifted(by: wall - 100 * Self.second),
+            heartRates: samples)
+        #expect(record.heartRate == [[0, 100], [1, 120], [3, 140], [6, 150]])
+        #expect(record.averageHeartRate == 128 && record.maximumHeartRate == 150)
+        #expect(record.segments?.map(\.averageHeartRate) == [100, 137])
+        #expect(record.segments?.map(\.maximumHeartRate) == [100, 150])
+        #expect(record.heartRateText == "♥ 128 avg")
+        let messages = try FIT.decode(HistoryExport.fitActivity(record, plan: scheduler.plan))
+        func integers<Fields: FITProfileMessage>(_ field: Fields) -> [Int64] {
+            messages.compactMap { $0[field]?.integer }
+        }
+        #expect(integers(FIT.Record.heartRate) == [100, 120, 140, 150])
+        #expect(integers(FIT.Lap.avgHeartRate) == [100, 137] && integers(FIT.Lap.maxHeartRate) == [100, 150])
+        #expect(integers(FIT.Session.avgHeartRate) == [128] && integers(FIT.Session.maxHeartRate) == [150])
+        let row = HistoryExport.csv([record]).split(separator: "\r\n")[1]
+        #expect(row.hasSuffix(",128,150"), "\(row)")
+        #expect(HistoryExport.csvColumns.suffix(2) == ["avg_heart_rate", "max_heart_rate"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try JSONDecoder().decode(HistoryRecord.self, from: encoder.encode(record)) == record)
+        #expect(record.heartRateSamples.map(\.bpm) == [100, 120, 140, 150])
+    }
+
     @Test func aRecordWrittenBeforeTheInstantsWereKeptStillHasLapsAtThePlansOffsets() throws {
         let plan = try plan("30s run, 30s walk")
         var record = HistoryRecord(
