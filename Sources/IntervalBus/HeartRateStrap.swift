@@ -79,6 +79,8 @@ public final class HeartRateStrap: @unchecked Sendable {
     private var hearing = false
     private var wasLost = false
     private var saidUnavailable = false
+    /// When to look for the strap next (µs, monotonic): at once after BlueZ resolved its services.
+    private var nextLook: Int64 = 0
 
     private func run() {
         let bus: Bus
@@ -102,7 +104,6 @@ public final class HeartRateStrap: @unchecked Sendable {
             logger.warning("Failed to watch BlueZ's properties.", metadata: ["error": "\(error)"])
             return
         }
-        var nextLook: Int64 = 0
         while !stopping.withLock({ $0 }) {
             let now = Int64(monotonicMicroseconds())
             if characteristic == nil, now >= nextLook {
@@ -184,8 +185,8 @@ public final class HeartRateStrap: @unchecked Sendable {
             } else if path == device, interface == "org.bluez.Device1" {
                 if properties["Connected"]?.bool == false { lose(tr("The heart-rate strap is lost; looking for it.")) }
                 if properties["ServicesResolved"]?.bool == true, characteristic == nil {
-                    // Looked at again on the next turn of the loop.
-                    lastHeard = 0
+                    // Connected here: subscribed on the next turn of the loop, not after the retry's wait.
+                    nextLook = 0
                 }
             }
         } catch {

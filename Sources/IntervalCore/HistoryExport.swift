@@ -19,15 +19,20 @@ public enum HistoryExport {
         var messages = [FIT.fileID(type: 4, created: start / Micros.second), event(at: time(start), type: 0)]
         var pauses = (record.pauses ?? [])[...]
         let heartRates = record.heartRateSamples
-        /// A lap's or the session's average and maximum heart rate; none (the fields' invalid values) without samples.
-        func heartRate(from: Int64, to: Int64) -> (average: FITValue?, maximum: FITValue?) {
-            guard let summary = HeartRateSample.summary(of: heartRates, from: from, to: to) else { return (nil, nil) }
+        /// The average and maximum heart rate of `samples`; none (the fields' invalid values) without one.
+        func heartRate(_ samples: [HeartRateSample]) -> (average: FITValue?, maximum: FITValue?) {
+            guard let summary = HeartRateSample.summary(of: samples) else { return (nil, nil) }
             return (.integer(Int64(min(summary.average, 255))), .integer(Int64(min(summary.maximum, 255))))
         }
         for (index, lap) in laps.enumerated() {
             messages.append(FIT.Record.message([.timestamp: .integer(time(lap.start))]))
-            // The strap's samples in the lap, a record each.
-            for sample in heartRates where sample.wall >= lap.start && sample.wall < lap.start + lap.elapsed {
+            // The strap's samples of the lap, a record each: those from its start to the next lap's, and for the first
+            // and the last lap those before and after (the history keeps milliseconds from the workout's start).
+            let lapSamples = heartRates.filter { sample in
+                (index == 0 || sample.wall >= lap.start)
+                    && (index == laps.count - 1 || sample.wall < laps[index + 1].start)
+            }
+            for sample in lapSamples {
                 messages.append(
                     FIT.Record.message([
                         .timestamp: .integer(time(sample.wall)), .heartRate: .integer(Int64(min(sample.bpm, 255))),
@@ -38,7 +43,7 @@ public enum HistoryExport {
                 messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
                 pauses.removeFirst()
             }
-            let lapHeartRate = heartRate(from: lap.start, to: lap.start + lap.elapsed)
+            let lapHeartRate = heartRate(lapSamples)
             messages.append(
                 FIT.Lap.message([
                     .messageIndex: .integer(Int64(index)), .timestamp: .integer(time(lap.start + lap.elapsed)),
@@ -52,7 +57,7 @@ public enum HistoryExport {
             messages += [event(at: time(pause.startWall), type: 4), event(at: time(pause.endWall), type: 0)]
         }
         messages.append(FIT.Record.message([.timestamp: .integer(time(end))]))
-        let sessionHeartRate = heartRate(from: start, to: end + 1)
+        let sessionHeartRate = heartRate(heartRates)
         messages.append(event(at: time(end), type: 4))
         messages.append(
             FIT.Session.message([

@@ -41,7 +41,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     @NullWhenAbsent public var segments: [PlayedSegment]?
     /// The pauses, in order; absent in older records.
     @NullWhenAbsent public var pauses: [Pause]?
-    /// The strap's heart rate, a sample a second: `[seconds from the start, bpm]`; absent without a strap.
+    /// The strap's heart rate, a sample a second: `[milliseconds from the start, bpm]`; absent without a strap.
     public var heartRate: [[Int64]]?
     /// The average and the maximum of ``heartRate``, in bpm.
     public var averageHeartRate: Int?
@@ -167,7 +167,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// Keeps the strap's samples, and their average and maximum for the workout and each segment.
     private mutating func keep(_ samples: [HeartRateSample]) {
         guard let whole = HeartRateSample.summary(of: samples) else { return }
-        heartRate = samples.map { [($0.wall - startWall) / 1_000_000, Int64($0.bpm)] }
+        heartRate = samples.map { [($0.wall - startWall) / 1_000, Int64($0.bpm)] }
         (averageHeartRate, maximumHeartRate) = (whole.average, whole.maximum)
         segments = segments?.map { segment in
             var segment = segment
@@ -181,7 +181,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     public var heartRateSamples: [HeartRateSample] {
         (heartRate ?? []).compactMap { pair in
             guard pair.count == 2 else { return nil }
-            return HeartRateSample(wall: startWall + pair[0] * 1_000_000, bpm: Int(clamping: pair[1]))
+            return HeartRateSample(wall: startWall + pair[0] * 1_000, bpm: Int(clamping: pair[1]))
         }
     }
 

@@ -199,7 +199,7 @@ class TestAStrapInAWorkout:
         history = tmp_path / "state" / "intervald" / "history.jsonl"
         wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 10, "the workout to finish")
         record = json.loads(history.read_text().splitlines()[-1])
-        assert [bpm for _, bpm in record["heart_rate"]] == [131, 125, 118]
+        assert [bpm for _, bpm in record["heart_rate"]] == [131, 125, 118], record
         assert (record["avg_heart_rate"], record["max_heart_rate"]) == (125, 131)
         assert record["segments"][0]["max_heart_rate"] == 131
         listed = ctl("history", env={"XDG_STATE_HOME": str(tmp_path / "state")}).stdout

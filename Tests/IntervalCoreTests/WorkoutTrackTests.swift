@@ -143,7 +143,11 @@ import Testing
     @Test func theHeartRateIsKeptPerSecondWithItsAveragesInTheRecordTheActivityAndTheCSV() throws {
         let scheduler = try Self.skippedAndPaused()
         let wall: Int64 = 1_700_000_000 * Self.second
-        let samples = [(100_000, 100), (Self.second, 120), (3 * Self.second, 140), (6 * Self.second, 150)].map {
+        // 110 at 250 ms is the second segment's (it began at 200 ms), a record of the second lap.
+        let samples = [
+            (100_000, 100), (250_000, 110), (Self.second, 120), (3 * Self.second, 140), (6 * Self.second, 150),
+        ]
+        .map {
             HeartRateSample(wall: wall + $0.0, bpm: $0.1)
         }
         let record = HistoryRecord(
@@ -151,25 +155,25 @@ import Testing
             elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: scheduler.track.shifted(by: wall - 100 * Self.second),
             heartRates: samples)
-        #expect(record.heartRate == [[0, 100], [1, 120], [3, 140], [6, 150]])
-        #expect(record.averageHeartRate == 128 && record.maximumHeartRate == 150)
-        #expect(record.segments?.map(\.averageHeartRate) == [100, 137])
+        #expect(record.heartRate == [[100, 100], [250, 110], [1_000, 120], [3_000, 140], [6_000, 150]])
+        #expect(record.averageHeartRate == 124 && record.maximumHeartRate == 150)
+        #expect(record.segments?.map(\.averageHeartRate) == [100, 130])
         #expect(record.segments?.map(\.maximumHeartRate) == [100, 150])
-        #expect(record.heartRateText == "♥ 128 avg")
+        #expect(record.heartRateText == "♥ 124 avg")
         let messages = try FIT.decode(HistoryExport.fitActivity(record, plan: scheduler.plan))
         func integers<Fields: FITProfileMessage>(_ field: Fields) -> [Int64] {
             messages.compactMap { $0[field]?.integer }
         }
-        #expect(integers(FIT.Record.heartRate) == [100, 120, 140, 150])
-        #expect(integers(FIT.Lap.avgHeartRate) == [100, 137] && integers(FIT.Lap.maxHeartRate) == [100, 150])
-        #expect(integers(FIT.Session.avgHeartRate) == [128] && integers(FIT.Session.maxHeartRate) == [150])
+        #expect(integers(FIT.Record.heartRate) == [100, 110, 120, 140, 150])
+        #expect(integers(FIT.Lap.avgHeartRate) == [100, 130] && integers(FIT.Lap.maxHeartRate) == [100, 150])
+        #expect(integers(FIT.Session.avgHeartRate) == [124] && integers(FIT.Session.maxHeartRate) == [150])
         let row = HistoryExport.csv([record]).split(separator: "\r\n")[1]
-        #expect(row.hasSuffix(",128,150"), "\(row)")
+        #expect(row.hasSuffix(",124,150"), "\(row)")
         #expect(HistoryExport.csvColumns.suffix(2) == ["avg_heart_rate", "max_heart_rate"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(try JSONDecoder().decode(HistoryRecord.self, from: encoder.encode(record)) == record)
-        #expect(record.heartRateSamples.map(\.bpm) == [100, 120, 140, 150])
+        #expect(record.heartRateSamples == samples)
     }
 
     @Test func aRecordWrittenBeforeTheInstantsWereKeptStillHasLapsAtThePlansOffsets() throws {
