@@ -16,6 +16,8 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
     /// Says a sentence of the strap's to the person (on the queue): not available, lost, found again.
     private let say: (String) -> Void
     private var strap: HeartRateStrap?
+    /// Counts the straps read: what one let go of says late (its last "lost") is not taken for the next one's.
+    private var reading = 0
     /// When `HeartRate` was last announced (µs, monotonic), and whether a later announcement is waiting.
     private var announced: Int64 = 0
     private var announcing = false
@@ -36,19 +38,20 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
     }
 
     private func startReading(_ address: String) {
-        let (queue, logger) = (self.queue, self.logger)
+        reading += 1
+        let (queue, logger, reading) = (self.queue, self.logger, self.reading)
         let strap = HeartRateStrap(
             address: address, logger: logger,
             handlers: .init(
                 heard: { [weak self] bpm in
                     queue.async { [weak self] in
-                        guard let self, self.strap != nil else { return }
+                        guard let self, self.reading == reading, self.strap != nil else { return }
                         if session.heard(heartRate: bpm) { announce() }
                     }
                 },
                 lost: { [weak self] in
                     queue.async { [weak self] in
-                        guard let self else { return }
+                        guard let self, self.reading == reading else { return }
                         session.lostHeartRate()
                         announce()
                     }
