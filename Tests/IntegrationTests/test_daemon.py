@@ -38,6 +38,8 @@ EXPECTED_INTERFACE = {
     ".Remaining": ("property", "t", None, "const?"),
     ".SegmentCount": ("property", "u", None, "emits-change"),
     ".SegmentDistance": ("property", "u", None, "emits-change"),
+    ".SegmentHeartRateBound": ("property", "s", None, "emits-change"),
+    ".HeartRate": ("property", "q", None, "emits-change"),
     ".SegmentDuration": ("property", "t", None, "emits-change"),
     ".SegmentElapsed": ("property", "t", None, "const?"),
     ".SegmentIndex": ("property", "u", None, "emits-change"),
