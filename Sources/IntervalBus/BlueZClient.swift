@@ -5,20 +5,16 @@ import IntervalCore
 /// it knows (its ObjectManager), and discovery of the devices that offer the Heart Rate or the Fitness Machine
 /// service. No Bluetooth code of intervald's own runs below D-Bus. Not thread-safe: one thread owns it, as its bus.
 public final class BlueZClient {
-    private let bus: Bus
+    /// Its system-bus connection, for the caller's own matches (``HeartRateStrap``).
+    let bus: Bus
 
     static let service = "org.bluez"
     static let adapterInterface = "org.bluez.Adapter1"
 
-    /// On `bus`, a system bus the caller's thread owns.
-    init(bus: Bus) {
-        self.bus = bus
-    }
-
-    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the system's).
-    public init() throws(SensorError) {
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the system's), named `description` there.
+    public init(description: String = "intervald-bluetooth") throws(SensorError) {
         do throws(BusError) {
-            bus = try Bus.openSystem(description: "intervald-bluetooth")
+            bus = try Bus.openSystem(description: description)
         } catch {
             throw .unavailable(
                 tr(
@@ -87,7 +83,7 @@ public final class BlueZClient {
                 try filter.appendEntry("Transport", "s") { message throws(BusError) in try message.append("le") }
                 try filter.closeContainer()
                 _ = try bus.call(filter, timeout: .seconds(5))
-                _ = try bus.call(adapterCall(adapter, "StartDiscovery"), timeout: .seconds(5))
+                _ = try call(adapter, Self.adapterInterface, "StartDiscovery", timeout: .seconds(5))
             }
             // BlueZ adds what it finds to its objects; what is listed afterwards is read in one piece.
             let end = monotonicMicroseconds() + UInt64(max(0, seconds)) * 1_000_000
@@ -97,7 +93,7 @@ public final class BlueZClient {
                 if now < end { try bus.wait(timeout: .microseconds(Int64(end - now))) }
             }
             for adapter in adapters {
-                _ = try? bus.call(adapterCall(adapter, "StopDiscovery"), timeout: .seconds(5))
+                _ = try? call(adapter, Self.adapterInterface, "StopDiscovery", timeout: .seconds(5))
             }
         } catch {
             throw Self.failure(error)
@@ -105,9 +101,13 @@ public final class BlueZClient {
         return try sensors()
     }
 
-    private func adapterCall(_ adapter: String, _ member: String) throws(BusError) -> BusMessage {
-        try bus.newMethodCall(
-            destination: Self.service, path: adapter, interface: Self.adapterInterface, member: member)
+    /// Calls BlueZ's method `member` of `interface` on the object at `path`, without arguments, and waits for its
+    /// answer.
+    @discardableResult
+    func call(_ path: String, _ interface: String, _ member: String, timeout: Duration) throws(BusError) -> BusMessage {
+        try bus.call(
+            try bus.newMethodCall(destination: Self.service, path: path, interface: interface, member: member),
+            timeout: timeout)
     }
 
     /// A failed call, in a sentence: no BlueZ on the system bus is Bluetooth not being available.

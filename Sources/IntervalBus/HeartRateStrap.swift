@@ -83,16 +83,14 @@ public final class HeartRateStrap: @unchecked Sendable {
     private var nextLook: Int64 = 0
 
     private func run() {
-        let bus: Bus
-        do throws(BusError) {
-            bus = try Bus.openSystem(description: "intervald-heart-rate")
+        let client: BlueZClient
+        do throws(SensorError) {
+            client = try BlueZClient(description: "intervald-heart-rate")
         } catch {
-            sayUnavailable(
-                tr(
-                    "Bluetooth is not available: the system bus cannot be reached ({detail}).",
-                    ["detail": error.errnoDescription]))
+            sayUnavailable(error.description)
             return
         }
+        let bus = client.bus
         let context = Unmanaged.passUnretained(self).toOpaque()
         let slot: BusSlot
         do throws(BusError) {
@@ -107,7 +105,7 @@ public final class HeartRateStrap: @unchecked Sendable {
         while !stopping.withLock({ $0 }) {
             let now = Int64(monotonicMicroseconds())
             if characteristic == nil, now >= nextLook {
-                look(on: bus)
+                look(with: client)
                 nextLook = now + Self.retry
             }
             if hearing, now - lastHeard > Self.silence { lose(tr("The heart-rate strap went silent.")) }
@@ -119,16 +117,16 @@ public final class HeartRateStrap: @unchecked Sendable {
                 break
             }
         }
-        letGo(on: bus)
+        letGo(with: client)
         withExtendedLifetime(slot) {}
         handlers.lost()
     }
 
     /// Finds the strap, connects it and subscribes to its measurements, as far as it is ready.
-    private func look(on bus: Bus) {
+    private func look(with client: BlueZClient) {
         let objects: BlueZObjects
         do throws(SensorError) {
-            objects = try BlueZClient(bus: bus).objects()
+            objects = try client.objects()
             if let reason = objects.unavailability { throw .unavailable(reason) }
         } catch {
             sayUnavailable(error.description)
@@ -140,24 +138,17 @@ public final class HeartRateStrap: @unchecked Sendable {
             return
         }
         device = path
-        let properties = objects.objects[path]?["org.bluez.Device1"] ?? [:]
+        let properties = objects.objects[path]?[BlueZObjects.deviceInterface] ?? [:]
         do throws(BusError) {
             if properties["Connected"]?.bool != true {
-                _ = try bus.call(
-                    try bus.newMethodCall(
-                        destination: "org.bluez", path: path, interface: "org.bluez.Device1", member: "Connect"),
-                    timeout: .seconds(10))
+                try client.call(path, BlueZObjects.deviceInterface, "Connect", timeout: .seconds(10))
                 connectedHere = true
                 return  // Subscribed once BlueZ says ServicesResolved.
             }
             guard properties["ServicesResolved"]?.bool == true,
                 let measurement = objects.characteristic(BluetoothUUID.heartRateMeasurement, of: path)
             else { return }
-            _ = try bus.call(
-                try bus.newMethodCall(
-                    destination: "org.bluez", path: measurement, interface: "org.bluez.GattCharacteristic1",
-                    member: "StartNotify"),
-                timeout: .seconds(5))
+            try client.call(measurement, BlueZObjects.characteristicInterface, "StartNotify", timeout: .seconds(5))
             characteristic = measurement
             logger.info("Reading the heart-rate strap.", metadata: ["device": "\(path)"])
         } catch {
@@ -171,7 +162,7 @@ public final class HeartRateStrap: @unchecked Sendable {
         do throws(BusError) {
             let interface = try message.readString()
             let properties = try message.readProperties()
-            if path == characteristic, interface == "org.bluez.GattCharacteristic1",
+            if path == characteristic, interface == BlueZObjects.characteristicInterface,
                 let bytes = properties["Value"]?.bytes
             {
                 guard let measurement = HeartRateMeasurement(bytes) else {
@@ -182,7 +173,7 @@ public final class HeartRateStrap: @unchecked Sendable {
                 if wasLost { handlers.said(tr("The heart-rate strap is found again.")) }
                 (hearing, wasLost) = (true, false)
                 handlers.heard(measurement.bpm)
-            } else if path == device, interface == "org.bluez.Device1" {
+            } else if path == device, interface == BlueZObjects.deviceInterface {
                 if properties["Connected"]?.bool == false { lose(tr("The heart-rate strap is lost; looking for it.")) }
                 if properties["ServicesResolved"]?.bool == true, characteristic == nil {
                     // Connected here: subscribed on the next turn of the loop, not after the retry's wait.
@@ -210,19 +201,13 @@ public final class HeartRateStrap: @unchecked Sendable {
     }
 
     /// Unsubscribes, and disconnects the strap if it was connected here.
-    private func letGo(on bus: Bus) {
+    private func letGo(with client: BlueZClient) {
         if let characteristic {
-            _ = try? bus.call(
-                try bus.newMethodCall(
-                    destination: "org.bluez", path: characteristic, interface: "org.bluez.GattCharacteristic1",
-                    member: "StopNotify"),
-                timeout: .seconds(2))
+            _ = try? client.call(
+                characteristic, BlueZObjects.characteristicInterface, "StopNotify", timeout: .seconds(2))
         }
         if connectedHere, let device {
-            _ = try? bus.call(
-                try bus.newMethodCall(
-                    destination: "org.bluez", path: device, interface: "org.bluez.Device1", member: "Disconnect"),
-                timeout: .seconds(2))
+            _ = try? client.call(device, BlueZObjects.deviceInterface, "Disconnect", timeout: .seconds(2))
         }
     }
 }

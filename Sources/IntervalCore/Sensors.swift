@@ -84,9 +84,9 @@ public struct BlueZObjects: Sendable, Equatable {
     }
 
     static let adapterInterface = "org.bluez.Adapter1"
-    static let deviceInterface = "org.bluez.Device1"
+    public static let deviceInterface = "org.bluez.Device1"
     static let batteryInterface = "org.bluez.Battery1"
-    static let characteristicInterface = "org.bluez.GattCharacteristic1"
+    public static let characteristicInterface = "org.bluez.GattCharacteristic1"
 
     /// The adapters, by path, and whether each is powered.
     public var adapters: [(path: String, powered: Bool)] {
