@@ -61,7 +61,7 @@ public struct HeartRateBound: Sendable, Equatable, Hashable {
 }
 
 /// The heart rate a strap gave during a workout, a sample a second: what the history and a FIT activity keep.
-public struct HeartRateSample: Sendable, Equatable, Codable {
+public struct HeartRateSample: WallClockSample, Sendable, Equatable, Codable {
     /// When, on the wall clock (µs since the Unix epoch).
     public var wall: Int64
     public var bpm: Int
@@ -72,18 +72,6 @@ public struct HeartRateSample: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case wall = "wall_us", bpm
-    }
-
-    /// `samples` with `next` added: one a second, the last of each second kept (a strap notifies about once a second;
-    /// some, with RR intervals, more often).
-    public static func appending(_ next: HeartRateSample, to samples: [HeartRateSample]) -> [HeartRateSample] {
-        var samples = samples
-        if let last = samples.last, last.wall / 1_000_000 == next.wall / 1_000_000 {
-            samples[samples.count - 1] = next
-        } else {
-            samples.append(next)
-        }
-        return samples
     }
 
     /// The average (rounded) and the maximum of the samples from `start` up to `end` (µs, wall clock); nil without one.
@@ -160,5 +148,35 @@ struct LittleEndianReader {
         guard remaining >= 2 else { return nil }
         defer { offset += 2 }
         return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+    }
+
+    mutating func int16() -> Int? {
+        uint16().map { Int(Int16(truncatingIfNeeded: $0)) }
+    }
+
+    mutating func uint24() -> Int? {
+        guard remaining >= 3 else { return nil }
+        defer { offset += 3 }
+        return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+    }
+}
+
+/// A sample of a sensor, kept one a second during a workout.
+public protocol WallClockSample {
+    /// When, on the wall clock (µs since the Unix epoch).
+    var wall: Int64 { get }
+}
+
+extension Array where Element: WallClockSample {
+    /// With `next` added: one a second, the last of each second kept (a strap notifies about once a second; some,
+    /// with RR intervals, more often).
+    public func appendingOnePerSecond(_ next: Element) -> [Element] {
+        var samples = self
+        if let last = samples.last, last.wall / 1_000_000 == next.wall / 1_000_000 {
+            samples[samples.count - 1] = next
+        } else {
+            samples.append(next)
+        }
+        return samples
     }
 }

@@ -32,12 +32,14 @@ public struct WorkoutMoment: Sendable {
     public let track: WorkoutTrack
     /// The strap's heart rate so far, a sample a second (docs/sensors.md); empty without a strap.
     public let heartRates: [HeartRateSample]
+    /// What the machine said so far, a sample a second (docs/machines.md); empty without a machine.
+    public let machineSamples: [MachineSample]
 
     public init(
         event: SchedulerEvent, plan: Plan, workout: WorkoutIdentity, status: TimerStatus, place: Int64,
         now: ClockInstant, wallNow: Int64, planStart: ClockInstant?, nextChange: ClockInstant?, onTimer: Bool,
         pausedBySleep: Bool = false, slept: Int64 = 0, skipped: [String: Int64] = [:],
-        track: WorkoutTrack = WorkoutTrack(), heartRates: [HeartRateSample] = []
+        track: WorkoutTrack = WorkoutTrack(), heartRates: [HeartRateSample] = [], machineSamples: [MachineSample] = []
     ) {
         self.event = event
         self.plan = plan
@@ -54,6 +56,7 @@ public struct WorkoutMoment: Sendable {
         self.skipped = skipped
         self.track = track
         self.heartRates = heartRates
+        self.machineSamples = machineSamples
     }
 
     /// The workout's time so far, pauses excluded (``Scheduler/elapsed``); after the end, its whole time.

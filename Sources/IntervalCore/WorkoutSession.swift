@@ -108,7 +108,7 @@ public final class WorkoutSession {
         }
         self.scheduler = scheduler
         workout = identity
-        (pausedBySleep, slept, heartRates) = (false, 0, [])
+        (pausedBySleep, slept, heartRates, machineSamples, distanceAtStepStart) = (false, 0, [], [], nil)
         run(scheduler)
         return plan
     }
@@ -176,7 +176,7 @@ public final class WorkoutSession {
         let changed = heartRate != bpm
         heartRate = bpm
         if isActive {
-            heartRates = HeartRateSample.appending(HeartRateSample(wall: wallClock(), bpm: bpm), to: heartRates)
+            heartRates = heartRates.appendingOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm))
         }
         if let scheduler, scheduler.state == .running, let bound = scheduler.current?.heartRateBound,
             bound.isReached(by: bpm)
@@ -190,6 +190,44 @@ public final class WorkoutSession {
     /// The strap is gone (out of range, switched off): no heart rate is shown until it is heard again.
     public func lostHeartRate() {
         heartRate = nil
+    }
+
+    /// The machine's last reading; nil while none is heard (no machine chosen, not found yet, or lost).
+    public private(set) var machineReading: MachineReading?
+    /// The workout's machine readings, a sample a second, for its history.
+    private var machineSamples: [MachineSample] = []
+    /// The machine's distance when the running distance step began (its segment's index, metres): where the machine's
+    /// own distance ends the step.
+    private var distanceAtStepStart: (segment: Int64, metres: Int)?
+
+    /// A reading of the machine's (docs/machines.md): shown from now on, kept a second at a time, and, in a step of a
+    /// distance (`0.4km run`), the step's end once the machine's own distance since the step began covers it, as a
+    /// press of Done is. Nothing ends while paused. Answers whether the shown reading changed.
+    @discardableResult
+    public func heard(machine reading: MachineReading) -> Bool {
+        let changed = machineReading != reading
+        machineReading = reading
+        if isActive {
+            machineSamples = machineSamples.appendingOnePerSecond(MachineSample(wall: wallClock(), reading: reading))
+        }
+        guard let scheduler, scheduler.state == .running, let segment = scheduler.current,
+            let length = segment.distance, let metres = reading.distance
+        else { return changed }
+        guard let start = distanceAtStepStart, start.segment == segment.index else {
+            distanceAtStepStart = (segment.index, metres)
+            return changed
+        }
+        if Double(metres - start.metres) >= length {
+            // Running, so the skip is accepted.
+            try? scheduler.skip()
+        }
+        return changed
+    }
+
+    /// The machine is gone (out of range, switched off): no reading is shown until it is heard again.
+    public func lostMachine() {
+        machineReading = nil
+        distanceAtStepStart = nil
     }
 
     private func active() throws(TimerCommandError) -> Scheduler {
@@ -245,6 +283,7 @@ public final class WorkoutSession {
             event: event, plan: plan, workout: identity, status: status, place: scheduler?.place ?? 0,
             now: timer.now, wallNow: wallClock(), planStart: scheduler?.planStart, nextChange: scheduler?.nextChange,
             onTimer: scheduler?.isFiring ?? false, pausedBySleep: pausedBySleep, slept: slept,
-            skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack(), heartRates: heartRates)
+            skipped: scheduler?.skipped ?? [:], track: scheduler?.track ?? WorkoutTrack(), heartRates: heartRates,
+            machineSamples: machineSamples)
     }
 }

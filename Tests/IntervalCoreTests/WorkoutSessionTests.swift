@@ -90,6 +90,35 @@ import Testing
         #expect(session.status.heartRate == 0)
     }
 
+    /// A distance step ends at the machine's own distance since the step began, whether the step has a pace or not;
+    /// readings are kept a second at a time for the history.
+    @Test func aDistanceStepEndsAtTheMachinesOwnDistance() throws {
+        let (session, clock, recorder) = makeService()
+        try session.start("0.4km run, 0.2km walk @ 6:00/km, 1m walk", origin: "", replace: false)
+        #expect(session.heard(machine: MachineReading(speed: 10, distance: 1000)))
+        clock.advance(by: 60 * second)
+        session.heard(machine: MachineReading(speed: 10, distance: 1399))
+        #expect(session.status.segmentIndex == 0 && session.machineReading?.distance == 1399)
+        try session.pause()
+        session.heard(machine: MachineReading(speed: 10, distance: 1450))
+        #expect(session.status.segmentIndex == 0, "paused: nothing ends")
+        try session.resume()
+        clock.advance(by: second)
+        session.heard(machine: MachineReading(speed: 10, distance: 1450))
+        #expect(session.status.segmentIndex == 1)
+        session.heard(machine: MachineReading(speed: 10, distance: 1500))
+        clock.advance(by: 30 * second)
+        session.heard(machine: MachineReading(speed: 10, distance: 1700))
+        #expect(session.status.segmentIndex == 2, "a paced distance step ends at the machine's distance too")
+        session.heard(machine: MachineReading(speed: 10, distance: 5000))
+        #expect(session.status.segmentIndex == 2, "a timed step is the clock's")
+        session.lostMachine()
+        #expect(session.machineReading == nil)
+        session.stop(.user)
+        let samples = try #require(recorder.moments.last?.machineSamples)
+        #expect(samples.map(\.reading.distance) == [1000, 1450, 1500, 5000], "the last of each second")
+    }
+
     @Test func momentsCarryTheScheduleAndWhereTheWorkoutEnded() throws {
         let (service, clock, recorder) = makeService()
         clock.advance(by: 7 * second)

@@ -1,0 +1,240 @@
+/// Bluetooth's Fitness Machine service (FTMS 1.0, 0x1826) as intervald drives a treadmill or a bike (docs/machines.md):
+/// the control point's requests and answers, the machine's status, and what its treadmill or indoor bike data say.
+/// Pure bytes, little-endian as the service writes them; the adapter in IntervalBus moves them through BlueZ.
+
+/// A control point (0x2AD9) procedure intervald asks of a machine.
+public enum FitnessMachineRequest: Sendable, Equatable, Hashable {
+    /// 0x00: required before any other.
+    case requestControl
+    /// 0x02: a treadmill's belt speed, in 0.01 km/h.
+    case targetSpeed(hundredthsOfKilometresPerHour: Int)
+    /// 0x05: a bike's power, in watts.
+    case targetPower(watts: Int)
+    /// 0x07: start, or resume after a pause.
+    case start
+    /// 0x08 0x01.
+    case stop
+    /// 0x08 0x02.
+    case pause
+
+    public var opcode: UInt8 {
+        switch self {
+        case .requestControl: 0x00
+        case .targetSpeed: 0x02
+        case .targetPower: 0x05
+        case .start: 0x07
+        case .stop, .pause: 0x08
+        }
+    }
+
+    /// What is written to the control point.
+    public var bytes: [UInt8] {
+        switch self {
+        case .requestControl, .start: [opcode]
+        case .targetSpeed(let speed):
+            [opcode] + Self.littleEndian(UInt16(clamping: speed))
+        case .targetPower(let watts):
+            [opcode] + Self.littleEndian(UInt16(bitPattern: Int16(clamping: watts)))
+        case .stop: [opcode, 0x01]
+        case .pause: [opcode, 0x02]
+        }
+    }
+
+    /// Whether it sets a target (and so can be replaced by a later one before it is sent).
+    public var isTarget: Bool {
+        switch self {
+        case .targetSpeed, .targetPower: true
+        default: false
+        }
+    }
+
+    /// In words, for a sentence: "the target speed".
+    public var words: String {
+        switch self {
+        case .requestControl: tr("control")
+        case .targetSpeed: tr("the target speed")
+        case .targetPower: tr("the target power")
+        case .start: tr("start")
+        case .stop: tr("stop")
+        case .pause: tr("pause")
+        }
+    }
+
+    private static func littleEndian(_ value: UInt16) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8)]
+    }
+}
+
+/// A control point's indication: `[0x80, request opcode, result]`.
+public struct FitnessMachineResponse: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        case success
+        case notSupported
+        case invalidParameter
+        case failed
+        case controlNotPermitted
+        case other(UInt8)
+
+        init(_ code: UInt8) {
+            switch code {
+            case 0x01: self = .success
+            case 0x02: self = .notSupported
+            case 0x03: self = .invalidParameter
+            case 0x04: self = .failed
+            case 0x05: self = .controlNotPermitted
+            default: self = .other(code)
+            }
+        }
+
+        /// In words, for a sentence: "not supported".
+        public var words: String {
+            switch self {
+            case .success: tr("done")
+            case .notSupported: tr("not supported")
+            case .invalidParameter: tr("an invalid value")
+            case .failed: tr("failed")
+            case .controlNotPermitted: tr("control not permitted")
+            case .other(let code): tr("result {code}", ["code": "\(code)"])
+            }
+        }
+    }
+
+    public var opcode: UInt8
+    public var result: Result
+
+    /// nil for anything but a response code (0x80) followed by an opcode and a result.
+    public init?(_ bytes: [UInt8]) {
+        guard bytes.count >= 3, bytes[0] == 0x80 else { return nil }
+        (opcode, result) = (bytes[1], Result(bytes[2]))
+    }
+}
+
+/// The machine status characteristic (0x2ADA): only what changes what intervald does is told apart.
+public enum FitnessMachineStatus: Sendable, Equatable {
+    /// 0xFF: the machine took control back (its own keys, another app).
+    case controlLost
+    /// 0x02 with 0x01: stopped by the person on the machine, or 0x02 0x02: paused there.
+    case stoppedOnMachine
+    /// Anything else (started, a target changed, a reset).
+    case other
+
+    public init?(_ bytes: [UInt8]) {
+        guard let code = bytes.first else { return nil }
+        switch code {
+        case 0xFF: self = .controlLost
+        case 0x02: self = .stoppedOnMachine
+        default: self = .other
+        }
+    }
+}
+
+/// What a machine says of itself in its treadmill data (0x2ACD) or indoor bike data (0x2AD2) notifications.
+public struct MachineReading: Sendable, Equatable, Codable {
+    /// km/h.
+    public var speed: Double?
+    /// Metres since the machine started.
+    public var distance: Int?
+    /// Percent (a treadmill).
+    public var incline: Double?
+    /// Watts (a bike).
+    public var power: Int?
+    /// Revolutions a minute (a bike).
+    public var cadence: Double?
+
+    public init(
+        speed: Double? = nil, distance: Int? = nil, incline: Double? = nil, power: Int? = nil, cadence: Double? = nil
+    ) {
+        (self.speed, self.distance, self.incline, self.power, self.cadence) = (speed, distance, incline, power, cadence)
+    }
+
+    /// Treadmill data: a 16-bit flags field, then the fields it flags in order (FTMS §4.9). Bit 0 *clear* means the
+    /// instantaneous speed is there; bit 1 average speed; bit 2 total distance (24 bits); bit 3 inclination and ramp
+    /// angle. Later fields are not read. nil when cut short.
+    public init?(treadmillData bytes: [UInt8]) {
+        var reader = LittleEndianReader(bytes)
+        guard let flags = reader.uint16() else { return nil }
+        if flags & 0x0001 == 0 {
+            guard let speed = reader.uint16() else { return nil }
+            self.speed = Double(speed) / 100
+        }
+        if flags & 0x0002 != 0, reader.uint16() == nil { return nil }
+        if flags & 0x0004 != 0 {
+            guard let distance = reader.uint24() else { return nil }
+            self.distance = distance
+        }
+        if flags & 0x0008 != 0 {
+            guard let incline = reader.int16(), reader.int16() != nil else { return nil }
+            self.incline = Double(incline) / 10
+        }
+    }
+
+    /// Indoor bike data (FTMS §4.9.1): bit 0 *clear* instantaneous speed; bit 1 average speed; bit 2 instantaneous
+    /// cadence (0.5 rpm); bit 3 average cadence; bit 4 total distance (24 bits); bit 5 resistance level; bit 6
+    /// instantaneous power (signed W). Later fields are not read. nil when cut short.
+    public init?(indoorBikeData bytes: [UInt8]) {
+        var reader = LittleEndianReader(bytes)
+        guard let flags = reader.uint16() else { return nil }
+        if flags & 0x0001 == 0 {
+            guard let speed = reader.uint16() else { return nil }
+            self.speed = Double(speed) / 100
+        }
+        if flags & 0x0002 != 0, reader.uint16() == nil { return nil }
+        if flags & 0x0004 != 0 {
+            guard let cadence = reader.uint16() else { return nil }
+            self.cadence = Double(cadence) / 2
+        }
+        if flags & 0x0008 != 0, reader.uint16() == nil { return nil }
+        if flags & 0x0010 != 0 {
+            guard let distance = reader.uint24() else { return nil }
+            self.distance = distance
+        }
+        if flags & 0x0020 != 0, reader.int16() == nil { return nil }
+        if flags & 0x0040 != 0 {
+            guard let power = reader.int16() else { return nil }
+            self.power = power
+        }
+    }
+}
+
+/// The ceilings a machine is never sent above (`[machine] max_speed`, `max_power`).
+public struct MachineCeilings: Sendable, Equatable {
+    /// km/h.
+    public var speed: Double
+    /// Watts.
+    public var power: Int
+
+    public static let standard = MachineCeilings(speed: 16, power: 400)
+
+    public init(speed: Double, power: Int) {
+        (self.speed, self.power) = (speed, power)
+    }
+
+    /// The target a segment sets on a machine of `kind`, at most the ceiling, and whether the ceiling cut it; nil when
+    /// the segment sets nothing there (no pace on a treadmill, no power on a bike): the machine stays as it is.
+    public func request(for segment: Segment, on kind: SensorKind) -> (request: FitnessMachineRequest, capped: Bool)? {
+        switch kind {
+        case .treadmill:
+            guard let pace = segment.pace else { return nil }
+            let wanted = Int((pace.metresPerSecond * 3.6 * 100).rounded())
+            let ceiling = Int((speed * 100).rounded())
+            return (.targetSpeed(hundredthsOfKilometresPerHour: min(wanted, ceiling)), wanted > ceiling)
+        case .bike, .heartRate:
+            return nil
+        }
+    }
+}
+
+/// What a machine said during a workout, a sample a second: what the history and a FIT activity keep.
+public struct MachineSample: WallClockSample, Sendable, Equatable, Codable {
+    /// When, on the wall clock (µs since the Unix epoch).
+    public var wall: Int64
+    public var reading: MachineReading
+
+    public init(wall: Int64, reading: MachineReading) {
+        (self.wall, self.reading) = (wall, reading)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case wall = "wall_us", reading
+    }
+}
