@@ -110,6 +110,17 @@ public final class BlueZClient {
             timeout: timeout)
     }
 
+    /// Writes `bytes` to the characteristic at `path` (`WriteValue`, a write with a response) and waits for BlueZ's
+    /// answer: the device's acknowledgement, or its refusal as an error.
+    func writeValue(_ bytes: [UInt8], to path: String, timeout: Duration) throws(BusError) {
+        let call = try bus.newMethodCall(
+            destination: Self.service, path: path, interface: BlueZObjects.characteristicInterface, member: "WriteValue")
+        try call.append(bytes: bytes)
+        try call.openContainer("a", contents: "{sv}")
+        try call.closeContainer()
+        _ = try bus.call(call, timeout: timeout)
+    }
+
     /// A failed call, in a sentence: no BlueZ on the system bus is Bluetooth not being available.
     static func failure(_ error: BusError) -> SensorError {
         if error.name == BusErrorName.serviceUnknown || error.name == BusErrorName.nameHasNoOwner {

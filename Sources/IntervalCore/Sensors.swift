@@ -32,6 +32,8 @@ public enum BluetoothUUID {
     public static let fitnessMachineService = full(0x1826)
     public static let treadmillData = full(0x2ACD)
     public static let indoorBikeData = full(0x2AD2)
+    public static let fitnessMachineControlPoint = full(0x2AD9)
+    public static let fitnessMachineStatus = full(0x2ADA)
 
     /// `0x180D` → `0000180d-0000-1000-8000-00805f9b34fb`.
     public static func full(_ short: UInt16) -> String {
