@@ -114,7 +114,8 @@ public final class BlueZClient {
     /// answer: the device's acknowledgement, or its refusal as an error.
     func writeValue(_ bytes: [UInt8], to path: String, timeout: Duration) throws(BusError) {
         let call = try bus.newMethodCall(
-            destination: Self.service, path: path, interface: BlueZObjects.characteristicInterface, member: "WriteValue")
+            destination: Self.service, path: path, interface: BlueZObjects.characteristicInterface, member: "WriteValue"
+        )
         try call.append(bytes: bytes)
         try call.openContainer("a", contents: "{sv}")
         try call.closeContainer()

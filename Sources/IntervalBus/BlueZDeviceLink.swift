@@ -32,7 +32,8 @@ public class BlueZDeviceLink: @unchecked Sendable {
             for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         } else {
-            logger.warning("Failed to make a wake-up pipe; waits end every quarter second.", metadata: ["errno": "\(errno)"])
+            logger.warning(
+                "Failed to make a wake-up pipe; waits end every quarter second.", metadata: ["errno": "\(errno)"])
         }
         wakePipe = (ends[0], ends[1])
     }
@@ -172,7 +173,8 @@ public class BlueZDeviceLink: @unchecked Sendable {
             timeout = min(timeout, Int32(clamping: due > now ? (due - now + 999) / 1000 : 0))
         }
         var descriptors = [
-            pollfd(fd: busDescriptor, events: events, revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: busDescriptor, events: events, revents: 0),
+            pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
         ]
         if poll(&descriptors, 2, timeout) > 0, descriptors[1].revents != 0 {
             var bytes = [UInt8](repeating: 0, count: 64)

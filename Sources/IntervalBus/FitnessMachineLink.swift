@@ -226,7 +226,9 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     }
 
     override func lostSentence() -> String {
-        tr("{machine} is out of range; the plan's targets stop until it is back.", ["machine": name.isEmpty ? address : name])
+        tr(
+            "{machine} is out of range; the plan's targets stop until it is back.",
+            ["machine": name.isEmpty ? address : name])
     }
 
     override func unknownSentence() -> String {

@@ -11,23 +11,23 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
     public var address: String?
     private let session: WorkoutSession
     private let queue: DispatchQueue
-    private let server: TimerBusServer
     private let logger: Logger
     /// Says a sentence of the strap's to the person (on the queue): not available, lost, found again.
     private let say: (String) -> Void
     private var strap: HeartRateStrap?
     /// Counts the straps read: what one let go of says late (its last "lost") is not taken for the next one's.
     private var reading = 0
-    /// When `HeartRate` was last announced (µs, monotonic), and whether a later announcement is waiting.
-    private var announced: Int64 = 0
-    private var announcing = false
+    /// `PropertiesChanged(HeartRate)`, at most once a second.
+    private let announcement: ThrottledAnnouncement
 
     public init(
         address: String?, session: WorkoutSession, queue: DispatchQueue, server: TimerBusServer, logger: Logger,
         say: @escaping (String) -> Void
     ) {
-        (self.address, self.session, self.queue, self.server, self.logger) = (address, session, queue, server, logger)
+        (self.address, self.session, self.queue, self.logger) = (address, session, queue, logger)
         self.say = say
+        announcement = ThrottledAnnouncement(
+            [TimerProperty.heartRate.name], queue: queue, server: server, logger: logger)
     }
 
     public func handle(_ moment: WorkoutMoment) {
@@ -46,14 +46,14 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
                 heard: { [weak self] bpm in
                     queue.async { [weak self] in
                         guard let self, self.reading == reading, self.strap != nil else { return }
-                        if session.heard(heartRate: bpm) { announce() }
+                        if session.heard(heartRate: bpm) { announcement.announce() }
                     }
                 },
                 lost: { [weak self] in
                     queue.async { [weak self] in
                         guard let self, self.reading == reading else { return }
                         session.lostHeartRate()
-                        announce()
+                        announcement.announce()
                     }
                 },
                 said: { [weak self] sentence in
@@ -70,28 +70,5 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
         self.strap = nil
         session.lostHeartRate()
         DispatchQueue.global(qos: .utility).async { strap.stop() }
-    }
-
-    /// `PropertiesChanged(HeartRate)`, at most once a second: a change within the second is announced at its end.
-    private func announce() {
-        guard !announcing else { return }
-        let now = Int64(monotonicMicroseconds())
-        let wait = announced + 1_000_000 - now
-        guard wait > 0 else { return emit(at: now) }
-        announcing = true
-        queue.asyncAfter(deadline: .now() + .microseconds(Int(wait))) { [weak self] in
-            guard let self else { return }
-            announcing = false
-            emit(at: Int64(monotonicMicroseconds()))
-        }
-    }
-
-    private func emit(at now: Int64) {
-        announced = now
-        do {
-            try server.emitPropertiesChanged([TimerProperty.heartRate.name])
-        } catch {
-            logger.warning("Failed to emit PropertiesChanged, ignoring.", metadata: ["error": "\(error)"])
-        }
     }
 }

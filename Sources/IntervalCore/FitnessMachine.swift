@@ -209,6 +209,12 @@ public struct MachineCeilings: Sendable, Equatable {
         (self.speed, self.power) = (speed, power)
     }
 
+    /// The top speed to a tenth: "16.0".
+    public var speedText: String {
+        let tenths = Int((speed * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// The target a segment sets on a machine of `kind`, at most the ceiling, and whether the ceiling cut it; nil when
     /// the segment sets nothing there (no pace on a treadmill, no power on a bike): the machine stays as it is.
     public func request(for segment: Segment, on kind: SensorKind) -> (request: FitnessMachineRequest, capped: Bool)? {

@@ -49,6 +49,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// The suspend inhibitor and the sleep delay (docs/reference.md §6).
     private var awake: AwakeOutput?
     private var heartRate: HeartRateOutput?
+    private var machine: MachineOutput?
     private let catalog: PlanCatalog
     private let programs: ProgramLedger
     private let reminders: ProgramReminders
@@ -140,6 +141,14 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             }
             outputs[.heartRate] = heartRate
             self.heartRate = heartRate
+            let machine = MachineOutput(
+                address: settings.sensors.machine, ceilings: .standard, properties: [], session: session,
+                queue: queue, server: server, logger: logger
+            ) { [weak self] sentence in
+                self?.showDesktopMessage(DesktopMessage(summary: tr("Fitness machine"), body: sentence))
+            }
+            outputs[.machine] = machine
+            self.machine = machine
             assembleOutputs()
             self.notification = notification
             self.history = history
@@ -259,6 +268,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         session.defaultCountdown = new.defaultCountdown
         idleExit?.delay = new.idleExit
         heartRate?.address = new.sensors.heartRate
+        machine?.address = new.sensors.machine
         hooks?.hooks = new.hooks
         notification?.restyle(new.notificationStyle)
         if new.onSleep != old.onSleep, let awake {
