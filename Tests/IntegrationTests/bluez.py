@@ -198,6 +198,17 @@ class BlueZ:
         self.sent.append((device_path, characteristic_uuid, bytes(value), delivered))
         return delivered
 
+    def notify_every(self, device_path, characteristic_uuid, value, interval_ms):
+        """The device sends `value` on its characteristic every `interval_ms` from now on (the stand-in's own timer, as
+        a strap sends each measurement by itself)."""
+        self.mock.NotifyEvery(device_path, characteristic_uuid, dbus.Array(value, signature="y"),
+                              dbus.UInt32(interval_ms))
+
+    def delivered(self, device_path, characteristic_uuid):
+        """How many of the device's notifications of its characteristic reached a subscriber so far (notify(),
+        notify_every() and a fitness machine's own)."""
+        return int(self.mock.Delivered(device_path, characteristic_uuid))
+
     def go_out_of_range(self, device_path):
         self.mock.GoOutOfRange(device_path)
 

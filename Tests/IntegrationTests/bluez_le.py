@@ -36,6 +36,8 @@ FIRST_SERVICE_HANDLE = 0x000C
 
 #: Each call the stand-in's BlueZ API received, in order: (object path, method, arguments).
 calls = []
+#: (device path, characteristic UUID): how many of its notifications and indications reached BlueZ's subscribers.
+delivered = {}
 
 
 def error(name, message):
@@ -279,7 +281,22 @@ def send(device, uuid, value):
     if not characteristic.subscribers:
         return False
     characteristic.UpdateProperties(CHARACTERISTIC, {"Value": dbus.Array(value, signature="y")})
+    delivered[device.path, uuid] = delivered.get((device.path, uuid), 0) + 1
     return True
+
+
+@dbus.service.method(bluez5.BLUEZ_MOCK_IFACE, in_signature="osayu", out_signature="")
+def NotifyEvery(mock, device_path, uuid, value, interval_ms):
+    """The device notifies `value` on its characteristic of `uuid` every `interval_ms`, from now on, as a strap sends
+    its measurement whether or not anyone listens (only what reaches a subscriber goes on the bus)."""
+    Notify(mock, device_path, uuid, value)
+    GLib.timeout_add(interval_ms, lambda: send(mockobject.objects[device_path], uuid, value) or True)
+
+
+@dbus.service.method(bluez5.BLUEZ_MOCK_IFACE, in_signature="os", out_signature="u")
+def Delivered(_mock, device_path, uuid):
+    """How many of the device's notifications (or indications) of its characteristic of `uuid` reached a subscriber."""
+    return dbus.UInt32(delivered.get((device_path, uuid), 0))
 
 
 @dbus.service.method(bluez5.BLUEZ_MOCK_IFACE, in_signature="o", out_signature="")

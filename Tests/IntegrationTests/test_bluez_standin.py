@@ -9,8 +9,9 @@ import time
 import dbus
 import pytest
 
-from bluez import (BLUEZ, CONTROL_POINT, FEATURE, HEART_RATE_MEASUREMENT, INCLINATION_RANGE, INDOOR_BIKE_DATA,  # noqa: F401
-                   MACHINE_STATUS, POWER_RANGE, SPEED_RANGE, TREADMILL_DATA, GattService, bluez, plain, uuid16)
+from bluez import bluez  # noqa: F401 (the fixture)
+from bluez import (BLUEZ, CONTROL_POINT, FEATURE, HEART_RATE_MEASUREMENT, INCLINATION_RANGE, INDOOR_BIKE_DATA,
+                   MACHINE_STATUS, POWER_RANGE, SPEED_RANGE, TREADMILL_DATA, GattService, plain, uuid16)
 from conftest import BusMonitor, busctl, wait_until
 
 DEVICE = "org.bluez.Device1"
@@ -146,6 +147,20 @@ def test_a_notification_reaches_the_bus_only_once_a_client_has_called_start_noti
                           (STRAP, HEART_RATE_MEASUREMENT, BEAT, True)]
     assert [c.method for c in bluez.calls()] == ["Connect", "StartNotify"]
     assert bluez.calls("StartNotify")[0].path == MEASUREMENT
+
+
+def test_a_strap_that_notifies_every_250_ms_reaches_its_subscriber_four_times_a_second(bluez, client, monitors):
+    bluez.add_adapter()
+    bluez.add_heart_rate_strap()
+    connect(bluez, client)
+    values = monitors(f"type='signal',path='{MEASUREMENT}',member='PropertiesChanged'")
+    call(client, MEASUREMENT, CHARACTERISTIC, "StartNotify")
+    bluez.notify_every(STRAP, HEART_RATE_MEASUREMENT, BEAT, 250)
+    beats = wait_until(lambda: len(values.received()) >= 9 and values.received()[1:9], 10, "eight beats")
+    assert {tuple(m["payload"]["data"][1]["Value"]["data"]) for m in beats} == {tuple(BEAT)}
+    seconds = (beats[-1]["timestamp-realtime"] - beats[0]["timestamp-realtime"]) / 1e6
+    assert 1.5 <= seconds < 4, f"seven intervals of 250 ms took {seconds} s"
+    assert bluez.delivered(STRAP, HEART_RATE_MEASUREMENT) >= 8
 
 
 def test_a_subscription_ends_with_stop_notify_or_when_its_client_leaves_the_bus(bluez, client):
@@ -310,7 +325,8 @@ def test_a_treadmill_and_a_bike_read_their_features_and_ranges(bluez, client):
     def read(path, uuid):
         return bytes(call(client, bluez.characteristic(path, uuid), CHARACTERISTIC, "ReadValue", NO_OPTIONS))
 
-    # Treadmill: total distance and inclination; speed and inclination targets. 1.00–20.00 km/h by 0.10, 0–15 % by 0.5.
+    # Treadmill: total distance and inclination; speed and inclination targets; 1.00–20.00 km/h by 0.10; 0–15 % by
+    # 0.5.
     assert read(TREADMILL, FEATURE) == bytes([0x0C, 0, 0, 0, 0x03, 0, 0, 0])
     assert read(TREADMILL, SPEED_RANGE) == bytes([100, 0, 0xD0, 0x07, 10, 0])
     assert read(TREADMILL, INCLINATION_RANGE) == bytes([0, 0, 150, 0, 5, 0])
