@@ -175,8 +175,8 @@ class BlueZ:
         self.mock.SetControlAnswers(machine_path, "refuse", dbus.Byte(result))
 
     def stop_answering(self, machine_path):
-        """The machine acknowledges later writes (WriteValue answers) but never indicates a result, until
-        answer_normally()."""
+        """The machine acknowledges later writes (WriteValue answers) but neither acts on them nor indicates a result,
+        until answer_normally()."""
         self.mock.SetControlAnswers(machine_path, "silent", dbus.Byte(0))
 
     def answer_normally(self, machine_path):

@@ -616,7 +616,7 @@ def TakeBackControl(_mock, device_path):
 @dbus.service.method(bluez5.BLUEZ_MOCK_IFACE, in_signature="osy", out_signature="")
 def SetControlAnswers(_mock, device_path, answers, result):
     """How the control point answers from now on: "normal"; "refuse", every write with `result` (0x02 to 0x05) and
-    nothing done; "silent", writes acknowledged but never answered."""
+    nothing done; "silent", writes acknowledged but neither done nor answered."""
     if answers not in ("normal", "refuse", "silent"):
         raise dbus.exceptions.DBusException(f"No control point answers {answers!r}",
                                             name=f"{bluez5.BLUEZ_MOCK_IFACE}.NoSuchAnswers")
