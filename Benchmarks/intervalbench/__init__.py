@@ -19,7 +19,7 @@ Adding one is a new module and one line in MEASUREMENTS.
 """
 from . import (measure_client, measure_cue_baselines, measure_cue_floor, measure_cue_lateness, measure_floors,
                measure_footprint, measure_haptics, measure_hostile, measure_perceived, measure_scale,
-               measure_side_by_side, measure_soak, measure_tray, measure_wakeups, measure_window)
+               measure_sensors, measure_side_by_side, measure_soak, measure_tray, measure_wakeups, measure_window)
 
 MEASUREMENTS = [
     measure_footprint,      # RSS and mappings of a fresh daemon
@@ -37,4 +37,5 @@ MEASUREMENTS = [
     measure_window,         # the window: first frame, its digits' lag, its cost; the daemon's cues with it open
     measure_tray,           # the daemon's cues with its tray item shown in Plasma's system tray, and with it off
     measure_haptics,        # the daemon's cues asking feedbackd for an event each, and with haptics off
+    measure_sensors,        # the daemon's cues with a strap and a treadmill chosen (the BlueZ stand-in), and with none
 ]

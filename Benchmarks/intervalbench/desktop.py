@@ -40,6 +40,8 @@ class Bench:
         self.cue_floor = config["cue_floor"]
         self.monitor_path = work / "busmon.jsonl"
         self.background = []  # (name, finish() -> dict of raw data), see run_in_background
+        #: Variables the daemon gets on top of the bench's environment, e.g. another system bus.
+        self.daemon_env = {}
 
     # -- the bus
 
@@ -69,7 +71,8 @@ class Bench:
 
     def start_daemon(self):
         self.daemon = subprocess.Popen([str(self.bin / "intervald"), "--config", str(self.settings),
-                                        "--log-level", "warning"], stdout=self.daemon_log, stderr=self.daemon_log)
+                                        "--log-level", "warning"], stdout=self.daemon_log, stderr=self.daemon_log,
+                                       env={**os.environ, **self.daemon_env})
         self.wait_for(self.name_owned, 20, "intervald to own its name")
         return self.daemon.pid
 

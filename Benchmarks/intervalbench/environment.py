@@ -58,11 +58,20 @@ def measure_in_desktop(config):
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # always a private bus, never the user's desktop
         env["INTERVALD_TEST_DESKTOP_TIMEOUT"] = "20"
         log("measuring inside a private test desktop (session bus + Xvfb + dunst) …")
-        subprocess.run([str(REPO / "scripts" / "test-desktop"), sys.executable, str(ENTRY_POINT),
+        subprocess.run([str(REPO / "scripts" / "test-desktop"), inner_python(), str(ENTRY_POINT),
                         "--inner", str(work)], env=env, check=True)
         return json.loads((work / "raw.json").read_text())
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def inner_python():
+    """The Python that runs the measurements: one with dbus-python, which drives the BlueZ stand-in of the tests
+    (Debian's, as scripts/test picks it, where a python3 of its own comes first on PATH), else this one."""
+    for candidate in ("/usr/bin/python3", sys.executable):
+        if subprocess.run([candidate, "-c", "import dbus"], capture_output=True).returncode == 0:
+            return candidate
+    return sys.executable
 
 
 def source_state():

@@ -10,9 +10,11 @@ with a strap checks that by hand, bluetoothd running and the strap worn:
     bluetoothctl            power on, scan on (the strap appears: "Polar H10 …"), scan off, connect <its address>
     intervalctl sensors     the strap, its battery and its heart rate
 
-The `bluez` fixture gives a BlueZ: `address` for DBUS_SYSTEM_BUS_ADDRESS; add_adapter(), then add_heart_rate_strap() or
-add_device(); notify() sends what the device would, go_out_of_range() and come_back() move it, calls() says what the
-clients asked.
+The `bluez` fixture gives a BlueZ: `address` for DBUS_SYSTEM_BUS_ADDRESS; add_adapter(), then add_heart_rate_strap(),
+add_treadmill(), add_bike() or add_device(); notify() sends what the device would, go_out_of_range() and come_back()
+move it, calls() says what the clients asked. A treadmill or a bike answers its control point as the Fitness Machine
+Service says and notifies its data once a second (bluez_le.FitnessMachine); take_back_control(), refuse() and
+stop_answering() make it misbehave, control_writes() says what was written to it and when.
 """
 import os
 import subprocess
@@ -41,17 +43,37 @@ class GattService(NamedTuple):
 
 HEART_RATE = GattService(uuid16(0x180D), [(uuid16(0x2A37), ["notify"])])
 HEART_RATE_MEASUREMENT = uuid16(0x2A37)
-#: Fitness Machine (FTMS): a treadmill notifies treadmill data, a bike indoor bike data; both have the control point.
-FITNESS_MACHINE_TREADMILL = GattService(uuid16(0x1826), [(uuid16(0x2ACD), ["notify"]),
-                                                         (uuid16(0x2AD9), ["write", "indicate"])])
-FITNESS_MACHINE_BIKE = GattService(uuid16(0x1826), [(uuid16(0x2AD2), ["notify"]),
-                                                    (uuid16(0x2AD9), ["write", "indicate"])])
+#: Fitness Machine (FTMS): the features (read), a treadmill's data (notify) and supported speed and inclination ranges
+#: (read), or a bike's indoor bike data and supported power range; both have the control point (write, indicate) and
+#: the machine status (notify). In the order of the service's definition, which is the handles' order on machines.
+FEATURE, CONTROL_POINT, MACHINE_STATUS = uuid16(0x2ACC), uuid16(0x2AD9), uuid16(0x2ADA)
+TREADMILL_DATA, SPEED_RANGE, INCLINATION_RANGE = uuid16(0x2ACD), uuid16(0x2AD4), uuid16(0x2AD5)
+INDOOR_BIKE_DATA, POWER_RANGE = uuid16(0x2AD2), uuid16(0x2AD8)
+FITNESS_MACHINE_TREADMILL = GattService(uuid16(0x1826), [
+    (FEATURE, ["read"]), (TREADMILL_DATA, ["notify"]), (SPEED_RANGE, ["read"]), (INCLINATION_RANGE, ["read"]),
+    (CONTROL_POINT, ["write", "indicate"]), (MACHINE_STATUS, ["notify"])])
+FITNESS_MACHINE_BIKE = GattService(uuid16(0x1826), [
+    (FEATURE, ["read"]), (INDOOR_BIKE_DATA, ["notify"]), (POWER_RANGE, ["read"]),
+    (CONTROL_POINT, ["write", "indicate"]), (MACHINE_STATUS, ["notify"])])
 
 
 class Call(NamedTuple):
     path: str
     method: str
     args: list
+
+
+class ControlWrite(NamedTuple):
+    """A write to a machine's control point."""
+    value: bytes
+    #: When the stand-in received it: CLOCK_MONOTONIC (the daemon's cue instants) and CLOCK_REALTIME (busctl
+    #: monitor's timestamp-realtime), µs.
+    monotonic_us: int
+    realtime_us: int
+    #: The indication that answered it, [0x80, op code, result], or b"" (refused by BlueZ, or not answered).
+    indication: bytes
+    #: The D-Bus error WriteValue answered with, or "".
+    error: str
 
 
 def plain(value):
@@ -128,12 +150,64 @@ class BlueZ:
     def add_heart_rate_strap(self, name="Polar H10 1A2B3C4D", address="C0:FF:EE:12:34:56", battery=85, **options):
         return self.add_device(name, address, [HEART_RATE], battery=battery, **options)
 
+    def add_treadmill(self, name="Horizon 7.8 AT", address="E4:5F:01:AA:BB:CC", **options):
+        """A treadmill (bluez_le.FitnessMachine): 1 to 20 km/h, 0 to 15 % inclination; it notifies treadmill data once
+        a second and answers its control point."""
+        return self.add_fitness_machine("treadmill", name, address, FITNESS_MACHINE_TREADMILL, options)
+
+    def add_bike(self, name="KICKR CORE 5A1B", address="F0:12:34:56:5A:1B", **options):
+        """An indoor bike or smart trainer (bluez_le.FitnessMachine): a power target from 0 to 1500 W; it notifies
+        indoor bike data once a second and answers its control point."""
+        return self.add_fitness_machine("bike", name, address, FITNESS_MACHINE_BIKE, options)
+
+    def add_fitness_machine(self, kind, name, address, service, options):
+        path = self.add_device(name, address, [service], **{"address_type": "public", **options})
+        self.mock.AddFitnessMachine(path, kind)
+        return path
+
+    def take_back_control(self, machine_path):
+        """The machine takes control back (status 0xFF): writes are answered 0x05 until a new request for control."""
+        self.mock.TakeBackControl(machine_path)
+
+    def refuse(self, machine_path, result=0x04):
+        """The machine answers every later write with `result` (0x02 not supported … 0x05 control not permitted)
+        and does nothing, until answer_normally()."""
+        self.mock.SetControlAnswers(machine_path, "refuse", dbus.Byte(result))
+
+    def stop_answering(self, machine_path):
+        """The machine acknowledges later writes (WriteValue answers) but neither acts on them nor indicates a result,
+        until answer_normally()."""
+        self.mock.SetControlAnswers(machine_path, "silent", dbus.Byte(0))
+
+    def answer_normally(self, machine_path):
+        self.mock.SetControlAnswers(machine_path, "normal", dbus.Byte(0))
+
+    def control_writes(self, machine_path):
+        """Every write to the machine's control point so far (ControlWrite), in order."""
+        return [ControlWrite(*plain(write)) for write in self.mock.ControlPointWrites(machine_path)]
+
+    def machine_state(self, machine_path):
+        """What the machine is doing: kind, state ("started", "paused", "stopped"), controlled, distance_m, and speed,
+        target_speed (0.01 km/h), inclination (0.1 %) on a treadmill, target_power (W, -1 before one) on a bike."""
+        return plain(self.mock.MachineState(machine_path))
+
     def notify(self, device_path, characteristic_uuid, value):
         """The device sends `value` (bytes) on its characteristic: whether BlueZ passed it on (only while connected
         and someone called StartNotify)."""
         delivered = bool(self.mock.Notify(device_path, characteristic_uuid, dbus.Array(value, signature="y")))
         self.sent.append((device_path, characteristic_uuid, bytes(value), delivered))
         return delivered
+
+    def notify_every(self, device_path, characteristic_uuid, value, interval_ms):
+        """The device sends `value` on its characteristic every `interval_ms` from now on (the stand-in's own timer, as
+        a strap sends each measurement by itself)."""
+        self.mock.NotifyEvery(device_path, characteristic_uuid, dbus.Array(value, signature="y"),
+                              dbus.UInt32(interval_ms))
+
+    def delivered(self, device_path, characteristic_uuid):
+        """How many of the device's notifications of its characteristic reached a subscriber so far (notify(),
+        notify_every() and a fitness machine's own)."""
+        return int(self.mock.Delivered(device_path, characteristic_uuid))
 
     def go_out_of_range(self, device_path):
         self.mock.GoOutOfRange(device_path)
