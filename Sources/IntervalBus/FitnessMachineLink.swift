@@ -149,7 +149,9 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
         switch request {
         case .requestControl: break
         case .start: appliedRun = .running
-        case .pause: appliedRun = .paused
+        case .pause:
+            // Some machines resume at their lowest speed: the step's target is sent again after the resume.
+            (appliedRun, appliedTarget) = (.paused, nil)
         case .stop: appliedRun = .stopped
         case .targetSpeed, .targetPower: appliedTarget = request
         }

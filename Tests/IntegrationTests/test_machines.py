@@ -1,0 +1,154 @@
+"""A chosen treadmill or bike driven by the daemon during a workout (docs/machines.md), against BlueZ's D-Bus API on a
+private system bus with FTMS machines of the stand-in's (bluez.py; no radio runs here): every byte written to the
+control point checked against the plan's steps and their instants, pause, resume and stop, the ceiling, control
+refused, taken back and unanswered, a machine out of range and back, and a distance step ended by the machine's own
+distance. The workout is a timer that cues on time whatever the machine does."""
+import pytest
+
+from bluez import bluez  # noqa: F401
+from conftest import PATH, SERVICE, busctl, ctl, wait_until
+
+TREADMILL = ("Horizon 7.8 AT", "E4:5F:01:AA:BB:CC")
+BIKE = ("KICKR CORE 5A1B", "F0:12:34:56:5A:1B")
+
+REQUEST_CONTROL, START, STOP, PAUSE = b"\x00", b"\x07", b"\x08\x01", b"\x08\x02"
+
+
+def speed(hundredths_of_km_h):
+    return b"\x02" + hundredths_of_km_h.to_bytes(2, "little")
+
+
+def get(prop):
+    kind, value = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
+    return value.strip().strip('"') if kind == "s" else int(value)
+
+
+def written(bluez, machine):
+    return [write.value for write in bluez.control_writes(machine)]
+
+
+def said(notify_log):
+    return [entry["body"] for entry in notify_log.entries() if entry.get("summary") == "Fitness machine"]
+
+
+@pytest.fixture
+def treadmill(bluez):
+    bluez.add_adapter()
+    return bluez.add_treadmill(*TREADMILL)
+
+
+@pytest.fixture
+def daemon_config(tmp_path):
+    path = tmp_path / "intervald.toml"
+    path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nmachine = "{TREADMILL[1]}"\n')
+    return path
+
+
+@pytest.fixture
+def daemon_environment(bluez):
+    return {"DBUS_SYSTEM_BUS_ADDRESS": bluez.address}
+
+
+def test_each_step_sets_the_belts_speed_within_half_a_second_and_the_end_stops_it(bluez, treadmill,
+                                                                                 activatable_daemon, monitor,
+                                                                                 notify_log):
+    segments = monitor(f"type='signal',path='{PATH}',member='SegmentStarted'")
+    assert ctl("start", "-e", "3s run @ 5:00/km, 3s walk @ 10:00/km, 3s walk, 3s run @ 3:00/km").returncode == 0
+    wait_until(lambda: get("State") == "idle" and STOP in written(bluez, treadmill), 30,
+               "the workout to finish and the belt to stop")
+    writes = bluez.control_writes(treadmill)
+    # Control, start, then a speed per step with a pace: none for the walk without one, the ceiling (16 km/h) for
+    # 3:00/km (20 km/h), and stop at the finish.
+    assert [write.value for write in writes] == \
+        [REQUEST_CONTROL, START, speed(1200), speed(600), speed(1600), STOP]
+    assert all(write.indication == bytes([0x80, write.value[0], 0x01]) for write in writes), writes
+    starts = [message["timestamp-realtime"] for message in segments.received("SegmentStarted")]
+    assert len(starts) == 4
+    for write, step in zip(writes[2:5], (0, 1, 3)):
+        assert 0 <= write.realtime_us - starts[step] < 500_000, (write, step, starts)
+    assert said(notify_log).count(
+        "A step's pace is faster than the top speed; the machine is set to 16.0 km/h.") == 1
+    wait_until(lambda: bluez.calls("Disconnect"), 10, "the machine let go")
+    assert bluez.machine_state(treadmill)["state"] == "stopped"
+
+
+def test_pause_resume_and_stop_are_the_machines_too(bluez, treadmill, activatable_daemon):
+    assert ctl("start", "-e", "1m run @ 6:00/km").returncode == 0
+    wait_until(lambda: speed(1000) in written(bluez, treadmill), 10, "the step's speed")
+    assert ctl("pause").returncode == 0
+    wait_until(lambda: written(bluez, treadmill)[-1:] == [PAUSE], 5, "the machine paused")
+    assert ctl("resume").returncode == 0
+    # Resumed, then set to the step's speed again: some belts resume at their lowest.
+    wait_until(lambda: written(bluez, treadmill)[-2:] == [START, speed(1000)], 5, "the machine resumed")
+    assert ctl("stop").returncode == 0
+    wait_until(lambda: written(bluez, treadmill)[-1:] == [STOP], 5, "the machine stopped")
+    assert written(bluez, treadmill) == [REQUEST_CONTROL, START, speed(1000), PAUSE, START, speed(1000), STOP]
+    wait_until(lambda: bluez.calls("Disconnect"), 10, "the machine let go")
+
+
+def test_control_refused_leaves_a_timer_and_is_asked_for_again_at_the_next_step(bluez, treadmill,
+                                                                                activatable_daemon, notify_log):
+    bluez.refuse(treadmill, 0x05)
+    assert ctl("start", "-e", "4s run @ 6:00/km, 4s walk @ 10:00/km, 10s run @ 5:00/km").returncode == 0
+    wait_until(lambda: said(notify_log), 10, "the refusal said")
+    assert said(notify_log) == [
+        "Horizon 7.8 AT refused control (control not permitted); the plan's targets stop until it gives control."]
+    assert written(bluez, treadmill) == [REQUEST_CONTROL]
+    bluez.answer_normally(treadmill)
+    wait_until(lambda: get("SegmentIndex") == 1, 10, "the next step, on time")
+    wait_until(lambda: speed(600) in written(bluez, treadmill), 5, "control asked for again and the speed set")
+    assert written(bluez, treadmill) == [REQUEST_CONTROL, REQUEST_CONTROL, START, speed(600)]
+    wait_until(lambda: speed(1200) in written(bluez, treadmill), 10, "the next step's speed")
+    assert len(said(notify_log)) == 1
+    assert ctl("stop").returncode == 0
+
+
+def test_control_taken_back_stops_the_targets_until_the_next_step(bluez, treadmill, activatable_daemon,
+                                                                   notify_log):
+    assert ctl("start", "-e", "5s run @ 6:00/km, 5s walk @ 10:00/km, 1m run @ 5:00/km").returncode == 0
+    wait_until(lambda: speed(1000) in written(bluez, treadmill), 10, "the first speed")
+    bluez.take_back_control(treadmill)
+    wait_until(lambda: said(notify_log), 5, "control taken back said")
+    assert said(notify_log) == [
+        "Horizon 7.8 AT took back control; the plan's targets stop until it gives it back."]
+    wait_until(lambda: speed(600) in written(bluez, treadmill), 10, "control asked for again at the next step")
+    assert written(bluez, treadmill)[3:] == [REQUEST_CONTROL, START, speed(600)]
+    assert get("State") == "running"
+    assert ctl("stop").returncode == 0
+
+
+def test_a_machine_that_does_not_answer_is_said_once_and_the_workout_goes_on(bluez, treadmill,
+                                                                             activatable_daemon, notify_log):
+    assert ctl("start", "-e", "4s run @ 6:00/km, 1m walk @ 10:00/km").returncode == 0
+    wait_until(lambda: speed(1000) in written(bluez, treadmill), 10, "the first speed")
+    bluez.stop_answering(treadmill)
+    wait_until(lambda: said(notify_log), 10, "the silence said")
+    assert said(notify_log) == [
+        "Horizon 7.8 AT did not answer the target speed within 3 seconds; the plan's targets stop until it gives control."]
+    assert get("SegmentIndex") == 1 and get("State") == "running"
+    assert ctl("stop").returncode == 0
+
+
+def test_a_machine_out_of_range_is_said_and_driven_again_when_back(bluez, treadmill, activatable_daemon,
+                                                                   notify_log):
+    assert ctl("start", "-e", "2m run @ 6:00/km").returncode == 0
+    wait_until(lambda: speed(1000) in written(bluez, treadmill), 10, "the speed")
+    bluez.go_out_of_range(treadmill)
+    wait_until(lambda: said(notify_log), 5, "the loss said")
+    assert said(notify_log) == ["Horizon 7.8 AT is out of range; the plan's targets stop until it is back."]
+    bluez.come_back(treadmill)
+    wait_until(lambda: written(bluez, treadmill).count(speed(1000)) == 2, 15, "the machine driven again")
+    assert written(bluez, treadmill)[3:] == [REQUEST_CONTROL, START, speed(1000)]
+    assert said(notify_log)[1:] == ["Horizon 7.8 AT is found again."]
+    assert ctl("stop").returncode == 0
+
+
+def test_a_distance_step_ends_at_the_machines_own_distance(bluez, treadmill, activatable_daemon):
+    assert ctl("start", "-e", "6s run @ 3:45/km, 0.02km run, 1m walk").returncode == 0
+    wait_until(lambda: get("SegmentIndex") == 1, 15, "the distance step")
+    begun = bluez.machine_state(treadmill)["distance_m"]
+    wait_until(lambda: get("SegmentIndex") == 2, 30, "the distance step ended by the machine")
+    ended = bluez.machine_state(treadmill)["distance_m"]
+    # The belt covers at most 5 m between two of its notifications (16 km/h).
+    assert 20 <= ended - begun <= 26, (begun, ended)
+    assert ctl("stop").returncode == 0
