@@ -147,51 +147,54 @@ public struct MachineReading: Sendable, Equatable, Codable {
         (self.speed, self.distance, self.incline, self.power, self.cadence) = (speed, distance, incline, power, cadence)
     }
 
-    /// Treadmill data: a 16-bit flags field, then the fields it flags in order (FTMS §4.9). Bit 0 *clear* means the
+    /// Treadmill data (FTMS §4.9): a 16-bit flags field, then the fields it flags in order. Bit 0 *clear* means the
     /// instantaneous speed is there; bit 1 average speed; bit 2 total distance (24 bits); bit 3 inclination and ramp
     /// angle. Later fields are not read. nil when cut short.
     public init?(treadmillData bytes: [UInt8]) {
-        var reader = LittleEndianReader(bytes)
-        guard let flags = reader.uint16() else { return nil }
-        if flags & 0x0001 == 0 {
-            guard let speed = reader.uint16() else { return nil }
-            self.speed = Double(speed) / 100
-        }
-        if flags & 0x0002 != 0, reader.uint16() == nil { return nil }
-        if flags & 0x0004 != 0 {
-            guard let distance = reader.uint24() else { return nil }
-            self.distance = distance
-        }
-        if flags & 0x0008 != 0 {
-            guard let incline = reader.int16(), reader.int16() != nil else { return nil }
-            self.incline = Double(incline) / 10
-        }
+        self.init(bytes, fields: [.speed, .skipped(2), .distance, .incline])
     }
 
     /// Indoor bike data (FTMS §4.9.1): bit 0 *clear* instantaneous speed; bit 1 average speed; bit 2 instantaneous
     /// cadence (0.5 rpm); bit 3 average cadence; bit 4 total distance (24 bits); bit 5 resistance level; bit 6
     /// instantaneous power (signed W). Later fields are not read. nil when cut short.
     public init?(indoorBikeData bytes: [UInt8]) {
+        self.init(bytes, fields: [.speed, .skipped(2), .cadence, .skipped(2), .distance, .skipped(2), .power])
+    }
+
+    /// A data field, in the order of the flags' bits from bit 0.
+    private enum Field {
+        case speed, distance, incline, cadence, power
+        /// A field of so many bytes intervald does not read.
+        case skipped(Int)
+    }
+
+    private init?(_ bytes: [UInt8], fields: [Field]) {
         var reader = LittleEndianReader(bytes)
         guard let flags = reader.uint16() else { return nil }
-        if flags & 0x0001 == 0 {
-            guard let speed = reader.uint16() else { return nil }
-            self.speed = Double(speed) / 100
-        }
-        if flags & 0x0002 != 0, reader.uint16() == nil { return nil }
-        if flags & 0x0004 != 0 {
-            guard let cadence = reader.uint16() else { return nil }
-            self.cadence = Double(cadence) / 2
-        }
-        if flags & 0x0008 != 0, reader.uint16() == nil { return nil }
-        if flags & 0x0010 != 0 {
-            guard let distance = reader.uint24() else { return nil }
-            self.distance = distance
-        }
-        if flags & 0x0020 != 0, reader.int16() == nil { return nil }
-        if flags & 0x0040 != 0 {
-            guard let power = reader.int16() else { return nil }
-            self.power = power
+        for (bit, field) in fields.enumerated() {
+            // Bit 0 is "more data": clear when the first field (the speed) is there.
+            let present = bit == 0 ? flags & 1 == 0 : flags & (1 << bit) != 0
+            guard present else { continue }
+            switch field {
+            case .speed:
+                guard let speed = reader.uint16() else { return nil }
+                self.speed = Double(speed) / 100
+            case .distance:
+                guard let distance = reader.uint24() else { return nil }
+                self.distance = distance
+            case .incline:
+                // The ramp angle follows the inclination.
+                guard let incline = reader.int16(), reader.int16() != nil else { return nil }
+                self.incline = Double(incline) / 10
+            case .cadence:
+                guard let cadence = reader.uint16() else { return nil }
+                self.cadence = Double(cadence) / 2
+            case .power:
+                guard let power = reader.int16() else { return nil }
+                self.power = power
+            case .skipped(let count):
+                for _ in 0..<count { guard reader.uint8() != nil else { return nil } }
+            }
         }
     }
 }
