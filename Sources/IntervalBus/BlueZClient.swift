@@ -122,6 +122,15 @@ public final class BlueZClient {
         _ = try bus.call(call, timeout: timeout)
     }
 
+    /// Reads the characteristic at `path` (`ReadValue`): its value as the device gives it now.
+    func readValue(of path: String, timeout: Duration) throws(BusError) -> [UInt8] {
+        let call = try bus.newMethodCall(
+            destination: Self.service, path: path, interface: BlueZObjects.characteristicInterface, member: "ReadValue")
+        try call.openContainer("a", contents: "{sv}")
+        try call.closeContainer()
+        return try bus.call(call, timeout: timeout).readByteArray()
+    }
+
     /// A failed call, in a sentence: no BlueZ on the system bus is Bluetooth not being available.
     static func failure(_ error: BusError) -> SensorError {
         if error.name == BusErrorName.serviceUnknown || error.name == BusErrorName.nameHasNoOwner {

@@ -78,6 +78,8 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     private var quietUntilStep: Int64?
     /// The machine's name, for sentences.
     private var name = ""
+    /// The targets it accepts, when it says.
+    private var range: FitnessMachineRange?
     private var saidProblem = false
 
     override var kinds: Set<SensorKind> { [.treadmill, .bike] }
@@ -90,8 +92,12 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     }
 
     override func subscribed(with client: BlueZClient) {
-        name = (try? client.objects())?.sensors.first { $0.address == address }?.name ?? address
-        if let kind { handlers.found(kind, name) }
+        let objects = try? client.objects()
+        name = objects?.sensors.first { $0.address == address }?.name ?? address
+        if let kind {
+            handlers.found(kind, name)
+            range = objects.flatMap { readRange(of: kind, in: $0, with: client) }
+        }
         if foundAgain() { say(tr("{machine} is found again.", ["machine": name])) }
         (controlled, appliedRun, appliedTarget, awaiting, quietUntilStep) = (false, nil, nil, nil, nil)
     }
@@ -185,12 +191,25 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
         if let next { write(next, with: client, now: now) }
     }
 
+    /// The supported speed range of a treadmill or power range of a bike; nil when it has none or it cannot be read.
+    private func readRange(of kind: SensorKind, in objects: BlueZObjects, with client: BlueZClient)
+        -> FitnessMachineRange?
+    {
+        let uuid = kind == .treadmill ? BluetoothUUID.supportedSpeedRange : BluetoothUUID.supportedPowerRange
+        guard let device, let path = objects.characteristic(uuid, of: device),
+            let bytes = try? client.readValue(of: path, timeout: .seconds(3))
+        else { return nil }
+        return kind == .treadmill ? FitnessMachineRange(speedRange: bytes) : FitnessMachineRange(powerRange: bytes)
+    }
+
     private func write(_ request: FitnessMachineRequest, with client: BlueZClient, now: Int64) {
         guard let controlPoint = subscription(BluetoothUUID.fitnessMachineControlPoint) else { return }
+        // Settled as asked: the wish is compared with what the plan wanted, not with what the machine could take.
+        let sent = range?.fitting(request) ?? request
         do throws(BusError) {
-            try client.writeValue(request.bytes, to: controlPoint, timeout: .seconds(3))
+            try client.writeValue(sent.bytes, to: controlPoint, timeout: .seconds(3))
             awaiting = (request, now)
-            logger.debug("Wrote to the machine.", metadata: ["bytes": "\(request.bytes)"])
+            logger.debug("Wrote to the machine.", metadata: ["bytes": "\(sent.bytes)"])
         } catch {
             giveUp(
                 tr(

@@ -199,6 +199,55 @@ public struct MachineReading: Sendable, Equatable, Codable {
     }
 }
 
+/// What a machine accepts as a target: its supported speed range (0x2AD4, 0.01 km/h) or power range (0x2AD8, W), each
+/// a minimum, a maximum and an increment. A target outside it is refused (result 0x03), so one is brought inside first.
+public struct FitnessMachineRange: Sendable, Equatable {
+    public var minimum: Int
+    public var maximum: Int
+    public var increment: Int
+
+    public init(minimum: Int, maximum: Int, increment: Int) {
+        (self.minimum, self.maximum, self.increment) = (minimum, maximum, increment)
+    }
+
+    /// Supported speed range: three unsigned 16-bit numbers. nil when cut short or empty.
+    public init?(speedRange bytes: [UInt8]) {
+        var reader = LittleEndianReader(bytes)
+        guard let minimum = reader.uint16(), let maximum = reader.uint16(), let increment = reader.uint16() else {
+            return nil
+        }
+        self.init(checking: minimum, maximum, increment)
+    }
+
+    /// Supported power range: a signed minimum and maximum, an unsigned increment. nil when cut short or empty.
+    public init?(powerRange bytes: [UInt8]) {
+        var reader = LittleEndianReader(bytes)
+        guard let minimum = reader.int16(), let maximum = reader.int16(), let increment = reader.uint16() else {
+            return nil
+        }
+        self.init(checking: minimum, maximum, increment)
+    }
+
+    private init?(checking minimum: Int, _ maximum: Int, _ increment: Int) {
+        guard minimum <= maximum else { return nil }
+        self.init(minimum: minimum, maximum: maximum, increment: max(increment, 1))
+    }
+
+    /// `request` with its target inside the range, on a step of its increment; anything else as it is.
+    public func fitting(_ request: FitnessMachineRequest) -> FitnessMachineRequest {
+        switch request {
+        case .targetSpeed(let speed): .targetSpeed(hundredthsOfKilometresPerHour: fitting(speed))
+        case .targetPower(let watts): .targetPower(watts: fitting(watts))
+        default: request
+        }
+    }
+
+    private func fitting(_ value: Int) -> Int {
+        let steps = (min(max(value, minimum), maximum) - minimum + increment / 2) / increment
+        return min(minimum + steps * increment, maximum)
+    }
+}
+
 /// The ceilings a machine is never sent above (`[machine] max_speed`, `max_power`).
 public struct MachineCeilings: Sendable, Equatable {
     /// km/h.

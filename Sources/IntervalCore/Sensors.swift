@@ -32,6 +32,8 @@ public enum BluetoothUUID {
     public static let fitnessMachineService = full(0x1826)
     public static let treadmillData = full(0x2ACD)
     public static let indoorBikeData = full(0x2AD2)
+    public static let supportedSpeedRange = full(0x2AD4)
+    public static let supportedPowerRange = full(0x2AD8)
     public static let fitnessMachineControlPoint = full(0x2AD9)
     public static let fitnessMachineStatus = full(0x2ADA)
 

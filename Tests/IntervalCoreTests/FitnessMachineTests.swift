@@ -72,6 +72,32 @@ import Testing
                 == .targetSpeed(hundredthsOfKilometresPerHour: 850))
     }
 
+    @Test func aTargetIsBroughtInsideTheMachinesRange() throws {
+        // 1.00 to 20.00 km/h in steps of 0.10.
+        let speeds = try #require(FitnessMachineRange(speedRange: [0x64, 0x00, 0xD0, 0x07, 0x0A, 0x00]))
+        #expect(speeds == FitnessMachineRange(minimum: 100, maximum: 2000, increment: 10))
+        #expect(
+            speeds.fitting(.targetSpeed(hundredthsOfKilometresPerHour: 80))
+                == .targetSpeed(hundredthsOfKilometresPerHour: 100))
+        #expect(
+            speeds.fitting(.targetSpeed(hundredthsOfKilometresPerHour: 1234))
+                == .targetSpeed(hundredthsOfKilometresPerHour: 1230))
+        #expect(
+            speeds.fitting(.targetSpeed(hundredthsOfKilometresPerHour: 1236))
+                == .targetSpeed(hundredthsOfKilometresPerHour: 1240))
+        #expect(
+            speeds.fitting(.targetSpeed(hundredthsOfKilometresPerHour: 2500))
+                == .targetSpeed(hundredthsOfKilometresPerHour: 2000))
+        #expect(speeds.fitting(.start) == .start)
+        // 0 to 1500 W in steps of 1; a negative minimum is signed.
+        let watts = try #require(FitnessMachineRange(powerRange: [0xF6, 0xFF, 0xDC, 0x05, 0x01, 0x00]))
+        #expect(watts.minimum == -10 && watts.maximum == 1500)
+        #expect(watts.fitting(.targetPower(watts: 1600)) == .targetPower(watts: 1500))
+        #expect(FitnessMachineRange(speedRange: [0x64, 0x00, 0xD0]) == nil)
+        #expect(FitnessMachineRange(speedRange: [0xD0, 0x07, 0x64, 0x00, 0x0A, 0x00]) == nil, "minimum above maximum")
+        #expect(FitnessMachineRange(speedRange: [0x64, 0x00, 0xD0, 0x07, 0x00, 0x00])?.increment == 1)
+    }
+
     @Test func samplesAreKeptOneASecond() {
         let samples = [MachineSample]()
             .appendingOnePerSecond(MachineSample(wall: 1_000_000, reading: MachineReading(speed: 1)))
