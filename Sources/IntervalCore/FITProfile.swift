@@ -13,7 +13,12 @@ extension FITProfileMessage {
     /// A message of this kind holding `values`, in their order (the order of the message's definition). A nil value
     /// is written as the field's invalid value, "none": messages with and without it then share one definition.
     static func message(_ values: KeyValuePairs<Self, FITValue?>) -> FITMessage {
-        FITMessage(global, values.map { FITField($0.key.rawValue, $0.key.baseType, $0.value ?? $0.key.none) })
+        message(values.map { ($0.key, $0.value) })
+    }
+
+    /// The same, for values put together as they come.
+    static func message(_ values: [(field: Self, value: FITValue?)]) -> FITMessage {
+        FITMessage(global, values.map { FITField($0.field.rawValue, $0.field.baseType, $0.value ?? $0.field.none) })
     }
 
     /// The value that says the field has none: an empty text, else its type's invalid bit pattern.
@@ -48,17 +53,18 @@ extension FIT {
     /// `session`: an activity's one session, from its start to its end.
     enum Session: UInt8, FITProfileMessage {
         case messageIndex = 254, timestamp = 253, event = 0, eventType = 1, startTime = 2, sport = 5, subSport = 6
-        case totalElapsedTime = 7, totalTimerTime = 8, avgHeartRate = 16, maxHeartRate = 17, firstLapIndex = 25
-        case numLaps = 26, trigger = 28
+        case totalElapsedTime = 7, totalTimerTime = 8, totalDistance = 9, avgSpeed = 14, maxSpeed = 15
+        case avgHeartRate = 16, maxHeartRate = 17, avgCadence = 18, maxCadence = 19, avgPower = 20, maxPower = 21
+        case firstLapIndex = 25, numLaps = 26, trigger = 28
 
         static let global: UInt16 = 18
 
         var baseType: BaseType {
             switch self {
-            case .messageIndex, .firstLapIndex, .numLaps: .uint16
-            case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime: .uint32
+            case .messageIndex, .firstLapIndex, .numLaps, .avgSpeed, .maxSpeed, .avgPower, .maxPower: .uint16
+            case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime, .totalDistance: .uint32
             case .event, .eventType, .sport, .subSport, .trigger: .enumeration
-            case .avgHeartRate, .maxHeartRate: .uint8
+            case .avgHeartRate, .maxHeartRate, .avgCadence, .maxCadence: .uint8
             }
         }
     }
@@ -66,30 +72,33 @@ extension FIT {
     /// `lap`: a segment as it was played.
     enum Lap: UInt8, FITProfileMessage {
         case messageIndex = 254, timestamp = 253, event = 0, eventType = 1, startTime = 2, totalElapsedTime = 7
-        case totalTimerTime = 8, avgHeartRate = 15, maxHeartRate = 16, lapTrigger = 24, sport = 25, subSport = 39
+        case totalTimerTime = 8, totalDistance = 9, avgSpeed = 13, maxSpeed = 14, avgHeartRate = 15, maxHeartRate = 16
+        case avgCadence = 17, maxCadence = 18, avgPower = 19, maxPower = 20, lapTrigger = 24, sport = 25
+        case subSport = 39
 
         static let global: UInt16 = 19
 
         var baseType: BaseType {
             switch self {
-            case .messageIndex: .uint16
-            case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime: .uint32
+            case .messageIndex, .avgSpeed, .maxSpeed, .avgPower, .maxPower: .uint16
+            case .timestamp, .startTime, .totalElapsedTime, .totalTimerTime, .totalDistance: .uint32
             case .event, .eventType, .lapTrigger, .sport, .subSport: .enumeration
-            case .avgHeartRate, .maxHeartRate: .uint8
+            case .avgHeartRate, .maxHeartRate, .avgCadence, .maxCadence: .uint8
             }
         }
     }
 
     /// `record`: an instant of the activity (without a position: indoors).
     enum Record: UInt8, FITProfileMessage {
-        case timestamp = 253, heartRate = 3
+        case timestamp = 253, heartRate = 3, cadence = 4, distance = 5, speed = 6, power = 7
 
         static let global: UInt16 = 20
 
         var baseType: BaseType {
             switch self {
-            case .timestamp: .uint32
-            case .heartRate: .uint8
+            case .timestamp, .distance: .uint32
+            case .heartRate, .cadence: .uint8
+            case .speed, .power: .uint16
             }
         }
     }

@@ -296,3 +296,78 @@ public struct MachineSample: WallClockSample, Sendable, Equatable, Codable {
         case wall = "wall_us", reading
     }
 }
+
+extension MachineSample {
+    /// `samples` with their distance counted from the workout's first reading of one, as the history and a FIT
+    /// activity keep it: a machine counts from when it started, perhaps before the workout, and starts over when it is
+    /// stopped, so a count that goes back is taken as a new count added to what was covered.
+    public static func countingDistanceFromTheFirst(_ samples: [MachineSample]) -> [MachineSample] {
+        var previous: Int?
+        var covered = 0
+        return samples.map { sample in
+            guard let distance = sample.reading.distance else { return sample }
+            if let previous { covered += distance >= previous ? distance - previous : distance }
+            previous = distance
+            var counted = sample
+            counted.reading.distance = covered
+            return counted
+        }
+    }
+
+    /// The averages and maximums of the samples from `start` up to `end` (µs, wall clock), and the distance covered
+    /// then: the last distance in it less the last one before it (0 before the first, the distances being counted
+    /// from it: ``countingDistanceFromTheFirst(_:)``). nil when no sample in it says anything summed.
+    public static func summary(of samples: [MachineSample], from start: Int64 = .min, to end: Int64 = .max)
+        -> MachineSummary?
+    {
+        let inside = samples.filter { $0.wall >= start && $0.wall < end }.map(\.reading)
+        let before = samples.last { $0.wall < start && $0.reading.distance != nil }?.reading.distance ?? 0
+        let speeds = inside.compactMap(\.speed)
+        let powers = inside.compactMap(\.power)
+        let cadences = inside.compactMap(\.cadence)
+        let summary = MachineSummary(
+            distance: inside.last { $0.distance != nil }?.distance.map { $0 - before },
+            averageSpeed: average(speeds).map { ($0 * 100).rounded() / 100 }, maximumSpeed: speeds.max(),
+            averagePower: average(powers.map(Double.init)).map { Int($0.rounded()) }, maximumPower: powers.max(),
+            averageCadence: average(cadences).map { Int($0.rounded()) },
+            maximumCadence: cadences.max().map { Int($0.rounded()) })
+        return summary == MachineSummary() ? nil : summary
+    }
+
+    private static func average(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+}
+
+/// What a machine measured over a workout or one of its segments (docs/reference.md §5): each field absent when the
+/// machine did not say it.
+public struct MachineSummary: Sendable, Equatable, Codable {
+    /// Metres covered, as the machine counted them.
+    public var distance: Int?
+    /// km/h, the average to 0.01.
+    public var averageSpeed: Double?
+    public var maximumSpeed: Double?
+    /// Watts.
+    public var averagePower: Int?
+    public var maximumPower: Int?
+    /// Revolutions a minute, rounded.
+    public var averageCadence: Int?
+    public var maximumCadence: Int?
+
+    public init(
+        distance: Int? = nil, averageSpeed: Double? = nil, maximumSpeed: Double? = nil, averagePower: Int? = nil,
+        maximumPower: Int? = nil, averageCadence: Int? = nil, maximumCadence: Int? = nil
+    ) {
+        (self.distance, self.averageSpeed, self.maximumSpeed) = (distance, averageSpeed, maximumSpeed)
+        (self.averagePower, self.maximumPower) = (averagePower, maximumPower)
+        (self.averageCadence, self.maximumCadence) = (averageCadence, maximumCadence)
+    }
+
+    /// The JSON names, which the CSV's columns take too, in this order.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case distance
+        case averageSpeed = "avg_speed", maximumSpeed = "max_speed"
+        case averagePower = "avg_power", maximumPower = "max_power"
+        case averageCadence = "avg_cadence", maximumCadence = "max_cadence"
+    }
+}

@@ -46,6 +46,11 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The average and the maximum of ``heartRate``, in bpm.
     public var averageHeartRate: Int?
     public var maximumHeartRate: Int?
+    /// The machine's readings (docs/machines.md), a sample a second, its distance counted from the workout's first
+    /// reading of one; absent without a machine.
+    public var machine: [MachinePoint]?
+    /// What the machine measured over the workout; absent without a machine.
+    public var machineSummary: MachineSummary?
 
     /// A segment as it was played: its real start and end, µs since the Unix epoch, and the time paused in between.
     public struct PlayedSegment: Sendable, Equatable, Codable {
@@ -58,6 +63,8 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         /// The heart rate's average and maximum while it was played, in bpm; absent without a strap.
         public var averageHeartRate: Int?
         public var maximumHeartRate: Int?
+        /// What the machine measured while it was played; absent without a machine.
+        public var machineSummary: MachineSummary?
 
         /// The time it was played: its length less its pauses.
         public var played: Int64 { endWall - startWall - paused }
@@ -66,6 +73,34 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
             case index, kind, label
             case startWall = "start_wall_us", endWall = "end_wall_us", paused = "paused_us"
             case averageHeartRate = "avg_heart_rate", maximumHeartRate = "max_heart_rate"
+            case machineSummary = "machine_summary"
+        }
+    }
+
+    /// A machine's reading in the history: its time from the workout's start, in ms, and what it said, each field
+    /// left out when it said nothing of it: `{"ms": 1000, "speed": 12.0, "distance": 3, "incline": 1.0}`.
+    public struct MachinePoint: Sendable, Equatable, Codable {
+        public var milliseconds: Int64
+        public var reading: MachineReading
+
+        public init(milliseconds: Int64, reading: MachineReading) {
+            (self.milliseconds, self.reading) = (milliseconds, reading)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case milliseconds = "ms"
+        }
+
+        // The reading's fields beside the time, in one object.
+        public init(from decoder: any Decoder) throws {
+            milliseconds = try decoder.container(keyedBy: CodingKeys.self).decode(Int64.self, forKey: .milliseconds)
+            reading = try MachineReading(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(milliseconds, forKey: .milliseconds)
+            try reading.encode(to: encoder)
         }
     }
 
@@ -86,6 +121,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
         case startWall = "start_wall_us", plannedDuration = "planned_us", doneDuration = "done_us"
         case segmentsDone = "segments_done", timePerKind = "time_per_kind_us"
         case heartRate = "heart_rate", averageHeartRate = "avg_heart_rate", maximumHeartRate = "max_heart_rate"
+        case machine, machineSummary = "machine_summary"
     }
 
     public init(
@@ -115,7 +151,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     public init(
         workout: WorkoutIdentity, plan: Plan, elapsed: Int64, start: String, end: String, result: Result,
         reason: StopReason?, skipped: [String: Int64] = [:], slept: Int64 = 0, track: WorkoutTrack? = nil,
-        heartRates: [HeartRateSample] = []
+        heartRates: [HeartRateSample] = [], machineSamples: [MachineSample] = []
     ) {
         let played = plan.summary(playedFor: elapsed)
         let skippedDuration = min(skipped.values.reduce(0, +), played.duration)
@@ -162,6 +198,7 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
             workout.origin.isEmpty && !workout.text.isEmpty && workout.text.utf8.count <= Self.maximumText
             ? workout.text : nil
         keep(heartRates)
+        keep(machineSamples)
     }
 
     /// Keeps the strap's samples, and their average and maximum for the workout and each segment.
@@ -175,6 +212,25 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
             (segment.averageHeartRate, segment.maximumHeartRate) = (part?.average, part?.maximum)
             return segment
         }
+    }
+
+    /// Keeps the machine's samples, their distance counted from the first, and what they measured over the workout and
+    /// each segment.
+    private mutating func keep(_ samples: [MachineSample]) {
+        let counted = MachineSample.countingDistanceFromTheFirst(samples)
+        guard !counted.isEmpty else { return }
+        machine = counted.map { MachinePoint(milliseconds: ($0.wall - startWall) / 1_000, reading: $0.reading) }
+        machineSummary = MachineSample.summary(of: counted)
+        segments = segments?.map { segment in
+            var segment = segment
+            segment.machineSummary = MachineSample.summary(of: counted, from: segment.startWall, to: segment.endWall)
+            return segment
+        }
+    }
+
+    /// ``machine`` as samples on the wall clock.
+    public var machineSamples: [MachineSample] {
+        (machine ?? []).map { MachineSample(wall: startWall + $0.milliseconds * 1_000, reading: $0.reading) }
     }
 
     /// ``heartRate`` as samples on the wall clock.
@@ -204,6 +260,22 @@ public struct HistoryRecord: Sendable, Equatable, Codable {
     /// The strap's average heart rate, "♥ 128 avg", as the history lists a workout; nil without one.
     public var heartRateText: String? {
         averageHeartRate.map { tr("♥ {bpm} avg", ["bpm": "\($0)"]) }
+    }
+
+    /// What the machine measured, as the history lists a workout: its average power on a bike ("210 W avg"), else its
+    /// average speed ("10.4 km/h avg"), then the distance ("5.20 km"), joined by " · "; nil without a machine.
+    public var machineText: String? {
+        guard let summary = machineSummary else { return nil }
+        var parts: [String] = []
+        if let power = summary.averagePower {
+            parts.append(tr("{watts} W avg", ["watts": "\(power)"]))
+        } else if let speed = summary.averageSpeed {
+            parts.append(tr("{speed} km/h avg", ["speed": PlanReport.format1(speed)]))
+        }
+        if let distance = summary.distance, distance > 0 {
+            parts.append(tr("{distance} km", ["distance": PlanReport.format2(Double(distance) / 1000)]))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// The time skipped, in whole seconds as ``doneText`` rounds it: "0:12"; nil when none was.

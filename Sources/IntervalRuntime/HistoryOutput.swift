@@ -31,12 +31,12 @@ public final class HistoryOutput: WorkoutOutput {
         let (workout, plan, place, wall) = (moment.workout, moment.plan, moment.place, moment.wallNow)
         let (skipped, slept) = (moment.skipped, moment.slept)
         let track = moment.track.shifted(by: moment.wallNow - moment.now)
-        let heartRates = moment.heartRates
+        let (heartRates, machineSamples) = (moment.heartRates, moment.machineSamples)
         let appended = append {
             HistoryRecord(
                 workout: workout, plan: plan, elapsed: place, start: WallClock.iso8601(workout.startedWall),
                 end: WallClock.iso8601(wall), result: result, reason: reason, skipped: skipped, slept: slept,
-                track: track, heartRates: heartRates)
+                track: track, heartRates: heartRates, machineSamples: machineSamples)
         }
         guard let day = workout.program, let programs else { return }
         writer.write(failure: "Failed to record the program's day as done.") {

@@ -99,7 +99,7 @@ final class HistoryPage {
                 actionRow(
                     title: "\(record.displayName) — \(record.resultText)",
                     subtitle: ([started, HistoryTotals.text(ofTimePerKind: record.timePerKind)]
-                        + [record.heartRateText].compactMap { $0 }).joined(separator: " · ")
+                        + [record.heartRateText, record.machineText].compactMap { $0 }).joined(separator: " · ")
                 ).widget)
         }
     }

@@ -57,10 +57,10 @@ struct HistoryCommand: ParsableCommand {
         }
         for record in records {
             let skipped = record.skippedText.map { " " + tr("({time} skipped)", ["time": $0]) } ?? ""
-            let heartRate = record.heartRateText.map { " · " + $0 } ?? ""
+            let sensors = [record.heartRateText, record.machineText].compactMap { $0 }.map { " · " + $0 }.joined()
             Console.print(
                 "\(record.startText)  \(record.doneText.padding(to: 15)) \(record.resultText.padding(to: 30)) "
-                    + record.displayName.terminalEscaped + skipped + heartRate)
+                    + record.displayName.terminalEscaped + skipped + sensors)
         }
         let kinds = HistoryTotals.text(ofTimePerKind: totals.timePerKind).terminalEscaped
         Console.print("")

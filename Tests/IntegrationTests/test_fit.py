@@ -356,6 +356,57 @@ def test_the_history_goes_out_as_fit_activities_and_csv(activatable_daemon, tmp_
     assert row["start"] == record["start"]
 
 
+def test_a_treadmills_readings_go_out_as_record_fields_with_each_laps_and_the_sessions_distance_and_speeds(tmp_path):
+    """A treadmill's workout as the daemon records it (docs/reference.md §5: `machine`, `machine_summary`), without a
+    machine here: its readings in the activity's records, in FIT's units, each lap's and the session's distance and
+    speeds from them; the CSV's columns and the history's line from its summary."""
+    state = tmp_path / "state"
+    (state / "intervald").mkdir(parents=True)
+    start = 1795806000000000
+    minute = 60_000_000
+    samples = [(1_000, 12.0, 3), (30_000, 12.5, 100), (59_000, 12.0, 200), (61_000, 6.0, 203), (119_000, 6.0, 300)]
+    record = {"id": "t1", "plan": "1m run, 1m walk", "origin": "", "start": "2026-11-27T18:00:00+01:00",
+              "end": "2026-11-27T18:02:00+01:00", "start_wall_us": start, "planned_us": 2 * minute,
+              "done_us": 2 * minute, "segments_done": 2, "time_per_kind_us": {"run": minute, "walk": minute},
+              "result": "finished", "reason": None, "text": "1m run, 1m walk", "end_wall_us": start + 2 * minute,
+              "segments": [
+                  {"index": 0, "kind": "run", "label": "Run", "start_wall_us": start,
+                   "end_wall_us": start + minute, "paused_us": 0,
+                   "machine_summary": {"distance": 200, "avg_speed": 12.17, "max_speed": 12.5}},
+                  {"index": 1, "kind": "walk", "label": "Walk", "start_wall_us": start + minute,
+                   "end_wall_us": start + 2 * minute, "paused_us": 0,
+                   "machine_summary": {"distance": 100, "avg_speed": 6, "max_speed": 6}}],
+              "pauses": [],
+              "machine": [{"ms": ms, "speed": speed, "distance": metres} for ms, speed, metres in samples],
+              "machine_summary": {"distance": 300, "avg_speed": 9.7, "max_speed": 12.5}}
+    (state / "intervald" / "history.jsonl").write_text(json.dumps(record) + "\n")
+    env = {"XDG_STATE_HOME": str(state)}
+
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    (path,) = (tmp_path / "log").iterdir()
+    messages = read_fit(path)
+    records = [fields for name, fields in messages if name == "record" and fields.get("speed") is not None]
+    assert [fields["speed"] for fields in records] == pytest.approx([3.333, 3.472, 3.333, 1.667, 1.667])
+    assert [fields["distance"] for fields in records] == pytest.approx([3, 100, 200, 203, 300])
+    assert all(fields.get("power") is None and fields.get("heart_rate") is None for fields in records)
+    assert [int(fields["timestamp"].timestamp()) for fields in records] == [start // 1_000_000 + ms // 1000
+                                                                           for ms, _, _ in samples]
+    laps = [fields for name, fields in messages if name == "lap"]
+    assert [lap["total_distance"] for lap in laps] == pytest.approx([200, 100])
+    assert [lap["avg_speed"] for lap in laps] == pytest.approx([3.381, 1.667])
+    assert [lap["max_speed"] for lap in laps] == pytest.approx([3.472, 1.667])
+    (session,) = [fields for name, fields in messages if name == "session"]
+    assert (session["total_distance"], session["avg_speed"], session["max_speed"]) == pytest.approx((300, 2.694, 3.472))
+    assert session.get("avg_power") is None and session.get("avg_cadence") is None
+
+    table = ctl("history", "export", "--format", "csv", "-o", "-", env=env)
+    (row,) = csv.DictReader(io.StringIO(table.stdout, newline=""))
+    assert (row["distance"], row["avg_speed"], row["max_speed"], row["avg_power"]) == ("300", "9.70", "12.50", "")
+    listed = ctl("history", env=env).stdout
+    assert "9.7 km/h avg · 0.30 km" in listed, listed
+
+
 @desktop_required()
 def test_a_training_log_gets_what_was_done_with_its_skips_and_its_pause(activatable_daemon, tmp_path):
     """Galloway 30:30 skipped twice and stopped after seconds was an activity of 332 s, laps of 300, 30 and 2 s, ending
