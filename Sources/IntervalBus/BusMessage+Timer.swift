@@ -11,6 +11,7 @@ extension BusMessage {
         case .uint32(let number): try append(number)
         case .uint64(let number): try append(number)
         case .boolean(let flag): try append(flag)
+        case .double(let number): try append(number)
         }
     }
 
@@ -22,6 +23,7 @@ extension BusMessage {
         case .uint32: .uint32(try readUInt32())
         case .uint64: .uint64(try readUInt64())
         case .boolean: .boolean(try readBool())
+        case .double: .double(try readDouble())
         }
     }
 }

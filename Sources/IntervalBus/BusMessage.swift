@@ -227,6 +227,9 @@ public final class BusMessage {
     /// Reads an `ai` to its end.
     public func readInt32Array() throws(BusError) -> [Int32] { try readArray(of: "i", readInt32) }
 
+    /// Reads a `d`. The corresponding C function is `sd_bus_message_read_basic`.
+    public func readDouble() throws(BusError) -> Double { try readNumber("d", 0.0) }
+
     /// Reads a `b`. The corresponding C function is `sd_bus_message_read_basic`.
     public func readBool() throws(BusError) -> Bool { try readNumber("b", Int32(0)) != 0 }
 

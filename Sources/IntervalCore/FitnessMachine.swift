@@ -147,31 +147,84 @@ public struct MachineReading: Sendable, Equatable, Codable {
         (self.speed, self.distance, self.incline, self.power, self.cadence) = (speed, distance, incline, power, cadence)
     }
 
+    /// Each reading's name: in the `MachineReadings` property and as a key of `intervalctl status --json`'s `machine`.
+    public enum Field: String, Sendable, CaseIterable {
+        case speed, distance, incline, power, cadence
+    }
+
+    /// What the machine reports, in ``Field``'s order.
+    public var fields: [Field] {
+        Field.allCases.filter { field in
+            switch field {
+            case .speed: speed != nil
+            case .distance: distance != nil
+            case .incline: incline != nil
+            case .power: power != nil
+            case .cadence: cadence != nil
+            }
+        }
+    }
+
+    /// A bike's reading (it reports power or cadence), shown as its watts and rpm; a treadmill's as its speed and
+    /// distance.
+    public var isBike: Bool { power != nil || cadence != nil }
+
+    /// As status and the window show it: a treadmill's "12.0 km/h · 350 m" (and its incline, "· 2.0 %", when it is
+    /// not flat), a bike's "210 W · 90 rpm"; "" when it reports none of these.
+    public var text: String { parts.map(\.shown).joined(separator: " · ") }
+
+    /// As a screen reader says it: "Speed 12.0 km/h, distance 350 m".
+    public var spokenText: String {
+        let spoken = parts.map(\.spoken).joined(separator: ", ")
+        return spoken.prefix(1).uppercased() + spoken.dropFirst()
+    }
+
+    /// "350 m", "1.25 km" from a kilometre on, with the user's decimal separator.
+    public static func distanceText(_ metres: Int) -> String {
+        metres < 1000 ? "\(metres) m" : "\(PlanReport.format2(Double(metres) / 1000)) km"
+    }
+
+    private var parts: [(shown: String, spoken: String)] {
+        var parts: [(shown: String, spoken: String)] = []
+        func add(_ shown: String, _ spoken: (String) -> String) { parts.append((shown, spoken(shown))) }
+        if isBike {
+            if let power { add("\(power) W") { tr("power {power}", ["power": $0]) } }
+            if let cadence { add("\(Int(cadence.rounded())) rpm") { tr("cadence {cadence}", ["cadence": $0]) } }
+        } else {
+            if let speed { add("\(PlanReport.format1(speed)) km/h") { tr("speed {speed}", ["speed": $0]) } }
+            if let distance { add(Self.distanceText(distance)) { tr("distance {distance}", ["distance": $0]) } }
+            if let incline, incline != 0 {
+                add("\(PlanReport.format1(incline)) %") { tr("incline {incline}", ["incline": $0]) }
+            }
+        }
+        return parts
+    }
+
     /// Treadmill data (FTMS §4.9): a 16-bit flags field, then the fields it flags in order. Bit 0 *clear* means the
     /// instantaneous speed is there; bit 1 average speed; bit 2 total distance (24 bits); bit 3 inclination and ramp
     /// angle. Later fields are not read. nil when cut short.
     public init?(treadmillData bytes: [UInt8]) {
-        self.init(bytes, fields: [.speed, .skipped(2), .distance, .incline])
+        self.init(bytes, layout: [.speed, .skipped(2), .distance, .incline])
     }
 
     /// Indoor bike data (FTMS §4.9.1): bit 0 *clear* instantaneous speed; bit 1 average speed; bit 2 instantaneous
     /// cadence (0.5 rpm); bit 3 average cadence; bit 4 total distance (24 bits); bit 5 resistance level; bit 6
     /// instantaneous power (signed W). Later fields are not read. nil when cut short.
     public init?(indoorBikeData bytes: [UInt8]) {
-        self.init(bytes, fields: [.speed, .skipped(2), .cadence, .skipped(2), .distance, .skipped(2), .power])
+        self.init(bytes, layout: [.speed, .skipped(2), .cadence, .skipped(2), .distance, .skipped(2), .power])
     }
 
     /// A data field, in the order of the flags' bits from bit 0.
-    private enum Field {
+    private enum DataField {
         case speed, distance, incline, cadence, power
         /// A field of so many bytes intervald does not read.
         case skipped(Int)
     }
 
-    private init?(_ bytes: [UInt8], fields: [Field]) {
+    private init?(_ bytes: [UInt8], layout: [DataField]) {
         var reader = LittleEndianReader(bytes)
         guard let flags = reader.uint16() else { return nil }
-        for (bit, field) in fields.enumerated() {
+        for (bit, field) in layout.enumerated() {
             // Bit 0 is "more data": clear when the first field (the speed) is there.
             let present = bit == 0 ? flags & 1 == 0 : flags & (1 << bit) != 0
             guard present else { continue }

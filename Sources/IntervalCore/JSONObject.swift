@@ -21,6 +21,11 @@ struct JSONObject {
         add(key, raw: bool ? "true" : "false")
     }
 
+    /// nil is `null`.
+    mutating func add(_ key: String, object: JSONObject?) {
+        add(key, raw: object?.closed ?? "null")
+    }
+
     mutating func add(_ key: String, objects: [JSONObject]) {
         add(key, raw: "[" + objects.map(\.closed).joined(separator: ",") + "]")
     }

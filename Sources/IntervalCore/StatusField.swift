@@ -18,6 +18,9 @@ public enum StatusField: String, CaseIterable, Sendable {
     case segmentIndex = "segment_index"
     case segmentDuration = "segment_duration"
     case heartRate = "heart_rate"
+    case speed
+    case power
+    case machineDistance = "machine_distance"
 
     /// What the field is, with an example, for docs/workout-fields.md.
     public var doc: String {
@@ -40,6 +43,9 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .segmentIndex: "The segment's index, from 0, as D-Bus counts: `22`."
         case .segmentDuration: "The segment's length in words: `30 s`."
         case .heartRate: "The heart-rate strap's last measurement in bpm: `142`; empty while none is heard."
+        case .speed: "The treadmill's or bike's speed in km/h: `12.0`; empty while none is heard."
+        case .power: "The bike's power in watts: `210`; empty while none is heard."
+        case .machineDistance: "The metres the treadmill or bike counts: `350`; empty while none is heard."
         }
     }
 
@@ -58,12 +64,15 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .next: .nextLabel
         case .segmentDuration: .segmentDuration
         case .heartRate: .heartRate
+        case .speed: .speed
+        case .power: .power
+        case .machineDistance: .machineDistance
         case .index, .progress, .text: nil
         }
     }
 
     /// Its key in `intervalctl status --json`, where it has one (times in µs there, under a `_us` key, besides the
-    /// text of `remaining`, `elapsed` and `duration`).
+    /// text of `remaining`, `elapsed` and `duration`); a machine's readings are members of `machine`.
     public var jsonKey: String? {
         switch self {
         case .state: "state"
@@ -78,6 +87,9 @@ public enum StatusField: String, CaseIterable, Sendable {
         case .next: "next_label"
         case .text: "text"
         case .heartRate: "heart_rate"
+        case .speed: "machine.speed"
+        case .power: "machine.power"
+        case .machineDistance: "machine.distance"
         case .index, .progress, .segmentDuration: nil
         }
     }

@@ -7,7 +7,8 @@
 public enum StatusText {
     /// `running · Galloway run/walk 30:30 · Run 0:12 left (23/56) · next Walk · 14:48/40:00`, or `idle`; in an open
     /// step `Warm up 2:37, until Done (1/14)`. The `next` part is left out during the last segment; the strap's heart
-    /// rate ends it while one is heard (`· ♥ 142`).
+    /// rate follows while one is heard (`· ♥ 142`), then the machine's reading (`· 12.0 km/h · 350 m`, `· 210 W · 90
+    /// rpm`).
     public static func line(_ status: TimerStatus) -> String {
         guard status.state != .idle else { return stateName(.idle) }
         var parts = [stateName(status.state)]
@@ -26,6 +27,7 @@ public enum StatusText {
         if !status.nextLabel.isEmpty { parts.append(tr("next {next}", ["next": Localization.label(status.nextLabel)])) }
         parts.append("\(elapsed(status))/\(duration(status))")
         if status.heartRate > 0 { parts.append("♥ \(status.heartRate)") }
+        if let machine = status.machineReading?.text, !machine.isEmpty { parts.append(machine) }
         return parts.joined(separator: " · ")
     }
 
@@ -61,6 +63,9 @@ public enum StatusText {
         case .segmentIndex: return String(status.segmentIndex)
         case .segmentDuration: return TimeText.spoken(microseconds: Int64(clamping: status.segmentDuration))
         case .heartRate: return status.heartRate > 0 ? String(status.heartRate) : ""
+        case .speed: return status.machineReading?.speed.map(PlanReport.format1) ?? ""
+        case .power: return status.machineReading?.power.map(String.init) ?? ""
+        case .machineDistance: return status.machineReading?.distance.map(String.init) ?? ""
         }
     }
 
@@ -146,6 +151,7 @@ public enum StatusText {
         object.add("inhibited", string: status.inhibited)
         // No strap heard is no heart rate, not 0.
         object.add("heart_rate", number: status.heartRate > 0 ? String(status.heartRate) : nil)
+        object.add("machine", object: status.machineReading.map(machineJSON))
         object.add("position", string: value(.index, of: status).isEmpty ? "" : position(status))
         object.add("remaining", string: value(.remaining, of: status))
         object.add("elapsed", string: value(.elapsed, of: status))
@@ -154,6 +160,27 @@ public enum StatusText {
         object.add("text", string: text)
         return object.closed
     }
+
+    /// `{"speed":12.0,"distance":350,"incline":0.0,"power":null,"cadence":null}`: every reading, null where the
+    /// machine reports none.
+    private static func machineJSON(_ reading: MachineReading) -> JSONObject {
+        var object = JSONObject()
+        for field in MachineReading.Field.allCases {
+            let number: String? =
+                switch field {
+                case .speed: reading.speed.flatMap(jsonNumber)
+                case .distance: reading.distance.map(String.init)
+                case .incline: reading.incline.flatMap(jsonNumber)
+                case .power: reading.power.map(String.init)
+                case .cadence: reading.cadence.flatMap(jsonNumber)
+                }
+            object.add(field.rawValue, number: number)
+        }
+        return object
+    }
+
+    /// `value` as a JSON number ("12.0", "-1.5"); nil for what JSON has no number for (infinity, NaN).
+    private static func jsonNumber(_ value: Double) -> String? { value.isFinite ? "\(value)" : nil }
 
     // MARK: waybar
 

@@ -2,13 +2,14 @@
 /// ``TimerStatus``, and whether it announces changes. ``all`` is the one list of properties: the server's getters,
 /// `PropertiesChanged`, the client's decoding and the interface's table (``BusNames/timerInterface``) all read it.
 public struct TimerProperty: Sendable, CustomStringConvertible {
-    /// A property's value, of one of the five D-Bus types the interface uses.
+    /// A property's value, of one of the six D-Bus types the interface uses.
     public enum Value: Sendable, Equatable {
         case string(String)
         case uint16(UInt16)
         case uint32(UInt32)
         case uint64(UInt64)
         case boolean(Bool)
+        case double(Double)
     }
 
     /// The D-Bus type signature of a property's value.
@@ -18,6 +19,7 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         case uint32 = "u"
         case uint64 = "t"
         case boolean = "b"
+        case double = "d"
     }
 
     public let name: String
@@ -104,6 +106,23 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         "HeartRate", \.heartRate,
         doc: "The chosen heart-rate strap's last measurement in bpm; 0 while none is heard (no strap chosen, not found "
             + "yet, or lost). Announced at most once a second.")
+    public static let machineReadings = field(
+        "MachineReadings", \.machineReadings,
+        doc:
+            "What the chosen treadmill or bike reports, space-separated, of `speed`, `distance`, `incline`, `power` and "
+            + "`cadence`; \"\" while no machine is heard. The other machine properties are 0 where it names none; all of them are announced at most once a "
+            + "second.")
+    public static let speed = field(
+        "Speed", \.speed, doc: "The machine's speed in km/h (a bike's, as it works it out); 0 while none is heard.")
+    public static let machineDistance = field(
+        "MachineDistance", \.machineDistance,
+        doc: "The metres the machine counts since it started; 0 while none is heard.")
+    public static let incline = field(
+        "Incline", \.incline, doc: "A treadmill's incline in percent, negative downhill; 0 while none is heard.")
+    public static let power = field(
+        "Power", \.power, doc: "A bike's power in watts; 0 while none is heard, and for a negative reading.")
+    public static let cadence = field(
+        "Cadence", \.cadence, doc: "A bike's cadence in revolutions a minute; 0 while none is heard.")
     public static let planOpenSteps = field(
         "PlanOpenSteps", \.planOpenSteps,
         doc: "How many of the plan's steps the person ends (`open`, a distance without a pace): `PlanDuration` leaves "
@@ -113,7 +132,14 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
         nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed, remaining, segmentDistance,
-        planOpenSteps, segmentHeartRateBound, heartRate,
+        planOpenSteps, segmentHeartRateBound, heartRate, machineReadings, speed, machineDistance, incline, power,
+        cadence,
+    ]
+
+    /// The properties a machine's reading sets (``TimerStatus/machineReading``): what is announced when it changes,
+    /// at most once a second.
+    public static let machineProperties: [TimerProperty] = [
+        machineReadings, speed, machineDistance, incline, power, cadence,
     ]
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -139,6 +165,7 @@ extension TimerProperty.Value {
     var uint32: UInt32? { if case .uint32(let number) = self { number } else { nil } }
     var uint64: UInt64? { if case .uint64(let number) = self { number } else { nil } }
     var boolean: Bool? { if case .boolean(let flag) = self { flag } else { nil } }
+    var double: Double? { if case .double(let number) = self { number } else { nil } }
 }
 
 /// The Swift types of the properties' values: the D-Bus type, and the case of ``TimerProperty/Value`` each is.
@@ -171,6 +198,11 @@ extension UInt64: TimerPropertyType {
 extension Bool: TimerPropertyType {
     static let signature = TimerProperty.Signature.boolean, wrap = TimerProperty.Value.boolean,
         unwrap = \TimerProperty.Value.boolean
+}
+
+extension Double: TimerPropertyType {
+    static let signature = TimerProperty.Signature.double, wrap = TimerProperty.Value.double,
+        unwrap = \TimerProperty.Value.double
 }
 
 extension TimerStatus {

@@ -31,12 +31,47 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var segmentHeartRateBound = ""
     /// The chosen strap's heart rate in bpm; 0 while none is heard (docs/sensors.md).
     public var heartRate: UInt16 = 0
+    /// What the chosen machine reports (``MachineReading/Field``), space-separated: "speed distance incline"; "" while
+    /// none is heard. ``machineReading`` reads the fields below through it.
+    public var machineReadings = ""
+    /// The machine's last reading, 0 where ``machineReadings`` names none: km/h, metres, percent, watts (none below 0),
+    /// revolutions a minute.
+    public var speed = 0.0
+    public var machineDistance: UInt32 = 0
+    public var incline = 0.0
+    public var power: UInt16 = 0
+    public var cadence = 0.0
 
     /// Nothing runs.
     public static let idle = TimerStatus(
         state: .idle, planName: "", planDuration: 0, segmentIndex: 0, segmentCount: 0, segmentKind: "",
         segmentLabel: "", segmentDuration: 0, nextLabel: "", elapsed: 0, segmentRemaining: 0
     )
+}
+
+extension TimerStatus {
+    /// The machine's last reading as the properties carry it: nil while none is heard, nil where it reports nothing.
+    public var machineReading: MachineReading? {
+        get {
+            let fields = Set(
+                machineReadings.split(separator: " ").compactMap { MachineReading.Field(rawValue: String($0)) })
+            guard !fields.isEmpty else { return nil }
+            return MachineReading(
+                speed: fields.contains(.speed) ? speed : nil,
+                distance: fields.contains(.distance) ? Int(machineDistance) : nil,
+                incline: fields.contains(.incline) ? incline : nil,
+                power: fields.contains(.power) ? Int(power) : nil,
+                cadence: fields.contains(.cadence) ? cadence : nil)
+        }
+        set {
+            machineReadings = newValue?.fields.map(\.rawValue).joined(separator: " ") ?? ""
+            speed = newValue?.speed ?? 0
+            machineDistance = UInt32(clamping: newValue?.distance ?? 0)
+            incline = newValue?.incline ?? 0
+            power = UInt16(clamping: newValue?.power ?? 0)
+            cadence = newValue?.cadence ?? 0
+        }
+    }
 }
 
 /// A control request the timer refuses, with the D-Bus error name it is answered with (docs/reference.md §3).

@@ -28,10 +28,12 @@ public struct WorkoutDisplay: Sendable, Equatable {
     /// A step the person ends: ``countdown`` counts up, and the big button reads Done.
     public var open: Bool
     /// The strap's bpm; nil while none is heard.
-    public var heartRate: HeartRateText?
+    public var heartRate: Reading?
+    /// The treadmill's speed and distance or the bike's power and cadence; nil while no machine is heard.
+    public var machine: Reading?
 
-    /// A heart rate as the page shows it, "♥ 142", and as a screen reader says it, "Heart rate 142 bpm".
-    public struct HeartRateText: Sendable, Equatable {
+    /// A reading as the page shows it, "♥ 142", and as a screen reader says it, "Heart rate 142 bpm".
+    public struct Reading: Sendable, Equatable {
         public var shown: String
         public var spoken: String
     }
@@ -52,8 +54,11 @@ public struct WorkoutDisplay: Sendable, Equatable {
         open = now.open
         heartRate =
             now.heartRate > 0
-            ? HeartRateText(
+            ? Reading(
                 shown: "♥ \(now.heartRate)", spoken: tr("Heart rate {bpm} bpm", ["bpm": "\(now.heartRate)"])) : nil
+        machine = now.machineReading.flatMap { reading in
+            reading.text.isEmpty ? nil : Reading(shown: reading.text, spoken: reading.spokenText)
+        }
         // An open step's end is not known: its bar stays empty until it is ended.
         segmentProgress =
             now.open

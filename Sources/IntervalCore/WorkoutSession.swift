@@ -255,6 +255,7 @@ public final class WorkoutSession {
         status.segmentDistance = segment.wholeMetres
         status.segmentHeartRateBound = segment.heartRateBound?.planText ?? ""
         status.heartRate = UInt16(clamping: heartRate ?? 0)
+        status.machineReading = machineReading
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         return status
     }

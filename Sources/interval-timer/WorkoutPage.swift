@@ -18,7 +18,7 @@ final class WorkoutPage {
     private let continueTrainingButton, choosePlanButton: UnsafeMutablePointer<GtkButton>
     private let layout: Builder
     private let pages: UnsafeMutablePointer<Stack>
-    private let title, countdown, next, position, times, heartRate: UnsafeMutablePointer<Label>
+    private let title, countdown, next, position, times, heartRate, machine: UnsafeMutablePointer<Label>
     private let segmentBar, planBar: UnsafeMutablePointer<ProgressBar>
     private let segmentCaption: UnsafeMutablePointer<Label>
     private let pauseButton, skipButton: UnsafeMutablePointer<GtkButton>
@@ -48,9 +48,10 @@ final class WorkoutPage {
         layout = Builder(PackageResources.workout_page_ui)
         pages = layout.get("pages", Stack.self)
         root = pages.widget
-        (title, countdown, next, position, times, heartRate) = (
+        (title, countdown, next, position, times, heartRate, machine) = (
             layout.get("title", Label.self), layout.get("countdown", Label.self), layout.get("next", Label.self),
-            layout.get("position", Label.self), layout.get("times", Label.self), layout.get("heart-rate", Label.self)
+            layout.get("position", Label.self), layout.get("times", Label.self), layout.get("heart-rate", Label.self),
+            layout.get("machine", Label.self)
         )
         (segmentBar, planBar) = (layout.get("segment-bar", ProgressBar.self), layout.get("plan-bar", ProgressBar.self))
         (continueTrainingButton, choosePlanButton) = (
@@ -166,11 +167,8 @@ final class WorkoutPage {
             trace.digitsChanged(to: display.countdown)
         }
         setText(countdown, display.countdown)
-        gtk_widget_set_visible(heartRate.widget, display.heartRate == nil ? 0 : 1)
-        if let shown = display.heartRate {
-            setText(heartRate, shown.shown)
-            accessibleName(heartRate, shown.spoken)
-        }
+        show(display.heartRate, in: heartRate)
+        show(display.machine, in: machine)
         setText(next, display.next)
         setText(position, "\(PlanReport.readableName(planName)) · \(display.position)")
         gtk_progress_bar_set_fraction(segmentBar.c, display.segmentProgress)
@@ -188,6 +186,15 @@ final class WorkoutPage {
             for tone in WorkoutDisplay.Tone.allCases { gtk_widget_remove_css_class(coloured.widget, tone.rawValue) }
             gtk_widget_add_css_class(coloured.widget, display.tone.rawValue)
             shownTone = display.tone
+        }
+    }
+
+    /// `reading` in `label`, named by what a screen reader says; the label hidden while there is none.
+    private func show(_ reading: WorkoutDisplay.Reading?, in label: UnsafeMutablePointer<Label>) {
+        gtk_widget_set_visible(label.widget, reading == nil ? 0 : 1)
+        if let reading {
+            setText(label, reading.shown)
+            accessibleName(label, reading.spoken)
         }
     }
 

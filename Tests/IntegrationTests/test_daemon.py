@@ -40,6 +40,12 @@ EXPECTED_INTERFACE = {
     ".SegmentDistance": ("property", "u", None, "emits-change"),
     ".SegmentHeartRateBound": ("property", "s", None, "emits-change"),
     ".HeartRate": ("property", "q", None, "emits-change"),
+    ".MachineReadings": ("property", "s", None, "emits-change"),
+    ".Speed": ("property", "d", None, "emits-change"),
+    ".MachineDistance": ("property", "u", None, "emits-change"),
+    ".Incline": ("property", "d", None, "emits-change"),
+    ".Power": ("property", "q", None, "emits-change"),
+    ".Cadence": ("property", "d", None, "emits-change"),
     ".SegmentDuration": ("property", "t", None, "emits-change"),
     ".SegmentElapsed": ("property", "t", None, "const?"),
     ".SegmentIndex": ("property", "u", None, "emits-change"),
@@ -55,7 +61,7 @@ EXPECTED_INTERFACE = {
 
 def get(prop):
     out = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
-    return json.loads(out[1]) if out[0] == "s" else int(out[1])
+    return json.loads(out[1]) if out[0] == "s" else float(out[1]) if out[0] == "d" else int(out[1])
 
 
 def start(plan, origin="", replace=False, check=True):
@@ -80,6 +86,8 @@ def test_introspection_matches_the_spec(activatable_daemon):
         block = xml.split(f'<property name="{prop}"')[1].split("</property>")[0]
         assert 'name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"' in block
     assert '<arg type="u" name="index"/>' in xml and '<arg type="s" name="reason"/>' in xml
+    # No machine chosen: none of its readings, each 0.
+    assert get("MachineReadings") == "" and get("Speed") == 0.0 and get("Power") == 0 and get("Cadence") == 0.0
 
 
 def test_start_activates_and_cues_in_order_on_time(activatable_daemon, monitor, notify_log):

@@ -27,7 +27,7 @@ def read_fit(path):
 
 def get(prop):
     kind, value = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
-    return {"s": json.loads, "b": lambda text: text.strip() == "true"}.get(kind, int)(value)
+    return {"s": json.loads, "b": lambda text: text.strip() == "true", "d": float}.get(kind, int)(value)
 
 
 def sensors(bluez, tmp_path, *args):

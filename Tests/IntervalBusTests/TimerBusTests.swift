@@ -78,6 +78,7 @@ struct TimerBusTests {
                 case .uint64: .uint64(UInt64(1 << 40) + UInt64(offset))
                 // Not the default, false, so that a property that never reaches the bus would show.
                 case .boolean: .boolean(true)
+                case .double: .double(Double(offset) + 0.25)
                 }
             #expect(property.assign(value, to: &status), "\(property)")
         }

@@ -153,6 +153,51 @@ import Testing
         #expect(!StatusText.line(Self.running).contains("♥") && StatusText.value(.heartRate, of: Self.running) == "")
     }
 
+    /// A treadmill heard: its speed and distance end the line (its incline too once it is not flat), `machine` holds
+    /// every reading in JSON, null where it reports none, and `{speed}`, `{machine_distance}` fill a template.
+    @Test func aTreadmillsSpeedAndDistanceAreShown() {
+        var status = Self.running
+        status.heartRate = 142
+        status.machineReading = MachineReading(speed: 12, distance: 350, incline: 0)
+        #expect(StatusText.line(status).hasSuffix(" · 14:48/40:00 · ♥ 142 · 12.0 km/h · 350 m"))
+        #expect(
+            StatusText.json(status, text: "T").contains(
+                #""machine":{"speed":12.0,"distance":350,"incline":0.0,"power":null,"cadence":null},"#))
+        #expect(StatusText.value(.speed, of: status) == "12.0")
+        #expect(StatusText.value(.machineDistance, of: status) == "350")
+        #expect(StatusText.value(.power, of: status) == "")
+        status.machineReading = MachineReading(speed: 9.5, distance: 12_345, incline: -1.5)
+        #expect(StatusText.line(status).hasSuffix(" · 9.5 km/h · 12.35 km · -1.5 %"))
+    }
+
+    /// A bike heard: its power and cadence end the line (not its speed), and `{power}` fills a template; a bike that
+    /// stands still says 0 W, not nothing.
+    @Test func aBikesPowerAndCadenceAreShown() {
+        var status = Self.running
+        status.machineReading = MachineReading(speed: 31.2, distance: 4200, power: 210, cadence: 89.5)
+        #expect(StatusText.line(status).hasSuffix(" · 14:48/40:00 · 210 W · 90 rpm"))
+        #expect(StatusText.value(.power, of: status) == "210")
+        #expect(StatusText.value(.speed, of: status) == "31.2")
+        #expect(
+            StatusText.json(status, text: "T").contains(
+                #""machine":{"speed":31.2,"distance":4200,"incline":null,"power":210,"cadence":89.5},"#))
+        status.machineReading = MachineReading(speed: 0, power: 0, cadence: 0)
+        #expect(StatusText.line(status).hasSuffix(" · 0 W · 0 rpm"))
+        #expect(StatusText.json(status, text: "T").contains(#""power":0,"#))
+    }
+
+    /// Decimals in the reader's language: "12,0 km/h", "1,25 km".
+    @Test func theMachinesDecimalsAreTheReaders() {
+        var status = Self.running
+        status.machineReading = MachineReading(speed: 12, distance: 1250)
+        let (line, speed) = Localization.using(LocalizationTests.german) {
+            (StatusText.line(status), StatusText.value(.speed, of: status))
+        }
+        #expect(line.hasSuffix(" · 12,0 km/h · 1,25 km") && speed == "12,0")
+        // JSON's numbers stay JSON's.
+        #expect(Localization.using(LocalizationTests.german) { StatusText.json(status, text: "") }.contains("12.0,"))
+    }
+
     // MARK: JSON and waybar
 
     @Test func json() {
@@ -162,14 +207,14 @@ import Testing
                 + #""segment_index":22,"segment_count":56,"segment_kind":"run","segment_label":"Run","#
                 + #""segment_duration_us":30000000,"next_label":"Walk","elapsed_us":888300000,"#
                 + #""segment_remaining_us":11200000,"segment_elapsed_us":18800000,"open":false,"inhibited":"","#
-                + #""heart_rate":null,"position":"23/56","remaining":"0:12","elapsed":"14:48","#
+                + #""heart_rate":null,"machine":null,"position":"23/56","remaining":"0:12","elapsed":"14:48","#
                 + #""duration":"40:00","progress":0.3701,"text":"T"}"#)
         #expect(
             StatusText.json(.idle, text: "idle")
                 == #"{"state":"idle","plan_name":"","plan_duration_us":0,"segment_index":0,"segment_count":0,"#
                 + #""segment_kind":"","segment_label":"","segment_duration_us":0,"next_label":"","elapsed_us":0,"#
                 + #""segment_remaining_us":0,"segment_elapsed_us":0,"open":false,"inhibited":"","heart_rate":null,"#
-                + #""position":"","#
+                + #""machine":null,"position":"","#
                 + #""remaining":"","elapsed":"","duration":"","progress":0.0,"#
                 + #""text":"idle"}"#)
     }

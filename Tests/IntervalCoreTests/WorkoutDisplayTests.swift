@@ -85,6 +85,18 @@ import Testing
     }
 
     /// `hr<120 warmup` without a strap: the window says the bound the bus gives before Done.
+    /// A treadmill's speed and distance, or a bike's power and cadence, under the heart rate, said in words.
+    @Test func theMachinesReadingIsShownWhileOneIsHeard() throws {
+        var status = warmingUp
+        #expect(try #require(WorkoutDisplay(status, age: 0, restKinds: [])).machine == nil)
+        status.machineReading = MachineReading(speed: 12, distance: 350)
+        let treadmill = try #require(WorkoutDisplay(status, age: 0, restKinds: [])?.machine)
+        #expect(treadmill.shown == "12.0 km/h · 350 m" && treadmill.spoken == "Speed 12.0 km/h, distance 350 m")
+        status.machineReading = MachineReading(speed: 30, power: 210, cadence: 90)
+        let bike = try #require(WorkoutDisplay(status, age: 0, restKinds: [])?.machine)
+        #expect(bike.shown == "210 W · 90 rpm" && bike.spoken == "Power 210 W, cadence 90 rpm")
+    }
+
     @Test func aStepAHeartRateEndsSaysItsBound() throws {
         var status = warmingUp
         status.segmentHeartRateBound = "hr<120"
