@@ -39,6 +39,7 @@ EXPECTED_INTERFACE = {
     ".SegmentCount": ("property", "u", None, "emits-change"),
     ".SegmentDistance": ("property", "u", None, "emits-change"),
     ".SegmentHeartRateBound": ("property", "s", None, "emits-change"),
+    ".SegmentTarget": ("property", "s", None, "emits-change"),
     ".HeartRate": ("property", "q", None, "emits-change"),
     ".SegmentDuration": ("property", "t", None, "emits-change"),
     ".SegmentElapsed": ("property", "t", None, "const?"),
