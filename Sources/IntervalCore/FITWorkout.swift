@@ -1,6 +1,6 @@
 /// A plan as a FIT workout file (file type 5) and a FIT workout as a plan: the mapping of docs/fit.md. A step is a
 /// `workout_step` with its label as step name, its kind in `notes` and as intensity, its time, its distance or an open
-/// end (the person's), and its pace as a speed band; a repeat is a repeat step after the steps it repeats, nested as
+/// end (the person's), and its target (a pace as a speed band, a power, a heart-rate range); a repeat is a repeat step after the steps it repeats, nested as
 /// the plan nests.
 public enum FITWorkout {
     /// `workout_step.duration_type`.
@@ -115,7 +115,23 @@ public enum FITWorkout {
             }
             switch node {
             case .step(let step):
-                let speed = step.pace.map { $0.metresPerSecond * 1000 }
+                // The target: its type, and the custom range of `custom_target_value_low` and `_high` (target_value 0).
+                let target: (type: Int64, band: (low: Int64, high: Int64))? =
+                    switch step.target {
+                    case .pace(let pace):
+                        // mm/s, a band either side of the pace.
+                        (
+                            0,
+                            (
+                                Int64((pace.metresPerSecond * 1000 * (1 - paceBand)).rounded()),
+                                Int64((pace.metresPerSecond * 1000 * (1 + paceBand)).rounded())
+                            )
+                        )
+                    // Beats per minute + 100, watts + 1,000 (below is a percentage of the maximum, of FTP).
+                    case .heartRate(let range): (1, (Int64(range.low) + 100, Int64(range.high) + 100))
+                    case .power(let power): (4, (Int64(power.low) + 1000, Int64(power.high) + 1000))
+                    case nil: nil
+                    }
                 // A distance is written as one whether its pace times it or the person ends it.
                 let duration: (type: DurationType, value: Int64?) =
                     if let metres = step.distance {
@@ -135,10 +151,8 @@ public enum FITWorkout {
                 }
                 steps.append(
                     stepMessage(
-                        index: steps.count, name: name, duration: duration, target: speed == nil ? (2, 0) : (0, 0),
-                        band: speed.map {
-                            (Int64(($0 * (1 - paceBand)).rounded()), Int64(($0 * (1 + paceBand)).rounded()))
-                        },
+                        index: steps.count, name: name, duration: duration, target: (target?.type ?? 2, 0),
+                        band: target?.band,
                         intensity: Intensity(kind: step.kind, restKinds: restKinds),
                         // A label the name could not hold comes back whole from the notes, which a watch shows too
                         // (an imported step's label with what ends it, "… · until heart rate below 125 bpm").
@@ -234,9 +248,11 @@ public enum FITWorkout {
     /// The plan a FIT workout file holds, named `name`, else the workout's name, else `fallbackName`. A step that no
     /// clock ends (the Lap button, a distance without a pace, a heart rate, calories, power) is an open step, what the
     /// watch would have waited for said in its label. Refuses a file that is not a workout, a repeat until a sensor's
-    /// value, and a repeat that does not close over whole steps.
+    /// value, and a repeat that does not close over whole steps. `maxHeartRate` (bpm, `[sensors] max_heart_rate`)
+    /// turns the heart rates given as a percentage of the maximum into beats per minute; without it they are said in
+    /// the label.
     public static func decode(
-        _ bytes: [UInt8], name: String? = nil, fallbackName: String
+        _ bytes: [UInt8], name: String? = nil, fallbackName: String, maxHeartRate: Int? = nil
     ) throws(FITWorkoutError) -> Plan {
         let messages = try workoutMessages(bytes)
         let workout = messages.first { $0.global == FIT.Workout.global }
@@ -263,20 +279,22 @@ public enum FITWorkout {
                 guard let milliseconds = value, milliseconds > 0 else {
                     throw FITWorkoutError(tr("{step}: a timed step without a time", ["step": stepName]))
                 }
-                items.append((index, .step(try step(message, .time(milliseconds * Micros.millisecond), stepName))))
+                items.append(
+                    (index, .step(try step(message, .time(milliseconds * Micros.millisecond), maxHeartRate, stepName))))
             case .distance:
                 guard let centimetres = value, centimetres > 0 else {
                     throw FITWorkoutError(tr("{step}: a distance step without its distance", ["step": stepName]))
                 }
-                items.append((index, .step(try step(message, .distance(Double(centimetres) / 100), stepName))))
+                items.append(
+                    (index, .step(try step(message, .distance(Double(centimetres) / 100), maxHeartRate, stepName))))
             case .open:
-                items.append((index, .step(try step(message, .open(nil), stepName))))
+                items.append((index, .step(try step(message, .open(nil), maxHeartRate, stepName))))
             case .heartRateBelow, .heartRateAbove, .calories, .powerBelow, .powerAbove:
                 guard let value, let condition = SensorCondition(type, value: value) else {
                     throw FITWorkoutError(
                         tr("{step}: it ends at a heart rate, calories or power it does not give", ["step": stepName]))
                 }
-                items.append((index, .step(try step(message, .open(condition), stepName))))
+                items.append((index, .step(try step(message, .open(condition), maxHeartRate, stepName))))
             case .repeatUntilCalories, .repeatUntilHeartRateBelow, .repeatUntilHeartRateAbove, .repeatUntilPowerBelow,
                 .repeatUntilPowerAbove:
                 // A plan's repeats end by a count, a time or a distance: one until a sensor's value has no end here.
@@ -390,16 +408,17 @@ public enum FITWorkout {
     }
 
     /// A step: its kind from `notes` when that is a kind, else from its intensity; its label from its name, with what
-    /// the timer cannot follow added to it: the sensor's value that ends it and a target other than a pace.
+    /// the timer cannot follow added to it: the sensor's value that ends it and a target other than a pace, a power
+    /// in watts or a heart-rate range.
     private static func step(
-        _ message: FITMessage, _ end: StepEnd, _ stepName: @autoclosure () -> String
+        _ message: FITMessage, _ end: StepEnd, _ maxHeartRate: Int?, _ stepName: @autoclosure () -> String
     ) throws(FITWorkoutError) -> Step {
         // intervald's notes: the kind, then the label when the name holds only its start.
         let notes = (message[FIT.WorkoutStep.notes]?.text ?? "").split(separator: "\n", maxSplits: 1).map(String.init)
         let notedKind = notes.first.flatMap { PlanParser.isKind($0) ? $0 : nil }
         let intensity = message[FIT.WorkoutStep.intensity]?.integer.flatMap(Intensity.init(rawValue:))
         let kind = notedKind ?? (intensity ?? .active).kind
-        let pace = pace(of: message)
+        let target = target(of: message, maxHeartRate: maxHeartRate)
         var (duration, isOpen, distance, condition): (Int64, Bool, Double?, SensorCondition?) = (0, false, nil, nil)
         var heartRateBound: HeartRateBound?
         switch end {
@@ -407,7 +426,7 @@ public enum FITWorkout {
             duration = time
         case .distance(let metres):
             distance = metres
-            if let pace {
+            if let pace = target?.pace {
                 let time = pace.microseconds(toCover: metres)
                 guard time < Double(PlanLimits.maximumDuration) else {
                     throw FITWorkoutError(
@@ -423,13 +442,13 @@ public enum FITWorkout {
             }
         case .open(let sensor):
             isOpen = true
-            // A heart rate in bpm (+ 100) the plan can say ends the step itself; a percentage of the maximum, or
-            // another sensor's value, is said in the label.
+            // A heart rate in bpm (+ 100), or a percentage of a known maximum, ends the step itself; a percentage of
+            // an unknown maximum, or another sensor's value, is said in the label.
             switch sensor {
-            case .heartRateBelow(let value) where value > 100:
-                heartRateBound = HeartRateBound(.below, bpm: Int(clamping: value - 100))
-            case .heartRateAbove(let value) where value > 100:
-                heartRateBound = HeartRateBound(.above, bpm: Int(clamping: value - 100))
+            case .heartRateBelow(let value):
+                heartRateBound = bpm(value, maxHeartRate: maxHeartRate).flatMap { HeartRateBound(.below, bpm: $0) }
+            case .heartRateAbove(let value):
+                heartRateBound = bpm(value, maxHeartRate: maxHeartRate).flatMap { HeartRateBound(.above, bpm: $0) }
             default:
                 break
             }
@@ -442,14 +461,15 @@ public enum FITWorkout {
             name = label.filter { !$0.isNewline }
         }
         let additions = [
-            condition.map { tr("until {condition}", ["condition": $0.text]) }, unfollowedTarget(of: message),
+            condition.map { tr("until {condition}", ["condition": $0.text]) },
+            target == nil ? unfollowedTarget(of: message) : nil,
         ].compactMap { $0 }
         let label =
             additions.isEmpty ? name : ([name ?? Step.defaultLabel(for: kind)] + additions).joined(separator: " · ")
         let length =
             heartRateBound.map(StepLength.heartRate)
             ?? StepLength(time: duration, isOpen: isOpen, distance: distance)
-        return Step(kind: kind, label: label, length: length, pace: pace)
+        return Step(kind: kind, label: label, length: length, target: target)
     }
 
     /// A step's target that the timer cannot follow, in words for its label: "heart rate zone 2", "140–150 bpm",
@@ -509,12 +529,40 @@ public enum FITWorkout {
         return tr("{percent}% of FTP", ["percent": "\(value)"])
     }
 
-    /// The pace in the middle of a step's speed band, to the second per kilometre.
-    private static func pace(of message: FITMessage) -> Pace? {
-        guard message[FIT.WorkoutStep.targetType]?.integer == 0,
+    /// A FIT heart rate in beats per minute: above 100 the value less 100, up to 100 that percentage of
+    /// `maxHeartRate` (rounded); nil for a percentage of an unknown maximum.
+    static func bpm(_ value: Int64, maxHeartRate: Int?) -> Int? {
+        if value > 100 { return Int(clamping: value - 100) }
+        guard let maxHeartRate, value > 0 else { return nil }
+        return Int((Double(value) * Double(maxHeartRate) / 100).rounded())
+    }
+
+    /// The target the timer follows: a speed band's pace, a custom heart-rate range in bpm (or in percent of a known
+    /// maximum), a custom power range in watts; nil for anything else (a zone, a percentage of FTP, a cadence), which
+    /// ``unfollowedTarget(of:)`` says in the label.
+    static func target(of message: FITMessage, maxHeartRate: Int?) -> StepTarget? {
+        guard message[FIT.WorkoutStep.targetValue]?.integer ?? 0 == 0,
             let low = message[FIT.WorkoutStep.customTargetValueLow]?.integer,
-            let high = message[FIT.WorkoutStep.customTargetValueHigh]?.integer, low > 0, high >= low
+            let high = message[FIT.WorkoutStep.customTargetValueHigh]?.integer
         else { return nil }
+        switch message[FIT.WorkoutStep.targetType]?.integer {
+        case 0: return pace(low: low, high: high).map(StepTarget.pace)
+        case 1, 13:
+            // Both in bpm or both in percent: a mixed pair is said in the label as it is.
+            guard (low > 100) == (high > 100), let lowBPM = bpm(low, maxHeartRate: maxHeartRate),
+                let highBPM = bpm(high, maxHeartRate: maxHeartRate)
+            else { return nil }
+            return HeartRateRange(low: lowBPM, high: highBPM).map(StepTarget.heartRate)
+        case 4, 7, 8, 9, 10:
+            guard low > 1000, high > 1000 else { return nil }
+            return PowerTarget(low: Int(clamping: low - 1000), high: Int(clamping: high - 1000)).map(StepTarget.power)
+        default: return nil
+        }
+    }
+
+    /// The pace in the middle of a speed band (mm/s), to the second per kilometre.
+    private static func pace(low: Int64, high: Int64) -> Pace? {
+        guard low > 0, high >= low else { return nil }
         let metresPerSecond = Double(low + high) / 2000
         let secondsPerKilometre = (1000 / metresPerSecond).rounded()
         guard secondsPerKilometre >= 1 else { return nil }

@@ -321,7 +321,8 @@ public struct MachineCeilings: Sendable, Equatable {
     }
 
     /// The target a segment sets on a machine of `kind`, at most the ceiling, and whether the ceiling cut it; nil when
-    /// the segment sets nothing there (no pace on a treadmill, no power on a bike): the machine stays as it is.
+    /// the segment sets nothing there (no pace on a treadmill, no power on a bike): the machine stays as it is. A
+    /// power range is sent as its middle.
     public func request(for segment: Segment, on kind: SensorKind) -> (request: FitnessMachineRequest, capped: Bool)? {
         switch kind {
         case .treadmill:
@@ -329,7 +330,10 @@ public struct MachineCeilings: Sendable, Equatable {
             let wanted = Int((pace.metresPerSecond * 3.6 * 100).rounded())
             let ceiling = Int((speed * 100).rounded())
             return (.targetSpeed(hundredthsOfKilometresPerHour: min(wanted, ceiling)), wanted > ceiling)
-        case .bike, .heartRate:
+        case .bike:
+            guard let wanted = segment.target?.power?.watts else { return nil }
+            return (.targetPower(watts: min(wanted, power)), wanted > power)
+        case .heartRate:
             return nil
         }
     }

@@ -31,6 +31,7 @@ public struct HookEvent: Sendable {
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)
         status.segmentDistance = segment?.wholeMetres ?? 0
         status.segmentHeartRateBound = segment?.heartRateBound?.planText ?? ""
+        status.segmentTarget = segment?.target?.planText ?? ""
         return status
     }
 

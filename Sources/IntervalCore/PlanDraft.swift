@@ -13,20 +13,21 @@ public struct PlanDraft: Sendable, Equatable {
     /// The comments after the last item.
     public var closingComments: [String]
 
-    /// `DURATION KIND ["LABEL"] [@ PACE]`, each field as written; an empty label or pace is none. The one description
+    /// `DURATION KIND ["LABEL"] [@ TARGET]`, each field as written; an empty label or target is none. The one description
     /// of a step's line: the parser's outline reads it, the editor's rows hold it, and ``line`` writes it for the draft
     /// and for ``PlanWriter`` alike.
     public struct Step: Sendable, Equatable {
         public var duration: String
         public var kind: String
         public var label: String
-        public var pace: String
+        /// After `@`: a pace, a power or a heart-rate range (`5:00/km`, `200W`, `130-150bpm`).
+        public var target: String
 
-        public init(duration: String, kind: String, label: String = "", pace: String = "") {
-            (self.duration, self.kind, self.label, self.pace) = (duration, kind, label, pace)
+        public init(duration: String, kind: String, label: String = "", target: String = "") {
+            (self.duration, self.kind, self.label, self.target) = (duration, kind, label, target)
         }
 
-        /// A plan's step as ``PlanWriter`` writes it: the shortest exact duration and pace, the label only when it is
+        /// A plan's step as ``PlanWriter`` writes it: the shortest exact duration and target, the label only when it is
         /// not the kind's own.
         public init(_ step: IntervalCore.Step) {
             self.init(
@@ -34,14 +35,14 @@ public struct PlanDraft: Sendable, Equatable {
                     ?? (step.isOpen ? PlanTextParser.openWord : PlanWriter.duration(step.duration)),
                 kind: step.kind,
                 label: step.label != IntervalCore.Step.defaultLabel(for: step.kind) ? step.label : "",
-                pace: step.pace.map(PlanWriter.pace) ?? "")
+                target: step.target?.planText ?? "")
         }
 
         /// `90s run "Uphill" @ 5:00/km`: the fields as they are, the label quoted.
         public var line: String {
             var text = "\(duration) \(kind)"
             if !label.isEmpty { text += " \(PlanWriter.quoted(label))" }
-            if !pace.isEmpty { text += " @ \(pace)" }
+            if !target.isEmpty { text += " @ \(target)" }
             return text
         }
 
@@ -60,7 +61,7 @@ public struct PlanDraft: Sendable, Equatable {
         var trimmed: Step {
             Step(
                 duration: duration.trimmingSpaces, kind: kind.trimmingSpaces, label: label.trimmingSpaces,
-                pace: pace.trimmingSpaces)
+                target: target.trimmingSpaces)
         }
     }
 

@@ -55,25 +55,29 @@ public enum StepLength: Sendable, Equatable {
     }
 }
 
-/// One `DURATION KIND ["Label"] [@ PACE]` line of a plan, or a step the person ends: `open KIND …`, or a distance
+/// One `DURATION KIND ["Label"] [@ TARGET]` line of a plan, or a step the person ends: `open KIND …`, or a distance
 /// without a pace (`0.4km run`).
 public struct Step: Sendable, Equatable {
     public let kind: String
     public let label: String
     public let length: StepLength
-    public let pace: Pace?
+    /// What it is held at: a pace, a power or a heart-rate range (`@ 5:00/km`, `@ 200W`, `@ 130-150bpm`).
+    public let target: StepTarget?
 
-    public init(kind: String, label: String? = nil, length: StepLength, pace: Pace? = nil) {
+    public init(kind: String, label: String? = nil, length: StepLength, target: StepTarget? = nil) {
         self.kind = kind
         self.label = label ?? Step.defaultLabel(for: kind)
         self.length = length
-        self.pace = pace
+        self.target = target
     }
 
     /// A timed step of `duration` microseconds.
-    public init(kind: String, label: String? = nil, duration: Int64, pace: Pace? = nil) {
-        self.init(kind: kind, label: label, length: .time(duration), pace: pace)
+    public init(kind: String, label: String? = nil, duration: Int64, target: StepTarget? = nil) {
+        self.init(kind: kind, label: label, length: .time(duration), target: target)
     }
+
+    /// Its pace, the one target that times a distance and gives a plan's distance.
+    public var pace: Pace? { target?.pace }
 
     /// Microseconds, 0 for a step the person ends: what every total adds up.
     public var duration: Int64 { length.time ?? 0 }
@@ -318,7 +322,7 @@ public final class PlanGroup: Sendable {
         switch children[child] {
         case .step(let step):
             return Segment(
-                index: childFirstSegment, kind: step.kind, label: step.label, pace: step.pace, start: childStart,
+                index: childFirstSegment, kind: step.kind, label: step.label, target: step.target, start: childStart,
                 duration: step.isOpen ? 0 : min(childStart + step.duration, bound) - childStart, rounds: rounds,
                 isOpen: step.isOpen, distance: step.distance, heartRateBound: step.heartRateBound
             )

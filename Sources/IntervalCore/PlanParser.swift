@@ -368,21 +368,21 @@ struct PlanTextParser {
             label = try parseString(what: .label)
             skipSpacesAndComment()
         }
-        var pace: Pace?
-        var paceText = ""
+        var target: StepTarget?
+        var targetText = ""
         if peek() == UInt8(ascii: "@") {
             position += 1
             skipSpacesAndComment()
-            let paceStart = position
-            pace = try parsePace()
-            paceText = String(decoding: text[paceStart..<position], as: UTF8.self)
+            let targetStart = position
+            target = try parseTarget()
+            targetText = String(decoding: text[targetStart..<position], as: UTF8.self)
         }
         if outlining {
             parsedOutline = .step(
                 PlanDraft.Step(
                     duration: String(decoding: text[durationStart..<durationEnd], as: UTF8.self),
                     kind: kind,
-                    label: label ?? "", pace: paceText.trimmingSpaces))
+                    label: label ?? "", target: targetText.trimmingSpaces))
         }
         sawStep = true
         if label == nil {
@@ -390,8 +390,9 @@ struct PlanTextParser {
             defaultLabels[kind] = label
         }
         if let distance {
-            // A distance with a pace is timed; without one, the person says when it is covered.
-            if let pace {
+            // A distance with a pace is timed; without one (a power or a heart rate says nothing of speed), the person
+            // says when it is covered.
+            if let pace = target?.pace {
                 let time = pace.microseconds(toCover: distance)
                 guard time < Double(PlanLimits.maximumDuration) else {
                     throw error(at: durationStart, PlanLimits.tooLongMessage)
@@ -407,7 +408,7 @@ struct PlanTextParser {
         let length =
             heartRateBound.map(StepLength.heartRate)
             ?? StepLength(time: duration, isOpen: isOpen, distance: distance)
-        return Step(kind: kind, label: label, length: length, pace: pace)
+        return Step(kind: kind, label: label, length: length, target: target)
     }
 
     /// `<120` or `>160` after `hr`: the bound, in whole beats per minute.
@@ -595,6 +596,98 @@ struct PlanTextParser {
             position = start
             return nil
         }
+    }
+
+    /// After `@`: a pace (``parsePace()``), a power (`200W`, `300-310W`) or a heart-rate range (`130-150bpm`).
+    mutating func parseTarget() throws(PlanDiagnostic) -> StepTarget {
+        skipSpacesAndComment()
+        let start = position
+        // Whole numbers, one or a range, then W or bpm; anything else is a pace, read again from the start.
+        let lowEnd = scanDigits(from: start)
+        guard lowEnd > start else { return .pace(try parsePace()) }
+        var highStart: Int?
+        var numbersEnd = lowEnd
+        if lowEnd < text.count, text[lowEnd] == UInt8(ascii: "-") {
+            let end = scanDigits(from: lowEnd + 1)
+            guard end > lowEnd + 1 else {
+                throw error(at: lowEnd + 1, tr("expected a number after '-', as in 130-150bpm or 300-310W"))
+            }
+            (highStart, numbersEnd) = (lowEnd + 1, end)
+        } else if lowEnd < text.count, text[lowEnd] == UInt8(ascii: ":") {
+            return .pace(try parsePace())
+        }
+        position = numbersEnd
+        let fraction = peek() == UInt8(ascii: ".") && scanDigits(from: position + 1) > position + 1
+        if fraction { position = scanDigits(from: position + 1) }
+        skipSpaces()
+        let unitStart = position
+        while let byte = peek(), isLetter(byte) || byte == UInt8(ascii: "/") { position += 1 }
+        let unit = String(decoding: text[unitStart..<position], as: UTF8.self)
+        if fraction {
+            guard ["W", "w", "bpm"].contains(unit) || highStart != nil else {
+                position = start
+                return .pace(try parsePace())
+            }
+            throw error(at: start, tr("a power or a heart rate is a whole number, as in 200W or 130-150bpm"))
+        }
+        let numbers = String(decoding: text[start..<numbersEnd], as: UTF8.self)
+        // Digits beyond any Int are out of range all the same.
+        let low = Int(String(decoding: text[start..<lowEnd], as: UTF8.self)) ?? .max
+        let high = highStart.map { Int(String(decoding: text[$0..<numbersEnd], as: UTF8.self)) ?? .max } ?? low
+        switch unit {
+        case "W", "w":
+            guard PowerTarget.range.contains(low), PowerTarget.range.contains(high) else {
+                throw error(
+                    at: start,
+                    tr(
+                        "a power must be from {lowest} to {highest} W",
+                        ["lowest": "\(PowerTarget.range.lowerBound)", "highest": "\(PowerTarget.range.upperBound)"]))
+            }
+            guard let power = PowerTarget(low: low, high: high) else { throw lowFirst(at: start, low, high, unit) }
+            return .power(power)
+        case "bpm":
+            guard highStart != nil else {
+                throw error(
+                    at: start,
+                    tr(
+                        "a heart-rate target is a range, as in {low}-{high}bpm",
+                        ["low": "\(max(low, 35) - 5)", "high": "\(min(low, 245) + 5)"]))
+            }
+            guard HeartRateBound.range.contains(low), HeartRateBound.range.contains(high) else {
+                throw error(
+                    at: start,
+                    tr(
+                        "a heart rate must be from {lowest} to {highest} beats per minute",
+                        [
+                            "lowest": "\(HeartRateBound.range.lowerBound)",
+                            "highest": "\(HeartRateBound.range.upperBound)",
+                        ]))
+            }
+            guard let range = HeartRateRange(low: low, high: high) else { throw lowFirst(at: start, low, high, unit) }
+            return .heartRate(range)
+        case "" where highStart != nil:
+            throw error(
+                at: unitStart, tr("missing unit after '{number}' (expected W or bpm)", ["number": numbers]))
+        case "":
+            throw error(
+                at: unitStart,
+                tr(
+                    "missing unit after '{number}' (expected a pace unit such as /km, W for a power or bpm for a range of heart rates)",
+                    ["number": numbers]))
+        case _ where highStart != nil:
+            throw error(
+                at: unitStart, tr("unknown unit '{unit}' for a range (expected W or bpm)", ["unit": unit]))
+        default:
+            position = start
+            return .pace(try parsePace())
+        }
+    }
+
+    /// A range written high to low (`150-130bpm`): the diagnostic shows it the right way round.
+    private func lowFirst(at start: Int, _ low: Int, _ high: Int, _ unit: String) -> PlanDiagnostic {
+        error(
+            at: start,
+            tr("the lower value comes first: {range}", ["range": "\(high)-\(low)\(unit)"]))
     }
 
     /// After `@`: `5:30/km`, `9:00/mi`, `10 km/h`, `6 mph`, `3.2 m/s`.

@@ -188,15 +188,15 @@ public enum PlanReport {
         }.joined(separator: ", ")
     }
 
-    /// "Uphill (Run) @ 5:00/km", as `plan show`'s timeline, beside plan text, writes a step; the window's rows say it in
-    /// words, "Uphill · Run · 5:00/km".
+    /// "Uphill (Run) @ 5:00/km" or "Intervals (Bike) @ 200 W", as `plan show`'s timeline, beside plan text, writes a
+    /// step; the window's rows say it in words, "Uphill · Run · 5:00/km".
     static func title(of step: Step, inWords: Bool = false) -> String {
-        // The label, the kind by name when the label is not the kind's own, the pace.
+        // The label, the kind by name when the label is not the kind's own, the target ("5:00/km", "130–150 bpm").
         let label = Localization.label(step.label)
         let kind = Localization.kindName(step.kind) == label ? nil : Localization.kindName(step.kind)
-        let pace = step.pace?.perKilometreText
-        if inWords { return ([label] + [kind, pace].compactMap { $0 }).joined(separator: " · ") }
-        return label + (kind.map { " (\($0))" } ?? "") + (pace.map { " @ \($0)" } ?? "")
+        let target = step.target?.text
+        if inWords { return ([label] + [kind, target].compactMap { $0 }).joined(separator: " · ") }
+        return label + (kind.map { " (\($0))" } ?? "") + (target.map { " @ \($0)" } ?? "")
     }
 
     static func perRound(_ group: PlanGroup) -> String {

@@ -10,7 +10,8 @@ public struct Segment: Sendable, Equatable {
     public let index: Int64
     public let kind: String
     public let label: String
-    public let pace: Pace?
+    /// What it is held at (`@ 5:00/km`, `@ 200W`, `@ 130-150bpm`).
+    public let target: StepTarget?
     /// Where it begins on the plan's timeline: the time of the timed steps before it, plus a slot for each step the
     /// person ends before it (``Step/timelineSlot``).
     public let start: Int64
@@ -25,6 +26,9 @@ public struct Segment: Sendable, Equatable {
     public let distance: Double?
     /// The heart rate that ends it (`hr<120 walk`), with a strap; without one the person ends it.
     public let heartRateBound: HeartRateBound?
+
+    /// Its pace, the one target that times a distance.
+    public var pace: Pace? { target?.pace }
 
     /// ``distance`` in whole metres, 0 for a step of no distance: `SegmentDistance`.
     public var wholeMetres: UInt32 { distance.map { UInt32(clamping: Int64($0.rounded())) } ?? 0 }

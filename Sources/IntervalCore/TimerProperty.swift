@@ -102,6 +102,10 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
         "SegmentHeartRateBound", \.segmentHeartRateBound,
         doc: "The heart rate that ends the current step, as the plan writes it (`hr<120`, `hr>160`); \"\" for any "
             + "other step.")
+    public static let segmentTarget = field(
+        "SegmentTarget", \.segmentTarget,
+        doc: "What the current step is held at, as the plan writes it after `@`: a pace (`5:00/km`), a power (`200W`, "
+            + "`300-310W`) or a heart-rate range (`130-150bpm`); \"\" for a step without a target.")
     public static let heartRate = field(
         "HeartRate", \.heartRate,
         doc: "The chosen heart-rate strap's last measurement in bpm; 0 while none is heard (no strap chosen, not found "
@@ -132,7 +136,8 @@ public struct TimerProperty: Sendable, CustomStringConvertible {
     public static let all: [TimerProperty] = [
         state, planName, planDuration, segmentIndex, segmentCount, segmentKind, segmentLabel, segmentDuration,
         nextLabel, elapsed, segmentRemaining, inhibited, open, segmentElapsed, remaining, segmentDistance,
-        planOpenSteps, segmentHeartRateBound, heartRate, machineReadings, speed, machineDistance, incline, power,
+        planOpenSteps, segmentHeartRateBound, heartRate, segmentTarget, machineReadings, speed, machineDistance,
+        incline, power,
         cadence,
     ]
 

@@ -29,6 +29,9 @@ public struct TimerStatus: Sendable, Equatable, Codable {
     public var planOpenSteps: UInt32 = 0
     /// The heart rate that ends the current step, as the plan writes it (`hr<120`); "" for any other.
     public var segmentHeartRateBound = ""
+    /// What the current step is held at, as the plan writes it after `@` (`5:00/km`, `200W`, `130-150bpm`); "" for
+    /// a step without a target.
+    public var segmentTarget = ""
     /// The chosen strap's heart rate in bpm; 0 while none is heard (docs/sensors.md).
     public var heartRate: UInt16 = 0
     /// What the chosen machine reports (``MachineReading/Field``), space-separated: "speed distance incline"; "" while

@@ -108,7 +108,8 @@ public final class WorkoutSession {
         }
         self.scheduler = scheduler
         workout = identity
-        (pausedBySleep, slept, heartRates, machineSamples, distanceAtStepStart) = (false, 0, [], [], nil)
+        (pausedBySleep, slept, heartRates, heartRateCues, machineSamples, distanceAtStepStart) =
+            (false, 0, [], HeartRateCues(), [], nil)
         run(scheduler)
         return plan
     }
@@ -167,10 +168,15 @@ public final class WorkoutSession {
     public private(set) var heartRate: Int?
     /// The workout's heart rate, a sample a second, for its history.
     private var heartRates: [HeartRateSample] = []
+    /// Whether the heart is out of a running step's target range long enough to say so.
+    private var heartRateCues = HeartRateCues()
+    /// Gives a cue of the heart out of the running step's range (`@ 130-150bpm`): the daemon's notification and voice.
+    public var onHeartRateCue: ((HeartRateCue) -> Void)?
 
     /// A measurement of the strap (docs/sensors.md): shown from now on, and, in a step its heart rate ends
-    /// (`hr<120 walk`), the step's end when it is strictly past the bound, as a press of Done is. Nothing ends while
-    /// paused. Answers whether the shown heart rate changed.
+    /// (`hr<120 walk`), the step's end when it is strictly past the bound, as a press of Done is; in a step held in a
+    /// range (`@ 130-150bpm`), out of it for 10 s running, a cue (``onHeartRateCue``). Nothing ends and nothing is cued
+    /// while paused. Answers whether the shown heart rate changed.
     @discardableResult
     public func heard(heartRate bpm: Int) -> Bool {
         let changed = heartRate != bpm
@@ -178,11 +184,18 @@ public final class WorkoutSession {
         if isActive {
             heartRates = heartRates.appendingOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm))
         }
-        if let scheduler, scheduler.state == .running, let bound = scheduler.current?.heartRateBound,
-            bound.isReached(by: bpm)
-        {
-            // Running, so the skip is accepted.
-            try? scheduler.skip()
+        if let scheduler, scheduler.state == .running, let segment = scheduler.current {
+            if let cue = heartRateCues.heard(
+                bpm, segment: segment.index, range: segment.target?.heartRateRange, at: timer.now)
+            {
+                onHeartRateCue?(cue)
+            }
+            if let bound = segment.heartRateBound, bound.isReached(by: bpm) {
+                // Running, so the skip is accepted.
+                try? scheduler.skip()
+            }
+        } else {
+            heartRateCues.interrupt()
         }
         return changed
     }
@@ -190,6 +203,7 @@ public final class WorkoutSession {
     /// The strap is gone (out of range, switched off): no heart rate is shown until it is heard again.
     public func lostHeartRate() {
         heartRate = nil
+        heartRateCues.interrupt()
     }
 
     /// The machine's last reading; nil while none is heard (no machine chosen, not found yet, or lost).
@@ -254,6 +268,7 @@ public final class WorkoutSession {
         status.remaining = UInt64(max(remaining, 0))
         status.segmentDistance = segment.wholeMetres
         status.segmentHeartRateBound = segment.heartRateBound?.planText ?? ""
+        status.segmentTarget = segment.target?.planText ?? ""
         status.heartRate = UInt16(clamping: heartRate ?? 0)
         status.machineReading = machineReading
         status.planOpenSteps = UInt32(clamping: plan.openStepCount)

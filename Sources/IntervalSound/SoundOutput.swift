@@ -105,6 +105,12 @@ public final class SoundOutput: WorkoutOutput {
         }
     }
 
+    /// Says `text` now (`english` where no voice of the language is installed) when the voice is on: a cue that is no
+    /// change of segment (the heart out of its range).
+    public func say(_ text: String, orInEnglish english: String) {
+        voice?.say(text, orInEnglish: english, after: 0)
+    }
+
     /// Tells the duck what the schedule is now: the next change, and the sounds timed ahead of it; a pause or a stop
     /// brings the music back (over the fade, as after a cue). The voice's phrases need no warning: they are started
     /// ahead of the change by speech's latency, and lower the music from then.

@@ -4,7 +4,7 @@ import IntervalGLib
 import IntervalRuntime
 
 /// The plan editor (docs/window.md, "Making a plan"), laid out in ui/plan-editor.ui: the plan in rows, a step's
-/// duration, kind, label and pace, a repeat's count or bound, its items indented under it, beside the same plan as
+/// duration, kind, label and target, a repeat's count or bound, its items indented under it, beside the same plan as
 /// text. Both are views of one plan text: an edit in a row writes the text (``PlanDraft``), an edit of the text that
 /// parses fills the rows again; a text that does not parse is kept, shown with its diagnostic, and cannot be saved.
 final class PlanEditor {
@@ -46,7 +46,7 @@ final class PlanEditor {
     private var untilDoneLabels: [[Int]: UnsafeMutablePointer<Label>] = [:]
     /// The rows beside the text, or above it in a narrow window.
     private let panes: UnsafeMutablePointer<Paned>
-    /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and pace under its
+    /// The window is narrower than ``narrowWidth``: the text is under the rows, a step's label and target under its
     /// duration and kind.
     private var narrow = false
     /// Below this width (a phone's 360 pixels, a tiled half of a small screen) the rows and the text do not fit side
@@ -350,7 +350,7 @@ final class PlanEditor {
         accessibleName(row, name)
         let box = GtkBox.checked(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
         let first: Widget
-        // Narrow, a step's label and pace are a second line under its duration and kind.
+        // Narrow, a step's label and target are a second line under its duration and kind.
         var child = box
         switch item.content {
         case .step(let step):
@@ -374,8 +374,11 @@ final class PlanEditor {
             field(step.label, tr("Label"), width: 0, placeholder: tr("Label (optional)"), in: rest) {
                 [unowned self] in updateStep(path) { $0.label = $1 }($0)
             }
-            field(step.pace, tr("Pace"), width: 7, placeholder: tr("Pace"), in: rest) { [unowned self] in
-                updateStep(path) { $0.pace = $1 }($0)
+            field(
+                step.target, tr("Target"), width: 7, placeholder: tr("Target"), in: rest,
+                tooltip: tr("A pace (5:00/km), a power (200W) or a heart-rate range (130-150bpm); empty for none")
+            ) { [unowned self] in
+                updateStep(path) { $0.target = $1 }($0)
             }
             let untilDone = Label.checked(gtk_label_new(nil))
             gtk_widget_add_css_class(untilDone.widget, "dim-label")

@@ -3,6 +3,7 @@ import CGtkShims
 import Dispatch
 import IntervalCore
 import IntervalRuntime
+import IntervalSettings
 import IntervalWatch
 
 /// The plans page's files: the editor for a new or an own plan, Import…, Export…, Rename, Delete and Save of a
@@ -67,7 +68,10 @@ extension PlansPage {
             // .fit is read as one, as `intervalctl plan import` reads it, and said not to be one when it is not.
             if FIT.hasSignature(bytes) || path.lowercased().hasSuffix(".fit") {
                 do throws(FITWorkoutError) {
-                    plan = try FITWorkout.decode(bytes, fallbackName: PlanLocator.planName(forPath: path))
+                    // Heart rates as a percentage of the maximum become bpm with the settings' maximum, read now.
+                    plan = try FITWorkout.decode(
+                        bytes, fallbackName: PlanLocator.planName(forPath: path),
+                        maxHeartRate: SettingsFile.load(path: application.paths.settingsFile).0.sensors.maxHeartRate)
                 } catch {
                     tell(tr("“{file}” is not a workout intervald can import", ["file": origin]), error.message)
                     return

@@ -46,7 +46,8 @@ extension PlanCommand {
             discussion: """
                 The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan; a plan of the same \
                 name, a bundled one too, is refused: give it another with --name), or written where -o says ('-': \
-                standard output). Steps a watch ends by its Lap button, a distance or a sensor are open steps. A file \
+                standard output). Steps a watch ends by its Lap button, a distance or a sensor are open steps; \
+                heart rates given as a percentage of the maximum become bpm with [sensors] max_heart_rate when it is set. A file \
                 that is not a FIT workout, is damaged or repeats until a value only a sensor tells is refused (exit 65) and \
                 nothing is written.
                 """
@@ -67,7 +68,10 @@ extension PlanCommand {
             }
             let plan: Plan
             do throws(FITWorkoutError) {
-                plan = try FITWorkout.decode(bytes, name: name, fallbackName: PlanLocator.planName(forPath: file))
+                // Heart rates as a percentage of the maximum become bpm with the settings' maximum.
+                plan = try FITWorkout.decode(
+                    bytes, name: name, fallbackName: PlanLocator.planName(forPath: file),
+                    maxHeartRate: SettingsFile.load(path: ProgramLookup.paths.settingsFile).0.sensors.maxHeartRate)
             } catch {
                 Console.error(tr("{file}: error: {message}", ["file": file, "message": error.message]) + "\n")
                 throw ExitStatus.invalidPlan

@@ -142,13 +142,15 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.heartRate] = heartRate
             self.heartRate = heartRate
             let machine = MachineOutput(
-                address: settings.sensors.machine, ceilings: .standard, properties: [], session: session,
+                address: settings.sensors.machine, ceilings: .standard,
+                properties: TimerProperty.machineProperties.map(\.name), session: session,
                 queue: queue, server: server, logger: logger
             ) { [weak self] sentence in
                 self?.showDesktopMessage(DesktopMessage(summary: tr("Fitness machine"), body: sentence))
             }
             outputs[.machine] = machine
             self.machine = machine
+            session.onHeartRateCue = { [weak self] cue in self?.give(cue) }
             assembleOutputs()
             self.notification = notification
             self.history = history
@@ -331,6 +333,16 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     private static let reminderLater: UInt64 = 3_600_000_000
 
     /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
+    /// The heart out of its step's range (docs/sensors.md): a notification that says it and the range, and the voice
+    /// when it is on.
+    private func give(_ cue: HeartRateCue) {
+        logger.info(
+            "Heart rate out of the step's range.", metadata: ["bpm": "\(cue.bpm)", "range": "\(cue.range.planText)"])
+        showDesktopMessage(
+            DesktopMessage(summary: cue.text, body: tr("Target {range}", ["range": cue.range.text])))
+        sound?.say(cue.text, orInEnglish: Localization.inEnglish { cue.text })
+    }
+
     private func showDesktopMessage(_ message: DesktopMessage) {
         if desktopMessages == nil {
             desktopMessages = DesktopMessageNotifier(logger: logger) { [weak self, queue] key in

@@ -39,6 +39,7 @@ EXPECTED_INTERFACE = {
     ".SegmentCount": ("property", "u", None, "emits-change"),
     ".SegmentDistance": ("property", "u", None, "emits-change"),
     ".SegmentHeartRateBound": ("property", "s", None, "emits-change"),
+    ".SegmentTarget": ("property", "s", None, "emits-change"),
     ".HeartRate": ("property", "q", None, "emits-change"),
     ".MachineReadings": ("property", "s", None, "emits-change"),
     ".Speed": ("property", "d", None, "emits-change"),

@@ -151,16 +151,17 @@ def test_what_is_not_a_workout_is_refused_and_nothing_is_written(tmp_path):
 
 
 #: Workouts as Garmin Connect writes them and as Garmin's FIT SDK's samples are described (written by
-#: data/fit/make_garmin_workouts.py), and the plan each is: a heart rate in bpm ends its step itself (hr<125); open
-#: steps where no clock ends a step (the Lap button, a distance without a pace, a heart rate as a percentage of the
-#: maximum, calories, power), with what a watch would have waited for in the label.
+#: data/fit/make_garmin_workouts.py), and the plan each is: a heart rate in bpm ends its step itself (hr<125); a custom
+#: heart-rate range in bpm and a power range in watts are targets (@ 140-150bpm, @ 300-310W); open steps where no clock
+#: ends a step (the Lap button, a distance without a pace, a heart rate as a percentage of an unknown maximum,
+#: calories, power), with what a watch would have waited for, and the targets it cannot follow, in the label.
 IMPORTED = {
     "garmin-open-step.fit": ['open warmup "Warm up"', '10m work "Run"'],
     "garmin-connect-track.fit": [
         "open warmup", "6x {", "  0.4km work", '  1m30s recovery "Walk"', "}",
         "hr<125 cooldown"],
     "garmin-connect-sensors.fit": [
-        '10m warmup "Warm-up · heart rate zone 2"', '20m work "Tempo · 140–150 bpm"', 'open work "Burn · until 200 kcal"',
+        '10m warmup "Warm-up · heart rate zone 2"', '20m work "Tempo" @ 140-150bpm', 'open work "Burn · until 200 kcal"',
         'open recovery "Recovery · until power below 150 W"',
         'open work "Climb · until heart rate above 80% of maximum"', '2m work "Quick feet · cadence 85–90"',
         "hr<125 cooldown"],
@@ -171,8 +172,8 @@ IMPORTED = {
         '1m warmup "_A_ · heart rate zone 2"', "3x {", '  0.5km work "B1_ · power zone 5"',
         '  0.5km work "B2_ · power zone 3"', "}", 'hr<125 cooldown "_C_ · power zone 1"'],
     "sdk-workout-custom-target-values.fit": [
-        '1m warmup "_A_ · heart rate 50–60% of maximum"', '0.5km work "B1_ · 300–310 W"', '0.5km work "B2_ · 260–270 W"',
-        'hr<125 cooldown "_C_ · 220–230 W"'],
+        '1m warmup "_A_ · heart rate 50–60% of maximum"', '0.5km work "B1_" @ 300-310W', '0.5km work "B2_" @ 260-270W',
+        'hr<125 cooldown "_C_" @ 220-230W'],
 }
 
 
@@ -181,6 +182,20 @@ def plan_lines(text):
     lines = text.splitlines()
     assert lines[0].startswith("name ") and lines[1] == "", text
     return lines[2:]
+
+
+def test_heart_rates_as_a_percentage_of_the_maximum_become_bpm_with_the_settings_maximum(tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    (tmp_path / "config" / "intervald").mkdir(parents=True)
+    (tmp_path / "config" / "intervald" / "intervald.toml").write_text("[sensors]\nmax_heart_rate = 190\n")
+    sensors = ctl("plan", "import", str(DATA / "garmin-connect-sensors.fit"), "-o", "-", env=env)
+    assert sensors.returncode == 0, sensors.stderr
+    # 80 % of 190 is 152.
+    assert 'hr>152 work "Climb"' in plan_lines(sensors.stdout), sensors.stdout
+    custom = ctl("plan", "import", str(DATA / "sdk-workout-custom-target-values.fit"), "-o", "-", env=env)
+    assert custom.returncode == 0, custom.stderr
+    # 50–60 % of 190.
+    assert plan_lines(custom.stdout)[0] == '1m warmup "_A_" @ 95-114bpm', custom.stdout
 
 
 @pytest.mark.parametrize("name", IMPORTED)

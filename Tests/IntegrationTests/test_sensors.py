@@ -189,6 +189,26 @@ class TestAStrapInAWorkout:
                             if entry["summary"] == "Heart-rate strap"] == said, 5, f"{said} said once each")
         ctl("stop")
 
+    def test_ten_seconds_above_a_steps_range_give_one_heart_rate_cue(self, bluez, strap, activatable_daemon,
+                                                                     notify_log):
+        assert ctl("start", "-e", "2m run @ 130-150bpm").returncode == 0
+        assert get("SegmentTarget") == "130-150bpm"
+        wait_until(lambda: bluez.calls("StartNotify"), 10, "the daemon to subscribe")
+
+        def cues():
+            return [(entry["summary"], entry["body"]) for entry in notify_log.entries()
+                    if entry["summary"].startswith("Heart rate")]
+
+        # A measurement a second, as a strap sends them: the tenth second out of the range gives the cue, and the
+        # seconds after it (well within 30 s) none.
+        for _ in range(14):
+            assert bluez.notify(strap, HEART_RATE_MEASUREMENT, bytes([0x00, 162]))
+            time.sleep(1)  # the strap's pace, not a wait for the daemon
+        wait_until(lambda: cues(), 5, "the heart-rate cue")
+        assert cues() == [("Heart rate high, 162", "Target 130–150 bpm")]
+        assert get("State") == "running"
+        ctl("stop")
+
     def test_the_history_the_csv_and_the_fit_activity_keep_the_heart_rate(self, bluez, strap, activatable_daemon,
                                                                            tmp_path):
         assert ctl("start", "-e", 'hr<120 walk "Recover", 2s run').returncode == 0

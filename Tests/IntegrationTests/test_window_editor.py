@@ -129,7 +129,7 @@ def test_a_hand_written_plan_edited_in_rows_keeps_its_comments_and_a_problem_is_
     fill(window, "Step 1", "12m")
     # A step with no pace inside `for 3km`: its problem, said on the repeat's row, and Save refused.
     fill(window, "Step 2.2", label="Walk back")
-    entry = window.usable("text", "Pace", root=row(window, "Step 2.2"))
+    entry = window.usable("text", "Target", root=row(window, "Step 2.2"))
     assert entry.get_editable_text_iface().set_text_contents("")
     window.wait("label", "Repeat 2: 'for' with a distance needs a pace ('@ 5:30/km') on every step inside")
     wait_until(lambda: not window.find("push button", "Save").get_state_set().contains(Atspi.StateType.SENSITIVE),

@@ -103,7 +103,7 @@ def test_the_editors_duration_takes_open_and_a_distance_and_its_rows_say_until_d
     step2 = row(window, "Step 2")
     window.wait("label", "0.4 km, until Done", root=step2)
     # With a pace the distance is timed.
-    assert window.usable("text", "Pace", root=step2).get_editable_text_iface().set_text_contents("5:00/km")
+    assert window.usable("text", "Target", root=step2).get_editable_text_iface().set_text_contents("5:00/km")
     wait_until(lambda: not window.find("label", "0.4 km, until Done", root=row(window, "Step 2")), 5,
                "the timed run to lose its until Done")
     wait_until(lambda: editor_total(window) == "2:00 + 1 open step", 5, "the editor's total")

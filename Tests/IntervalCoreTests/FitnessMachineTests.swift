@@ -98,6 +98,18 @@ import Testing
         #expect(FitnessMachineRange(speedRange: [0x64, 0x00, 0xD0, 0x07, 0x00, 0x00])?.increment == 1)
     }
 
+    @Test func aBikeGetsTheStepsPowerAtMostTheCeiling() throws {
+        let segments = Array(
+            try plan("20s work @ 300W, 10s rest @ 100-110W, 20s work @ 450W, 1m ride @ 30 km/h").segments)
+        let ceilings = MachineCeilings.standard
+        #expect(ceilings.request(for: segments[0], on: .bike)?.request == .targetPower(watts: 300))
+        #expect(ceilings.request(for: segments[1], on: .bike)?.request == .targetPower(watts: 105))
+        let hard = try #require(ceilings.request(for: segments[2], on: .bike))
+        #expect(hard.request == .targetPower(watts: 400) && hard.capped)
+        #expect(ceilings.request(for: segments[3], on: .bike) == nil, "a pace sets no power")
+        #expect(ceilings.request(for: segments[0], on: .treadmill) == nil, "a power sets no speed")
+    }
+
     @Test func samplesAreKeptOneASecond() {
         let samples = [MachineSample]()
             .appendingOnePerSecond(MachineSample(wall: 1_000_000, reading: MachineReading(speed: 1)))

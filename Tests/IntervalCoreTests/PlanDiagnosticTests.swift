@@ -27,7 +27,12 @@ import Testing
                 "30s run @",
                 "1:10: error: expected a pace after '@', such as 5:30/km, 9:00/mi, 10 km/h, 6 mph or 3.2 m/s"
             ),
-            ("30s run @ 5", "1:12: error: missing pace unit (expected /km, /mi, km/h, mph or m/s)"),
+            (
+                "30s run @ 5",
+                "1:12: error: missing unit after '5' (expected a pace unit such as /km, W for a power or bpm for a range "
+                    + "of heart rates)"
+            ),
+            ("30s run @ 5.5", "1:14: error: missing pace unit (expected /km, /mi, km/h, mph or m/s)"),
             ("30s run @ 5 kmh", "1:13: error: unknown pace unit 'kmh' (expected /km, /mi, km/h, mph or m/s)"),
             ("30s run @ 5:30 mph", "1:16: error: a pace written as m:ss needs /km or /mi, not 'mph'"),
             ("30s run @ 0 m/s", "1:11: error: pace must be greater than zero"),

@@ -47,7 +47,8 @@ struct PlanDraftTests {
         #expect(hills.repetition == "6x")
         #expect(hills.items[0].comments == ["# the hill"])
         #expect(hills.items[0].trailingComment == "# hard")
-        #expect(hills.items[0].content == .step(.init(duration: "1:30", kind: "run", label: "Uphill", pace: "5:00/km")))
+        #expect(
+            hills.items[0].content == .step(.init(duration: "1:30", kind: "run", label: "Uphill", target: "5:00/km")))
         #expect(hills.items[1].comments == ["# walk down"])
         #expect(hills.closingComments == ["# end of a round"])
         #expect(draft.items[2].trailingComment == "# cool")
@@ -147,7 +148,7 @@ struct PlanDraftTests {
                         .init(
                             repetition: "5km",
                             items: [
-                                .step(.init(duration: "1m", kind: "run", pace: "5:00/km")),
+                                .step(.init(duration: "1m", kind: "run", target: "5:00/km")),
                                 .step(.init(duration: "1m", kind: "walk")),
                             ]))),
             ])
@@ -173,7 +174,7 @@ struct PlanDraftTests {
             return
         }
         #expect(warmup == PlanDraft.Step(duration: "open", kind: "warmup", label: "Until ready"))
-        #expect(run.duration == "0.4km" && walk.duration == "1mi" && walk.pace == "15:00/mi")
+        #expect(run.duration == "0.4km" && walk.duration == "1mi" && walk.target == "15:00/mi")
         #expect(warmup.untilDone == "until Done")
         #expect(run.untilDone == "0.4 km, until Done")
         #expect(walk.untilDone == nil, "a distance with a pace is timed")

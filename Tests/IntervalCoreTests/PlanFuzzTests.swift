@@ -20,7 +20,7 @@ struct SplitMix64: RandomNumberGenerator {
         "30s", "1m30s", "1:30", "1:02:03", "250ms", "1h5m", "0s", "-1s", "99999999999999h", "run", "walk", "Rest",
         "\"Label\"", "\"", "@", "5:30/km", "10 km/h", "6 mph", "3.2 m/s", "x", "3x", "100001x", "for", "45m", "5km",
         "(", ")", "{", "}", ",", ";", "\n", "#", " ", "\t", "name", "countdown", "3s", "×", "🏃", "\u{0}", "\r\n", ".",
-        ":", "/", "1.5", "1e9", "0x", "∞",
+        ":", "/", "1.5", "1e9", "0x", "∞", "200W", "-", "130-150bpm", "bpm", "W", "0W",
     ]
 
     /// Checks the one property every input must have.
