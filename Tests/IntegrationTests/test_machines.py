@@ -3,6 +3,8 @@ private system bus with FTMS machines of the stand-in's (bluez.py; no radio runs
 control point checked against the plan's steps and their instants, pause, resume and stop, the ceiling, control
 refused, taken back and unanswered, a machine out of range and back, and a distance step ended by the machine's own
 distance. The workout is a timer that cues on time whatever the machine does."""
+import json
+
 import pytest
 
 from bluez import bluez  # noqa: F401
@@ -18,9 +20,13 @@ def speed(hundredths_of_km_h):
     return b"\x02" + hundredths_of_km_h.to_bytes(2, "little")
 
 
+def power(watts):
+    return b"\x05" + watts.to_bytes(2, "little", signed=True)
+
+
 def get(prop):
     kind, value = busctl("get-property", SERVICE, PATH, SERVICE, prop).stdout.split(maxsplit=1)
-    return value.strip().strip('"') if kind == "s" else int(value)
+    return {"s": lambda text: json.loads(text), "d": float}.get(kind, int)(value)
 
 
 def written(bluez, machine):
@@ -152,3 +158,45 @@ def test_a_distance_step_ends_at_the_machines_own_distance(bluez, treadmill, act
     # The belt covers at most 5 m between two of its notifications (16 km/h).
     assert 20 <= ended - begun <= 26, (begun, ended)
     assert ctl("stop").returncode == 0
+
+
+def test_what_the_belt_reads_is_on_the_bus_and_in_the_status(bluez, treadmill, activatable_daemon):
+    assert ctl("start", "-e", "1m run @ 5:00/km").returncode == 0
+    # The belt moves toward 12 km/h at 1 km/h a second.
+    wait_until(lambda: get("Speed") >= 3, 15, "the belt's speed on the bus")
+    assert get("MachineReadings").split() == ["speed", "distance", "incline"]
+    status = json.loads(ctl("status", "--json").stdout)["machine"]
+    assert status["speed"] > 0 and status["distance"] >= 0 and status["power"] is None
+    assert " km/h · " in ctl("status").stdout
+    assert ctl("stop").returncode == 0
+    wait_until(lambda: get("MachineReadings") == "", 10, "the readings gone after the workout")
+
+
+class TestABike:
+    """A smart trainer holds each step's watts."""
+
+    @pytest.fixture
+    def bike(self, bluez):
+        bluez.add_adapter()
+        return bluez.add_bike(*BIKE)
+
+    @pytest.fixture
+    def daemon_config(self, tmp_path):
+        path = tmp_path / "intervald.toml"
+        path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nmachine = "{BIKE[1]}"\n')
+        return path
+
+    def test_each_step_sets_the_power_and_a_range_is_sent_as_its_middle(self, bluez, bike, activatable_daemon):
+        assert ctl("start", "-e", "2x(3s work @ 300W, 2s rest @ 100-110W), 3s work @ 500W").returncode == 0
+        wait_until(lambda: get("State") == "idle" and STOP in written(bluez, bike), 30, "the workout to finish")
+        assert written(bluez, bike) == [REQUEST_CONTROL, START, power(300), power(105), power(300), power(105),
+                                        power(400), STOP]
+        assert all(write.indication[2] == 0x01 for write in bluez.control_writes(bike))
+
+    def test_the_bikes_power_and_cadence_are_on_the_bus(self, bluez, bike, activatable_daemon):
+        assert ctl("start", "-e", "1m work @ 250W").returncode == 0
+        wait_until(lambda: get("Power") == 250, 10, "the bike's power on the bus")
+        assert get("Cadence") == 90
+        assert json.loads(ctl("status", "--json").stdout)["machine"]["power"] == 250
+        assert ctl("status").stdout.rstrip().endswith("· 250 W · 90 rpm")
+        assert ctl("stop").returncode == 0
