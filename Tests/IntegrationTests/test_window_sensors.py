@@ -15,6 +15,7 @@ pytestmark = [desktop_required(), pytest.mark.skipif(shutil.which("xdotool") is 
                                                     reason="xdotool is not installed (scripts/setup-deps)")]
 
 ADDRESS = "C0:FF:EE:12:34:56"
+BIKE_ADDRESS = "F0:12:34:56:5A:1B"
 
 
 @pytest.fixture
@@ -64,3 +65,40 @@ def test_the_heart_rate_shows_under_the_digits_inside_a_narrow_window_and_goes_w
     bluez.go_out_of_range(strap)
     wait_until(lambda: not heart_rate_shown(), 6, "the heart rate gone from the page")
     ctl("stop")
+
+
+class TestABike:
+    """A trainer's power and cadence under the digits, inside a 360-pixel window, and the step's target."""
+
+    @pytest.fixture
+    def bike(self, bluez):
+        bluez.add_adapter()
+        return bluez.add_bike("KICKR CORE 5A1B", BIKE_ADDRESS)
+
+    @pytest.fixture
+    def daemon_config(self, tmp_path):
+        path = Path(window_environment(tmp_path)["XDG_CONFIG_HOME"]) / "intervald" / "intervald.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nmachine = "{BIKE_ADDRESS}"\n')
+        return path
+
+    def test_the_bikes_power_shows_under_the_digits(self, bluez, bike, window):
+        assert ctl("start", "-e", "5m work @ 220W").returncode == 0
+        shown = window.wait("label", "Power 220 W, cadence 90 rpm", timeout=15)
+        digits = window.find("label", re.compile(r"^\d+:\d\d$"))
+        assert shown.get_extents(Atspi.CoordType.SCREEN).y > digits.get_extents(Atspi.CoordType.SCREEN).y
+        narrow(window, window.frame, "Interval Timer")
+
+        def inside():
+            frame, box = (node.get_extents(Atspi.CoordType.SCREEN) for node in (window.frame, shown))
+            return 0 < box.width and frame.x <= box.x and box.x + box.width <= frame.x + frame.width
+
+        wait_until(inside, 5, "the power inside the 360-pixel window")
+
+        def power_shown():
+            label = window.find("label", re.compile(r"^Power \d+ W"))
+            return label is not None and label.get_state_set().contains(Atspi.StateType.VISIBLE)
+
+        bluez.go_out_of_range(bike)
+        wait_until(lambda: not power_shown(), 6, "the power gone from the page with the bike")
+        ctl("stop")
