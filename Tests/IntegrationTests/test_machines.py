@@ -5,6 +5,7 @@ refused, taken back and unanswered, a machine out of range and back, and a dista
 distance. The workout is a timer that cues on time whatever the machine does."""
 import json
 
+import fitdecode
 import pytest
 
 from bluez import bluez  # noqa: F401
@@ -200,3 +201,29 @@ class TestABike:
         assert json.loads(ctl("status", "--json").stdout)["machine"]["power"] == 250
         assert ctl("status").stdout.rstrip().endswith("· 250 W · 90 rpm")
         assert ctl("stop").returncode == 0
+
+
+def test_the_history_and_the_fit_activity_keep_the_belts_speed_and_distance(bluez, treadmill, activatable_daemon,
+                                                                             tmp_path):
+    assert ctl("start", "-e", "6s run @ 5:00/km").returncode == 0
+    history = tmp_path / "state" / "intervald" / "history.jsonl"
+    wait_until(lambda: history.exists() and history.read_text().endswith("\n"), 20, "the workout to finish")
+    record = json.loads(history.read_text().splitlines()[-1])
+    speeds = [sample["speed"] for sample in record["machine"]]
+    # The belt speeds up toward 12 km/h by 1 km/h a second, a sample a second.
+    assert len(speeds) >= 4 and speeds == sorted(speeds) and speeds[-1] > speeds[0], record["machine"]
+    summary = record["machine_summary"]
+    assert summary["max_speed"] == max(speeds) and summary["distance"] >= 0
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    exported = ctl("history", "export", "--format", "fit", "-o", str(tmp_path / "log"), env=state)
+    assert exported.returncode == 0, exported.stderr
+    (path,) = (tmp_path / "log").iterdir()
+    with fitdecode.FitReader(str(path), check_crc=fitdecode.CrcCheck.RAISE) as reader:
+        messages = [(frame.name, {field.name: field.value for field in frame.fields})
+                    for frame in reader if isinstance(frame, fitdecode.FitDataMessage)]
+    records = [fields for name, fields in messages if name == "record" and fields.get("speed") is not None]
+    # FIT keeps m/s to the millimetre.
+    assert [round(fields["speed"] * 3.6, 1) for fields in records] == [round(speed, 1) for speed in speeds]
+    (session,) = [fields for name, fields in messages if name == "session"]
+    assert round(session["max_speed"] * 3.6, 1) == round(max(speeds), 1)
+    assert session["total_distance"] == summary["distance"]
