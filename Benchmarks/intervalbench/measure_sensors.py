@@ -58,7 +58,8 @@ def run(bench):
         return {KEY: {"skipped": UNAVAILABLE}}
     p = bench.p
     segment = f"{p['sensors_segment_s']}s"
-    plan = f"countdown 1s\n{p['sensors_segments'] // 2}x({segment} work, {segment} walk)"
+    # Paced: the chosen treadmill is set to a speed at every step.
+    plan = f"countdown 1s\n{p['sensors_segments'] // 2}x({segment} work @ 6:00/km, {segment} walk @ 10:00/km)"
     scratch = Path(tempfile.mkdtemp(prefix="intervald-sensors-"))
     bluez = BlueZ(scratch)
     settings = bench.settings
@@ -96,6 +97,7 @@ def summarize(raw, params):
 def problems(s):
     return on_off_problems("sensors", s, ("chosen", "none"), lambda s: [
         (not s["chosen"]["strap_notifications"], "the chosen strap's measurements reached no subscriber"),
+        (not s["chosen"]["machine_writes"], "the chosen treadmill was not driven"),
         (s["none"]["strap_notifications"] or s["none"]["machine_notifications"],
          "a sensor's notifications reached a subscriber with none chosen")])
 
@@ -108,8 +110,7 @@ def headline(s):
 def render(s, results):
     def machine(run):
         if not run["machine_notifications"] and not run["machine_writes"]:
-            return ("the treadmill was not driven (the daemon did not subscribe to its data nor write its control "
-                    "point: it drives no machine yet)")
+            return "the treadmill was not driven (the daemon did not subscribe to its data nor write its control point)"
         return (f"the treadmill's data reached it {run['machine_notifications']} times and it wrote the control point "
                 f"{run['machine_writes']} times")
 
