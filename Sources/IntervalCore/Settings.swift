@@ -16,6 +16,11 @@ public struct Settings: Sendable, Equatable {
     public var onSleep = SleepPolicy.pause
     /// The Bluetooth sensors chosen (docs/sensors.md).
     public var sensors = Sensors()
+    /// `[machine] max_speed`: the fastest a treadmill is asked to go, in km/h; a faster target is sent as this
+    /// (docs/sensors.md).
+    public var machineMaxSpeed = 16.0
+    /// `[machine] max_power`: the most a bike is asked to hold, in watts; a higher target is sent as this.
+    public var machineMaxPower = 400
 
     /// `[sensors]`: the devices chosen by `intervalctl sensors use`, by address, and the person's maximum heart rate.
     public struct Sensors: Sendable, Equatable {
