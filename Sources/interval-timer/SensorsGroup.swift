@@ -28,6 +28,8 @@ final class SensorsGroup {
             []
     /// False once the window is destroyed: an answer that comes after that changes nothing.
     private var isOpen = true
+    /// While a scan looks: a list answered meanwhile (the one asked when the window opened) leaves its progress shown.
+    private var isScanning = false
 
     /// How long Scan looks, as `intervalctl sensors scan` does by default.
     static let scanSeconds = 10
@@ -48,21 +50,29 @@ final class SensorsGroup {
         adw_preferences_group_set_header_suffix(group, suffix.widget)
         on(group, .destroy) { [self] in isOpen = false }
         on(scanButton, .clicked) { [self] in scan() }
-        ask { client throws(SensorError) in try client.sensors() }
+        ask(scanning: false) { client throws(SensorError) in try client.sensors() }
     }
 
     /// Looks for sensors for ``scanSeconds``, the button off and the spinner turning meanwhile.
     private func scan() {
+        isScanning = true
         gtk_widget_set_sensitive(scanButton, 0)
         gtk_widget_set_visible(spinner.widget, 1)
         gtk_spinner_start(spinner.c)
-        describe(tr("Looking for sensors for {seconds} s…", ["seconds": "\(Self.scanSeconds)"]))
+        describe(Self.scanningSentence)
         let seconds = Self.scanSeconds
-        ask { client throws(SensorError) in try client.scan(seconds: seconds) }
+        ask(scanning: true) { client throws(SensorError) in try client.scan(seconds: seconds) }
     }
 
-    /// Runs `question` on the Bluetooth queue with a client of its own, then shows its answer.
-    private func ask(_ question: @escaping @Sendable (BlueZClient) throws(SensorError) -> [SensorDevice]) {
+    private static var scanningSentence: String {
+        tr("Looking for sensors for {seconds} s…", ["seconds": "\(scanSeconds)"])
+    }
+
+    /// Runs `question` on the Bluetooth queue with a client of its own, then shows its answer; `scanning`: the answer
+    /// ends a scan.
+    private func ask(
+        scanning: Bool, _ question: @escaping @Sendable (BlueZClient) throws(SensorError) -> [SensorDevice]
+    ) {
         let box = UncheckedBox(Unmanaged.passRetained(self))
         Self.bluetooth.async {
             let answer: Result<[SensorDevice], SensorError>
@@ -71,7 +81,7 @@ final class SensorsGroup {
             } catch {
                 answer = .failure(error)
             }
-            onMainThread { box.value.takeRetainedValue().show(answer) }
+            onMainThread { box.value.takeRetainedValue().show(answer, endingScan: scanning) }
         }
     }
 
@@ -79,19 +89,25 @@ final class SensorsGroup {
     private static let bluetooth = DispatchQueue(label: "org.intervald.window.bluetooth", qos: .userInitiated)
 
     /// The rows of `answer`'s sensors, or the sentence that says why there are none.
-    private func show(_ answer: Result<[SensorDevice], SensorError>) {
+    private func show(_ answer: Result<[SensorDevice], SensorError>, endingScan: Bool) {
         guard isOpen else { return }
-        gtk_spinner_stop(spinner.c)
-        gtk_widget_set_visible(spinner.widget, 0)
-        gtk_widget_set_sensitive(scanButton, 1)
+        if endingScan {
+            isScanning = false
+            gtk_spinner_stop(spinner.c)
+            gtk_widget_set_visible(spinner.widget, 0)
+            gtk_widget_set_sensitive(scanButton, 1)
+        }
         for shown in rows { adw_preferences_group_remove(group, shown.row) }
         rows = []
         let sensors: [SensorDevice]
         switch answer {
         case .success(let found): sensors = found
-        case .failure(let error): return describe(error.description)
+        case .failure(let error): return describe(isScanning ? Self.scanningSentence : error.description)
         }
-        describe(sensors.isEmpty ? tr("No heart-rate strap, treadmill or bike is known; Scan looks for them.") : "")
+        describe(
+            isScanning
+                ? Self.scanningSentence
+                : sensors.isEmpty ? tr("No heart-rate strap, treadmill or bike is known; Scan looks for them.") : "")
         // A strap's checks are a group of their own, and the machines' (a treadmill or a bike) another.
         var firstOfKind: [String: UnsafeMutablePointer<GtkCheckButton>] = [:]
         for sensor in sensors {
