@@ -172,7 +172,7 @@ final class PreferencesWindow {
 
     /// The Sensors group, whose choices are written as `intervalctl sensors use` and `forget` write them.
     private func sensorsGroup() -> SensorsGroup {
-        SensorsGroup(chosen: { [unowned self] in settings.sensors }) { [unowned self] kind, address in
+        SensorsGroup(chosen: { [self] in settings.sensors }) { [self] kind, address in
             write(Setting.chosenSensor(kind), address.map(SettingValue.string))
         }
     }
