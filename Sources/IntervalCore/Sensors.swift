@@ -18,11 +18,6 @@ public enum SensorKind: String, Sendable, Equatable, CaseIterable, Codable {
         case .bike: tr("bike")
         }
     }
-
-    /// The `[sensors]` setting that holds the chosen device of this kind: a strap, or a machine (either kind).
-    public var settingKey: String {
-        self == .heartRate ? "heart_rate" : "machine"
-    }
 }
 
 /// Bluetooth's 16-bit assigned numbers in the 128-bit form BlueZ's `UUID` properties use.

@@ -16,6 +16,14 @@ public struct Settings: Sendable, Equatable {
     public var onSleep = SleepPolicy.pause
     /// The Bluetooth sensors chosen (docs/sensors.md).
     public var sensors = Sensors()
+    /// `[machine] max_speed`: the fastest a treadmill is asked to go, in km/h; a faster target is sent as this
+    /// (docs/machines.md).
+    public var machineMaxSpeed = MachineCeilings.standard.speed
+    /// `[machine] max_power`: the most a bike is asked to hold, in watts; a higher target is sent as this.
+    public var machineMaxPower = MachineCeilings.standard.power
+
+    /// Both ceilings, as a machine is driven under them.
+    public var machineCeilings: MachineCeilings { MachineCeilings(speed: machineMaxSpeed, power: machineMaxPower) }
 
     /// `[sensors]`: the devices chosen by `intervalctl sensors use`, by address, and the person's maximum heart rate.
     public struct Sensors: Sendable, Equatable {

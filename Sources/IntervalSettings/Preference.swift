@@ -7,6 +7,8 @@ public struct Preference: Sendable {
     /// The groups of Preferences, in their order.
     public enum Group: String, Sendable, CaseIterable {
         case sound, haptics, voice, music, notifications, workout
+        /// The ceilings of a treadmill or bike that follows the plan.
+        case machine
         /// The daemon's own knobs, which a runner does not need.
         case advanced
 
@@ -19,6 +21,7 @@ public struct Preference: Sendable {
             case .music: trLater("Music")
             case .notifications: trLater("Notifications")
             case .workout: trLater("Workout")
+            case .machine: trLater("Machine")
             case .advanced: trLater("Advanced")
             }
         }
@@ -30,6 +33,8 @@ public struct Preference: Sendable {
         /// A whole number in a range, which `range` says in words under the title (untranslated, ``tr(_:_:)`` where
         /// shown): "1 to 100".
         case number(ClosedRange<Int>, range: String)
+        /// A number with one decimal in a range, changed by `step` at a time; `range` as for ``number(_:range:)``.
+        case decimal(ClosedRange<Double>, step: Double, range: String)
         /// One of these string values; ``Preference/choiceTitle(_:)`` names each.
         case choice([String])
         /// Some of these string values, each a check box; `always` comes first in the list written.

@@ -245,14 +245,7 @@ public struct Setting: Sendable {
                 "tray", "enabled", \.trayEnabled,
                 "Show the workout as a tray item with the countdown and a menu, in the panels that host them."
             ).shown(in: .workout, trLater("Show the workout in the tray"), .toggle) { .bool($0.trayEnabled) },
-            address(
-                "heart_rate", \.heartRate,
-                "The heart-rate strap's Bluetooth address, as `intervalctl sensors use NAME` writes it; unset: no strap."
-            ),
-            address(
-                "machine", \.machine,
-                "The treadmill's or bike's Bluetooth address, as `intervalctl sensors use NAME` writes it; unset: none."
-            ),
+            heartRateSensor, machineSensor,
             Setting(
                 section: "sensors", key: "max_heart_rate", type: "whole number of bpm, 100 to 250", defaultValue: nil,
                 doc: "Your maximum heart rate, for heart rates a FIT workout gives as a percentage of it."
@@ -263,6 +256,32 @@ public struct Setting: Sendable {
                 settings.sensors.maxHeartRate = bpm
                 return nil
             },
+            Setting(
+                section: "machine", key: "max_speed", type: "number of km/h, 1 to 30", defaultValue: "16",
+                doc: "The fastest a treadmill is asked to go: a step's faster pace is sent as this, and said once."
+            ) { value, settings in
+                guard let speed = value.number, (1...30).contains(speed) else {
+                    return "expected a speed in km/h from 1 to 30, such as 16 or 12.5"
+                }
+                settings.machineMaxSpeed = speed
+                return nil
+            }.shown(
+                in: .machine, trLater("Top speed of a treadmill, in km/h"),
+                .decimal(1...30, step: 0.5, range: trLater("1 to 30"))
+            ) { .decimal($0.machineMaxSpeed) },
+            Setting(
+                section: "machine", key: "max_power", type: "whole number of watts, 50 to 2000", defaultValue: "400",
+                doc: "The most a bike is asked to hold: a step's higher power is sent as this, and said once."
+            ) { value, settings in
+                guard let watts = value.int, (50...2000).contains(watts) else {
+                    return "expected a whole number of watts from 50 to 2000"
+                }
+                settings.machineMaxPower = watts
+                return nil
+            }.shown(
+                in: .machine, trLater("Top power of a bike, in watts"),
+                .number(50...2000, range: trLater("50 to 2000"))
+            ) { .integer($0.machineMaxPower) },
             hook("on-cue", \.onCue, "Run at each change of segment."),
             hook("on-finish", \.onFinish, "Run when the plan ends."),
             hook("on-stop", \.onStop, "Run when the workout is stopped early."),
@@ -295,6 +314,20 @@ public struct Setting: Sendable {
             return nil
         }
     }
+
+    /// The `[sensors]` setting that holds the device chosen for `kind`: `heart_rate`, or `machine` for either machine.
+    public static func chosenSensor(_ kind: SensorKind) -> Setting {
+        kind == .heartRate ? heartRateSensor : machineSensor
+    }
+
+    private static let heartRateSensor = address(
+        "heart_rate", \.heartRate,
+        "The heart-rate strap's Bluetooth address, as `intervalctl sensors use NAME` or Preferences › Sensors writes it; unset: no strap."
+    )
+    private static let machineSensor = address(
+        "machine", \.machine,
+        "The treadmill's or bike's Bluetooth address, as `intervalctl sensors use NAME` or Preferences › Sensors writes it; unset: none."
+    )
 
     /// A device chosen in `[sensors]`, by its Bluetooth address.
     private static func address(

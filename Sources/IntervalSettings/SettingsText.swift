@@ -6,6 +6,8 @@ import IntervalRuntime
 public enum SettingValue: Sendable, Equatable {
     case bool(Bool)
     case integer(Int)
+    /// A number with a fraction, written with one decimal: `12.5`, `16.0`.
+    case decimal(Double)
     case string(String)
     case strings([String])
 
@@ -14,6 +16,13 @@ public enum SettingValue: Sendable, Equatable {
         switch self {
         case .bool(let flag): "\(flag)"
         case .integer(let number): "\(number)"
+        case .decimal(let number):
+            // Tenths, as a person sets them (12.3, never 12.299999…); infinity and NaN as Swift and TOML write them.
+            if let tenths = Int(exactly: (number * 10).rounded()) {
+                "\(tenths < 0 ? "-" : "")\(tenths.magnitude / 10).\(tenths.magnitude % 10)"
+            } else {
+                "\(number)"
+            }
         // A JSON string is a TOML basic string: the same escapes.
         case .string(let text): text.jsonQuoted
         case .strings(let texts): "[" + texts.map(\.jsonQuoted).joined(separator: ", ") + "]"
@@ -31,7 +40,8 @@ public struct SettingsTextError: Error, Sendable, Equatable, CustomStringConvert
 /// not have yet is added at the end of its table (the table at the end of the file, when it has none).
 ///
 /// Every edit is checked by reading the new text back: it must be TOML, hold the new value where the setting is read
-/// from, and hold every other setting as before; otherwise the edit is refused with what went wrong.
+/// from, a value the setting takes, and hold every other setting as before; otherwise the edit is refused with what went
+/// wrong.
 public enum SettingsText {
     /// `text` with `setting` set to `value`, or taken out of the file (nil: back to its default).
     public static func setting(
@@ -155,6 +165,10 @@ public enum SettingsText {
         if let value, let written {
             let expected = try parse(Array("v = \(value.toml)\n".utf8), what: "The value")["v"]
             settled = expected.map { written.sameContent(as: $0) } ?? false
+            var scratch = Settings.defaults
+            if let expectation = setting.read(written, &scratch) {
+                throw SettingsTextError(description: "\(setting.name) cannot be \(value.toml): \(expectation).")
+            }
         }
         let othersKept =
             Set(before.goodValues.keys).subtracting([setting.name])

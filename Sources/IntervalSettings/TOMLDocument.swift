@@ -29,6 +29,14 @@ struct TOMLValue: Sendable {
     var string: String? { if case .string(let string) = content { string } else { nil } }
     var int: Int? { if case .integer(let integer) = content { Int(exactly: integer) } else { nil } }
     var bool: Bool? { if case .boolean(let flag) = content { flag } else { nil } }
+    /// A float, or an integer as one (`16` and `16.0` are the same speed).
+    var number: Double? {
+        switch content {
+        case .float(let number): number.isFinite ? number : nil
+        case .integer(let integer): Double(integer)
+        default: nil
+        }
+    }
 
     /// The same value, wherever it was written.
     func sameContent(as other: TOMLValue) -> Bool {

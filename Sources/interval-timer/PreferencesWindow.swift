@@ -51,6 +51,8 @@ final class PreferencesWindow {
                 adw_preferences_group_add(box, row(setting, preference))
             }
             if group == .voice { adw_preferences_group_add(box, speakSampleRow().widget) }
+            // The machine is chosen among the sensors, above the ceilings it is given.
+            if group == .machine { adw_preferences_page_add(page, sensorsGroup().group) }
             adw_preferences_page_add(page, box)
         }
         adw_preferences_window_add(window, page)
@@ -98,18 +100,13 @@ final class PreferencesWindow {
             }
             return suffixed(title, toggle.widget).widget
         case .number(let range, let words):
-            // Committed as GTK commits a spin button's text: Enter, the focus leaving, the arrows; never a keystroke.
-            let spin = SpinButton.checked(
-                gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1))
-            gtk_spin_button_set_numeric(spin.c, 1)
-            if case .integer(let number) = current { gtk_spin_button_set_value(spin.c, Double(number)) }
-            accessibleDescription(spin, tr(words))
-            on(spin, .valueChanged) { [self] in
-                write(setting, .integer(Int(gtk_spin_button_get_value_as_int(spin.c))))
-            }
-            let row = suffixed(title, spin.widget)
-            row.setSubtitle(tr(words))
-            return row.widget
+            return spinRow(
+                setting, title, Double(range.lowerBound)...Double(range.upperBound), step: 1, digits: 0, words, current
+            ) { .integer(Int(gtk_spin_button_get_value_as_int($0))) }.widget
+        case .decimal(let range, let step, let words):
+            return spinRow(setting, title, range, step: step, digits: 1, words, current) {
+                .decimal(gtk_spin_button_get_value($0))
+            }.widget
         case .choice(let values):
             return choiceRow(setting, title, values, current, named: Preference.choiceTitle).widget
         case .flags(let values, let always):
@@ -149,6 +146,35 @@ final class PreferencesWindow {
         row.addSuffix(control)
         row.setActivatableWidget(control)
         return row
+    }
+
+    /// A row ending in a spin button of `range`, `words` saying the range under the title, that writes what `value`
+    /// reads from the button.
+    private func spinRow(
+        _ setting: Setting, _ title: String, _ range: ClosedRange<Double>, step: Double, digits: UInt32,
+        _ words: String, _ current: SettingValue, value: @escaping (OpaquePointer) -> SettingValue
+    ) -> UnsafeMutablePointer<AdwActionRow> {
+        // Committed as GTK commits a spin button's text: Enter, the focus leaving, the arrows; never a keystroke.
+        let spin = SpinButton.checked(gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, step))
+        gtk_spin_button_set_digits(spin.c, digits)
+        gtk_spin_button_set_numeric(spin.c, 1)
+        switch current {
+        case .integer(let number): gtk_spin_button_set_value(spin.c, Double(number))
+        case .decimal(let number): gtk_spin_button_set_value(spin.c, number)
+        default: break
+        }
+        accessibleDescription(spin, tr(words))
+        on(spin, .valueChanged) { [self] in write(setting, value(spin.c)) }
+        let row = suffixed(title, spin.widget)
+        row.setSubtitle(tr(words))
+        return row
+    }
+
+    /// The Sensors group, whose choices are written as `intervalctl sensors use` and `forget` write them.
+    private func sensorsGroup() -> SensorsGroup {
+        SensorsGroup(chosen: { [self] in settings.sensors }) { [self] kind, address in
+            write(Setting.chosenSensor(kind), address.map(SettingValue.string))
+        }
     }
 
     /// A combo row of `values`, each shown by its `name`, that writes the one chosen.
@@ -216,8 +242,7 @@ final class PreferencesWindow {
             switch current {
             case .string(let text): text
             case .strings(let list): list.joined(separator: ", ")
-            case .integer(let number): "\(number)"
-            case .bool(let flag): "\(flag)"
+            case .integer, .decimal, .bool: current.toml
             }
         row.text = text
         adw_entry_row_set_show_apply_button(row, 1)

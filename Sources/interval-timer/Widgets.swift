@@ -128,6 +128,7 @@ enum ViewStack: OpaqueLayoutClass { static let typeName = "AdwViewStack" }
 enum WindowTitle: OpaqueLayoutClass { static let typeName = "AdwWindowTitle" }
 enum Switch: OpaqueLayoutClass { static let typeName = "GtkSwitch" }
 enum SpinButton: OpaqueLayoutClass { static let typeName = "GtkSpinButton" }
+enum Spinner: OpaqueLayoutClass { static let typeName = "GtkSpinner" }
 enum MenuButton: OpaqueLayoutClass { static let typeName = "GtkMenuButton" }
 enum ComboBoxText: OpaqueLayoutClass { static let typeName = "GtkComboBoxText" }
 enum SearchEntry: OpaqueLayoutClass { static let typeName = "GtkSearchEntry" }

@@ -110,11 +110,10 @@ struct SensorsCommand: ParsableCommand {
     /// Writes the choice of `kind` (nil: none) into intervald.toml.
     static func write(_ value: SettingValue?, for kind: SensorKind) throws {
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
-        guard let setting = Setting.all.first(where: { $0.section == "sensors" && $0.key == kind.settingKey }) else {
-            return
-        }
         do throws(SettingsWriteError) {
-            guard try SettingsFile.write(setting, value, at: paths.settingsFile) != nil else { return }
+            guard try SettingsFile.write(Setting.chosenSensor(kind), value, at: paths.settingsFile) != nil else {
+                return
+            }
         } catch {
             printError(error.description)
             throw ExitCode.failure

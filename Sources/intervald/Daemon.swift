@@ -142,7 +142,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.heartRate] = heartRate
             self.heartRate = heartRate
             let machine = MachineOutput(
-                address: settings.sensors.machine, ceilings: .standard,
+                address: settings.sensors.machine, ceilings: settings.machineCeilings,
                 properties: TimerProperty.machineProperties.map(\.name), session: session,
                 queue: queue, server: server, logger: logger
             ) { [weak self] sentence in
@@ -271,6 +271,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         idleExit?.delay = new.idleExit
         heartRate?.address = new.sensors.heartRate
         machine?.address = new.sensors.machine
+        machine?.ceilings = new.machineCeilings
         hooks?.hooks = new.hooks
         notification?.restyle(new.notificationStyle)
         if new.onSleep != old.onSleep, let awake {

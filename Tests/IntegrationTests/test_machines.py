@@ -184,15 +184,18 @@ class TestABike:
     @pytest.fixture
     def daemon_config(self, tmp_path):
         path = tmp_path / "intervald.toml"
-        path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nmachine = "{BIKE[1]}"\n')
+        path.write_text(f'[notifications]\nsound = false\n\n[sensors]\nmachine = "{BIKE[1]}"\n\n'
+                        '[machine]\nmax_power = 350\n')
         return path
 
-    def test_each_step_sets_the_power_and_a_range_is_sent_as_its_middle(self, bluez, bike, activatable_daemon):
+    def test_each_step_sets_the_power_and_a_range_is_sent_as_its_middle(self, bluez, bike, activatable_daemon,
+                                                                        notify_log):
         assert ctl("start", "-e", "2x(3s work @ 300W, 2s rest @ 100-110W), 3s work @ 500W").returncode == 0
         wait_until(lambda: get("State") == "idle" and STOP in written(bluez, bike), 30, "the workout to finish")
         assert written(bluez, bike) == [REQUEST_CONTROL, START, power(300), power(105), power(300), power(105),
-                                        power(400), STOP]
+                                        power(350), STOP]
         assert all(write.indication[2] == 0x01 for write in bluez.control_writes(bike))
+        assert said(notify_log) == ["A step's power is above the top power; the machine is set to 350 W."]
 
     def test_the_bikes_power_and_cadence_are_on_the_bus(self, bluez, bike, activatable_daemon):
         assert ctl("start", "-e", "1m work @ 250W").returncode == 0

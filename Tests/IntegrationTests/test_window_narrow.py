@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from bluez import FITNESS_MACHINE_TREADMILL, bluez  # noqa: F401
 from conftest import LOCALE_DIR, ctl, desktop_required, has_locale, in_language, wait_until
 from window_harness import (COUNTDOWN, Atspi, Window, accessibility_bus, daemon_config,  # noqa: F401
                             daemon_environment, gi, in_window_namespace, narrow, response, root_required,
@@ -111,13 +112,18 @@ def fits(window, frame, what, root=None):
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_every_page_the_editor_with_open_steps_and_preferences_fit_a_phone(tmp_path, activatable_daemon, locale):
+def test_every_page_the_editor_with_open_steps_and_preferences_fit_a_phone(tmp_path, activatable_daemon, bluez,
+                                                                          locale):
     """At 360 px the editor with open steps was 400 px wide in English and 525 in German (its name field, Add Repeat
-    and "until Done" cut off), German Preferences 370, and the German one-line field about 75 px wide."""
+    and "until Done" cut off), German Preferences 370, and the German one-line field about 75 px wide. Preferences
+    list a strap and a treadmill among their sensors (bluez.py's stand-in of BlueZ)."""
     if locale != "C.UTF-8" and not has_locale(locale):
         pytest.skip(f"{locale} is not generated (scripts/setup-deps)")
     words = gettext.translation("intervald", LOCALE_DIR, [locale[:2]], fallback=True).gettext
-    window = Window(tmp_path, env=in_language(locale))
+    bluez.add_adapter()
+    bluez.add_heart_rate_strap("Polar H10 1A2B3C4D", "C0:FF:EE:12:34:56", battery=85)
+    bluez.add_device("Horizon 7.0AT 9F3E", "F1:E2:D3:C4:B5:A6", [FITNESS_MACHINE_TREADMILL])
+    window = Window(tmp_path, env={**in_language(locale), "DBUS_SYSTEM_BUS_ADDRESS": bluez.address})
     try:
         narrow(window, window.frame, words("Interval Timer"))
         for page in ("Workout", "Plans", "History", "Calculator"):
@@ -155,6 +161,8 @@ def test_every_page_the_editor_with_open_steps_and_preferences_fit_a_phone(tmp_p
         preferences = window.wait("frame", words("Preferences"))
         narrow(window, preferences, words("Preferences"))
         window.usable("spin button", words("Volume in percent"))
+        window.wait("check box", "Horizon 7.0AT 9F3E", root=preferences)
+        window.usable("spin button", words("Top speed of a treadmill, in km/h"))
         fits(window, preferences, "Preferences")
     finally:
         window.close()

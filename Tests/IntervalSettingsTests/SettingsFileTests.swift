@@ -47,6 +47,29 @@ import Testing
         #expect(problems.count == 1 && problems[0].contains("machine: expected a Bluetooth address"), "\(problems)")
     }
 
+    /// A speed written as a whole number is the same speed; a ceiling out of its range, or a fraction of a watt, keeps
+    /// the default and is said with its line.
+    @Test func theMachinesCeilingsAreReadWithinTheirRanges() {
+        let (settings, problems) = SettingsFile.parse("[machine]\nmax_speed = 12.5\nmax_power = 250\n", path: "s.toml")
+        #expect(problems == [])
+        #expect(settings.machineMaxSpeed == 12.5 && settings.machineMaxPower == 250)
+        #expect(SettingsFile.parse("[machine]\nmax_speed = 20\n", path: "s.toml").0.machineMaxSpeed == 20)
+        #expect(Settings.defaults.machineMaxSpeed == 16 && Settings.defaults.machineMaxPower == 400)
+        let (bad, said) = SettingsFile.parse(
+            "[machine]\nmax_speed = 31\nmax_power = 250.5\n[machine.more]\n", path: "s.toml")
+        #expect(bad.machineMaxSpeed == 16 && bad.machineMaxPower == 400)
+        #expect(
+            said == [
+                "s.toml:4: unknown setting '[machine] more', ignoring it.",
+                "s.toml:2: max_speed: expected a speed in km/h from 1 to 30, such as 16 or 12.5; using the default.",
+                "s.toml:3: max_power: expected a whole number of watts from 50 to 2000; using the default.",
+            ])
+        for text in ["max_speed = 0.5", "max_speed = \"fast\"", "max_speed = nan", "max_speed = inf"] {
+            let (settings, problems) = SettingsFile.parse("[machine]\n\(text)\n", path: "s.toml")
+            #expect(settings.machineMaxSpeed == 16 && problems.count == 1, "\(text): \(problems)")
+        }
+    }
+
     @Test func aBrokenFileIsReportedWithItsLineAndTheDefaultsAreUsed() {
         let (settings, problems) = SettingsFile.parse("[notifications]\nsound = \"bell\nurgency = 3\n", path: "s.toml")
         #expect(settings == .defaults)
@@ -183,7 +206,8 @@ import Testing
 
     @Test func everySettingRefusesAValueOfAnotherTypeWithItsLine() {
         for setting in Setting.all {
-            let text = (setting.section.map { "[\($0)]\n" } ?? "") + "\(setting.key) = 1.5\n"
+            // A date, which no setting takes (1.5 is a speed).
+            let text = (setting.section.map { "[\($0)]\n" } ?? "") + "\(setting.key) = 1979-05-27\n"
             let (settings, problems) = SettingsFile.parse(text, path: "s.toml")
             #expect(settings == .defaults, "\(setting.name)")
             #expect(problems.count == 1 && problems[0].hasPrefix("s.toml:"), "\(setting.name): \(problems)")

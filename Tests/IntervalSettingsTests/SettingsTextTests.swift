@@ -32,6 +32,7 @@ import Testing
             ("[notifications] buttons", .strings(["stop"])), ("[timing] countdown", .string("3s")),
             ("[sound] enabled", .bool(false)), ("[sound] rest-kinds", .strings(["walk", "jog"])),
             ("[sound] countdown", .string("/tmp/pip \"1\".oga")), ("[tray] enabled", .bool(false)),
+            ("[machine] max_speed", .decimal(12.5)), ("[machine] max_power", .integer(300)),
         ] {
             let edited = try SettingsText.setting(setting(name), to: value, in: Self.shipped)
             let after = edited.split(separator: "\n", omittingEmptySubsequences: false)
@@ -115,13 +116,25 @@ import Testing
 
     /// Preferences show `current` and write it back: for every setting in Preferences, what it shows of the defaults,
     /// written, reads back as the defaults.
+    /// A spin button's 12.3 is 12.299999999999999 as a double: the file says 12.3, and a whole speed 16.0.
+    @Test func aDecimalIsWrittenInTenths() throws {
+        let speed = try setting("[machine] max_speed")
+        #expect(
+            try SettingsText.setting(speed, to: .decimal(12.299999999999999), in: "")
+                == "\n[machine]\nmax_speed = 12.3\n")
+        #expect(
+            try SettingsText.setting(speed, to: .decimal(16), in: "[machine]\nmax_speed = 12\n")
+                == "[machine]\nmax_speed = 16.0\n")
+        #expect(throws: SettingsTextError.self) { try SettingsText.setting(speed, to: .decimal(.infinity), in: "") }
+    }
+
     @Test func everySettingInPreferencesWritesBackWhatItShows() throws {
         let shown = Setting.all.filter { $0.preference != nil }
         let notShown = Setting.all.filter { $0.section == "hooks" || $0.section == "sensors" || $0.key == "kinds" }
         #expect(notShown.count == 7)
         #expect(
             shown.count == Setting.all.count - notShown.count,
-            "every setting but the three hooks, the kinds' sounds and the sensors (chosen by intervalctl sensors)")
+            "every setting but the three hooks, the kinds' sounds and the sensors (chosen in a group of their own)")
         for setting in shown {
             let preference = try #require(setting.preference)
             var value: SettingValue? = preference.current(.defaults)
