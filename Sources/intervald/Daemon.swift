@@ -333,7 +333,6 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
     /// How long a reminder's Later waits, and how long a reminder keeps an idle daemon for its buttons (µs).
     private static let reminderLater: UInt64 = 3_600_000_000
 
-    /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
     /// The heart out of its step's range (docs/sensors.md): a notification that says it and the range, and the voice
     /// when it is on.
     private func give(_ cue: HeartRateCue) {
@@ -344,6 +343,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         sound?.say(cue.text, orInEnglish: Localization.inEnglish { cue.text })
     }
 
+    /// Shows what a desktop request answers; a pressed button goes back to ``DesktopLaunches/pressed(_:)`` on `queue`.
     private func showDesktopMessage(_ message: DesktopMessage) {
         if desktopMessages == nil {
             desktopMessages = DesktopMessageNotifier(logger: logger) { [weak self, queue] key in
