@@ -23,7 +23,7 @@ public enum HistoryExport {
         /// The average and maximum heart rate of `samples`; none (the fields' invalid values) without one.
         func heartRate(_ samples: [HeartRateSample]) -> (average: FITValue?, maximum: FITValue?) {
             guard let summary = HeartRateSample.summary(of: samples) else { return (nil, nil) }
-            return (.integer(Int64(min(summary.average, 255))), .integer(Int64(min(summary.maximum, 255))))
+            return (fitHeartRate(summary.average), fitHeartRate(summary.maximum))
         }
         for (index, lap) in laps.enumerated() {
             messages.append(FIT.Record.message([.timestamp: .integer(time(lap.start))]))
@@ -94,7 +94,7 @@ public enum HistoryExport {
         for sample in machine { seconds[time(sample.wall), default: (nil, nil)].reading = sample.reading }
         return seconds.sorted { $0.key < $1.key }.map { second, sample in
             var values: [(field: FIT.Record, value: FITValue?)] = [(.timestamp, .integer(second))]
-            if withHeartRate { values.append((.heartRate, sample.bpm.map { .integer(Int64(min($0, 255))) })) }
+            if withHeartRate { values.append((.heartRate, sample.bpm.map(fitHeartRate))) }
             if withMachine {
                 let reading = sample.reading
                 values += [
@@ -225,4 +225,9 @@ extension MachineSummary {
         case .maximumCadence: return text(maximumCadence)
         }
     }
+}
+
+/// A heart rate as FIT's one-byte field holds it: 255 is the field's "no value", so a higher one is 254.
+private func fitHeartRate(_ bpm: Int) -> FITValue {
+    .integer(Int64(min(bpm, 254)))
 }

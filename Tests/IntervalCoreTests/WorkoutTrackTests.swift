@@ -146,6 +146,7 @@ import Testing
         // 110 at 250 ms is the second segment's (it began at 200 ms), a record of the second lap.
         let samples = [
             (100_000, 100), (250_000, 110), (Self.second, 120), (3 * Self.second, 140), (6 * Self.second, 150),
+            (7 * Self.second, 300),
         ]
         .map {
             HeartRateSample(wall: wall + $0.0, bpm: $0.1)
@@ -155,23 +156,26 @@ import Testing
             elapsed: scheduler.place, start: "s", end: "e", result: .stopped, reason: .user,
             skipped: scheduler.skipped, track: scheduler.track.shifted(by: wall - 100 * Self.second),
             heartRates: samples)
-        #expect(record.heartRate == [[100, 100], [250, 110], [1_000, 120], [3_000, 140], [6_000, 150]])
-        #expect(record.averageHeartRate == 124 && record.maximumHeartRate == 150)
+        #expect(
+            record.heartRate == [[100, 100], [250, 110], [1_000, 120], [3_000, 140], [6_000, 150], [7_000, 300]])
+        #expect(record.averageHeartRate == 153 && record.maximumHeartRate == 300)
+        // The last sample came after the last segment: the workout's, and the last lap's, not the segment's.
         #expect(record.segments?.map(\.averageHeartRate) == [100, 130])
         #expect(record.segments?.map(\.maximumHeartRate) == [100, 150])
-        #expect(record.heartRateText == "♥ 124 avg")
+        #expect(record.heartRateText == "♥ 153 avg")
         let messages = try FIT.decode(HistoryExport.fitActivity(record, plan: scheduler.plan))
         func integers<Fields: FITProfileMessage>(_ field: Fields) -> [Int64] {
             messages.compactMap { $0[field]?.integer }
         }
-        #expect(integers(FIT.Record.heartRate) == [100, 110, 120, 140, 150])
-        #expect(integers(FIT.Lap.avgHeartRate) == [100, 130] && integers(FIT.Lap.maxHeartRate) == [100, 150])
-        #expect(integers(FIT.Session.avgHeartRate) == [124] && integers(FIT.Session.maxHeartRate) == [150])
+        // 300 bpm (a strap's 16-bit value) is 254 in FIT's byte, where 255 means "no value".
+        #expect(integers(FIT.Record.heartRate) == [100, 110, 120, 140, 150, 254])
+        #expect(integers(FIT.Lap.avgHeartRate) == [100, 164] && integers(FIT.Lap.maxHeartRate) == [100, 254])
+        #expect(integers(FIT.Session.avgHeartRate) == [153] && integers(FIT.Session.maxHeartRate) == [254])
         let row = HistoryExport.csv([record]).split(separator: "\r\n")[1].split(
             separator: ",", omittingEmptySubsequences: false)
         let column = try #require(HistoryExport.csvColumns.firstIndex(of: "avg_heart_rate"))
         #expect(HistoryExport.csvColumns[column + 1] == "max_heart_rate")
-        #expect(row[column...].prefix(2) == ["124", "150"], "\(row)")
+        #expect(row[column...].prefix(2) == ["153", "300"], "\(row)")
         #expect(row.count == HistoryExport.csvColumns.count)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
