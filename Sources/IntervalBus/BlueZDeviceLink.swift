@@ -84,8 +84,8 @@ public class BlueZDeviceLink: @unchecked Sendable {
     var kinds: Set<SensorKind> { [] }
     /// The characteristics (128-bit UUIDs) to subscribe on a device of `kind`.
     func characteristics(of kind: SensorKind) -> [String] { [] }
-    /// Every characteristic is subscribed, at the start or after a loss.
-    func subscribed(with client: BlueZClient) {}
+    /// Every characteristic is subscribed, at the start or after a loss; `objects` are BlueZ's as it was found in them.
+    func subscribed(with client: BlueZClient, in objects: BlueZObjects) {}
     /// A subscribed characteristic's new value.
     func received(_ bytes: [UInt8], from characteristic: String) {}
     /// Each turn of the loop, at least every quarter second.
@@ -100,9 +100,10 @@ public class BlueZDeviceLink: @unchecked Sendable {
 
     // MARK: The link's thread
 
-    /// The device, once found, and the kind it is.
+    /// The device, once found, the kind it is and its name.
     private(set) var device: String?
     private(set) var kind: SensorKind?
+    private(set) var name: String?
     /// The subscribed characteristics: UUID → object path.
     private(set) var subscriptions: [String: String] = [:]
     private var connectedHere = false
@@ -137,15 +138,11 @@ public class BlueZDeviceLink: @unchecked Sendable {
             lost()
             return
         }
-        var stoppingSince: Int64?
         while true {
             let now = Int64(monotonicMicroseconds())
-            if stopping.withLock({ $0 }) {
-                let since = stoppingSince ?? now
-                stoppingSince = since
-                if subscriptions.isEmpty || mayFinish(now: now) { break }
-            }
-            if subscriptions.isEmpty, now >= nextLook, stoppingSince == nil {
+            let isStopping = stopping.withLock { $0 }
+            if isStopping, subscriptions.isEmpty || mayFinish(now: now) { break }
+            if subscriptions.isEmpty, now >= nextLook, !isStopping {
                 look(with: client)
                 nextLook = now + Self.retry
             }
@@ -197,7 +194,7 @@ public class BlueZDeviceLink: @unchecked Sendable {
             sayUnavailable(unknownSentence())
             return
         }
-        (device, kind) = (found.path, found.kind)
+        (device, kind, name) = (found.path, found.kind, found.name)
         let properties = objects.objects[found.path]?[BlueZObjects.deviceInterface] ?? [:]
         do throws(BusError) {
             if properties["Connected"]?.bool != true {
@@ -217,7 +214,7 @@ public class BlueZDeviceLink: @unchecked Sendable {
             }
             subscriptions = paths
             logger.info("Following the Bluetooth device.", metadata: ["device": "\(found.path)"])
-            subscribed(with: client)
+            subscribed(with: client, in: objects)
         } catch {
             logger.info("The Bluetooth device is not reachable yet.", metadata: ["error": "\(error)"])
         }

@@ -31,8 +31,8 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     }
 
     public struct Handlers: Sendable {
-        /// The machine was found: its kind and name.
-        public var found: @Sendable (SensorKind, String) -> Void
+        /// The machine was found: its kind.
+        public var found: @Sendable (SensorKind) -> Void
         /// A reading of its data.
         public var read: @Sendable (MachineReading) -> Void
         /// No readings any more (lost, or the link stopped).
@@ -41,7 +41,7 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
         public var said: @Sendable (String) -> Void
 
         public init(
-            found: @escaping @Sendable (SensorKind, String) -> Void,
+            found: @escaping @Sendable (SensorKind) -> Void,
             read: @escaping @Sendable (MachineReading) -> Void, lost: @escaping @Sendable () -> Void,
             said: @escaping @Sendable (String) -> Void
         ) {
@@ -76,10 +76,12 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     private var awaiting: (request: FitnessMachineRequest, since: Int64)?
     /// The step from which control may be asked for again; nil: now.
     private var quietUntilStep: Int64?
-    /// The machine's name, for sentences.
-    private var name = ""
+    /// The machine's name, for sentences; its address until it is found.
+    private var machine: String { name ?? address }
     /// The targets it accepts, when it says.
     private var range: FitnessMachineRange?
+    /// When the link was first asked to stop with the machine still started here (µs, monotonic).
+    private var stopAsked: Int64?
     private var saidProblem = false
 
     override var kinds: Set<SensorKind> { [.treadmill, .bike] }
@@ -91,14 +93,12 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
         ]
     }
 
-    override func subscribed(with client: BlueZClient) {
-        let objects = try? client.objects()
-        name = objects?.sensors.first { $0.address == address }?.name ?? address
+    override func subscribed(with client: BlueZClient, in objects: BlueZObjects) {
         if let kind {
-            handlers.found(kind, name)
-            range = objects.flatMap { readRange(of: kind, in: $0, with: client) }
+            handlers.found(kind)
+            range = readRange(of: kind, in: objects, with: client)
         }
-        if foundAgain() { say(tr("{machine} is found again.", ["machine": name])) }
+        if foundAgain() { say(tr("{machine} is found again.", ["machine": machine])) }
         (controlled, appliedRun, appliedTarget, awaiting, quietUntilStep) = (false, nil, nil, nil, nil)
     }
 
@@ -114,7 +114,7 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
                 giveUp(
                     tr(
                         "{machine} took back control; the plan's targets stop until it gives it back.",
-                        ["machine": name]))
+                        ["machine": machine]))
             }
         case BluetoothUUID.fitnessMachineControlPoint:
             guard let response = FitnessMachineResponse(bytes), let (request, _) = awaiting,
@@ -133,13 +133,13 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
                 return giveUp(
                     tr(
                         "{machine} refused control ({result}); the plan's targets stop until it gives control.",
-                        ["machine": name, "result": result.words]))
+                        ["machine": machine, "result": result.words]))
             }
             // Not asked again this step: the same request would be refused again.
             sayProblem(
                 tr(
                     "{machine} refused {request} ({result}).",
-                    ["machine": name, "request": request.words, "result": result.words]))
+                    ["machine": machine, "request": request.words, "result": result.words]))
             settle(request)
             return
         }
@@ -171,7 +171,7 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
             return giveUp(
                 tr(
                     "{machine} did not answer {request} within 3 seconds; the plan's targets stop until it gives control.",
-                    ["machine": name, "request": request.words]))
+                    ["machine": machine, "request": request.words]))
         }
         let wish = wish.withLock { $0 }
         if let quiet = quietUntilStep {
@@ -214,7 +214,7 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
             giveUp(
                 tr(
                     "{machine} refused {request} ({detail}); the plan's targets stop until it gives control.",
-                    ["machine": name, "request": request.words, "detail": error.message ?? error.description]))
+                    ["machine": machine, "request": request.words, "detail": error.message ?? error.description]))
         }
     }
 
@@ -235,11 +235,10 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     override func mayFinish(now: Int64) -> Bool {
         if awaiting == nil, appliedRun == nil || appliedRun == .stopped || !controlled { return true }
         wish.withLock { $0.run = .stopped }
-        if stopAsked == nil { stopAsked = now }
-        return now - (stopAsked ?? now) > Self.answerTime
+        let since = stopAsked ?? now
+        stopAsked = since
+        return now - since > Self.answerTime
     }
-
-    private var stopAsked: Int64?
 
     override func lost() {
         (controlled, awaiting) = (false, nil)
@@ -247,9 +246,7 @@ public final class FitnessMachineLink: BlueZDeviceLink, @unchecked Sendable {
     }
 
     override func lostSentence() -> String {
-        tr(
-            "{machine} is out of range; the plan's targets stop until it is back.",
-            ["machine": name.isEmpty ? address : name])
+        tr("{machine} is out of range; the plan's targets stop until it is back.", ["machine": machine])
     }
 
     override func unknownSentence() -> String {

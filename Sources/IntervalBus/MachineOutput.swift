@@ -88,7 +88,7 @@ public final class MachineOutput: WorkoutOutput, @unchecked Sendable {
         let link = FitnessMachineLink(
             address: address, logger: logger,
             handlers: .init(
-                found: { [weak self] kind, _ in
+                found: { [weak self] kind in
                     queue.async { [weak self] in
                         guard let self, self.driving == driving else { return }
                         self.kind = kind

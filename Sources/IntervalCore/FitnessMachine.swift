@@ -40,14 +40,6 @@ public enum FitnessMachineRequest: Sendable, Equatable, Hashable {
         }
     }
 
-    /// Whether it sets a target (and so can be replaced by a later one before it is sent).
-    public var isTarget: Bool {
-        switch self {
-        case .targetSpeed, .targetPower: true
-        default: false
-        }
-    }
-
     /// In words, for a sentence: "the target speed".
     public var words: String {
         switch self {
@@ -109,7 +101,8 @@ public struct FitnessMachineResponse: Sendable, Equatable {
     }
 }
 
-/// The machine status characteristic (0x2ADA): only what changes what intervald does is told apart.
+/// The machine status characteristic (0x2ADA): control lost, which stops the plan's targets, and a stop or pause on
+/// the machine's own keys, which intervald does not undo (it sends no start for it); the rest is not told apart.
 public enum FitnessMachineStatus: Sendable, Equatable {
     /// 0xFF: the machine took control back (its own keys, another app).
     case controlLost
