@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The daemon's resident memory during a workout with the default features and a strap and a machine connected,
+per mapping, for one or more builds side by side (docs/benchmarks.md, "Footprint of the package").
+
+    scripts/test-desktop Benchmarks/workout-footprint.py [--seconds S] [--json FILE] NAME=BIN_DIR [NAME=BIN_DIR ...]
+
+Each build's intervald runs with the shipped settings (sound, music lowering, haptics on), a heart-rate strap
+notifying four times a second and a treadmill once a second chosen (the tests' BlueZ stand-in,
+Benchmarks/sensor_workout.py), and a paced plan of S seconds (default 60) that sets the treadmill at every step. RSS
+is sampled every 0.5 s; at the largest sample, where it is, per mapping (Benchmarks/footprint.py). Prints a table per
+build and the largest mappings side by side. Standard library and python3-dbusmock only.
+"""
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import footprint  # noqa: E402  (Benchmarks/footprint.py)
+from sensor_workout import daemon_with_sensors, start, state  # noqa: E402
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def measure(bin_dir, seconds):
+    work = Path(tempfile.mkdtemp(prefix="intervald-footprint-"))
+    steps = max(1, seconds // 6)
+    plan = f"{steps}x(3s work @ 6:00/km, 3s walk @ 10:00/km)"
+    with daemon_with_sensors([str(bin_dir / "intervald")], work) as daemon:
+        idle = rss_kb(daemon.pid)
+        start(plan)
+        samples, largest, at_largest = [], 0, None
+        deadline = time.monotonic() + steps * 6
+        while time.monotonic() < deadline and state() != ["idle"]:
+            rss = rss_kb(daemon.pid)
+            samples.append(rss)
+            if rss > largest:
+                largest, at_largest = rss, footprint.breakdown(daemon.pid)
+            time.sleep(0.5)
+    settled = samples[len(samples) // 2:]  # the second half: after the first cues, the strap and machine found
+    return {"plan": plan, "idle_kb": idle, "max_kb": largest, "samples_kb": samples,
+            "growth_kb": settled[-1] - settled[0] if settled else 0, "breakdown": at_largest}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("builds", nargs="+", metavar="NAME=BIN_DIR")
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = {}
+    for build in args.builds:
+        name, _, bin_dir = build.partition("=")
+        results[name] = measure(Path(bin_dir), args.seconds)
+        r = results[name]
+        print(f"{name}: idle {r['idle_kb'] / 1024:.1f} MiB, largest during the workout {r['max_kb'] / 1024:.1f} MiB, "
+              f"second half grew {r['growth_kb']} KiB ({r['plan']})")
+    names = list(results)
+    rows = {}
+    for name in names:
+        for mapping in results[name]["breakdown"]["mappings"]:
+            label = mapping["name"] if not mapping["name"].startswith("/") else Path(mapping["name"]).name
+            if label.startswith("intervald"):
+                label = "intervald (the binary)"
+            rows.setdefault(label, {})[name] = rows.get(label, {}).get(name, 0) + mapping["rss_kb"]
+    print(f"\n{'mapping':40}" + "".join(f"{n:>14}" for n in names))
+    for label, values in sorted(rows.items(), key=lambda kv: -max(kv[1].values()))[:25]:
+        print(f"{label:40}" + "".join(f"{values.get(n, 0):>10} KiB" for n in names))
+    print(f"{'total':40}" + "".join(f"{results[n]['max_kb']:>10} KiB" for n in names))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
