@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libintl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -57,6 +58,10 @@ void ir_exit_once(int status) {
     static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&exiting);
     exit(status);
+}
+
+void ir_use_one_malloc_arena(void) {
+    mallopt(M_ARENA_MAX, 1);
 }
 
 const char *ir_bindtextdomain(const char *domain, const char *directory) {

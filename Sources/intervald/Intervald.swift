@@ -30,6 +30,7 @@ struct Intervald: ParsableCommand {
     func run() throws {
         // First, before any thread, queue or bus name exists: a SIGTERM from here on takes the clean shutdown path.
         let signals = try SignalWatcher.catching([SIGTERM, SIGINT, SIGHUP])
+        MallocArenas.useOne()
         // The session's language for the desktop's words, before any thread starts (docs/reference.md §9).
         Gettext.install(environment: ProcessInfo.processInfo.environment)
         SpeechVoice.tagSpeechServiceStreams()

@@ -26,6 +26,9 @@ void ir_restore_signal_mask(int deferred, const sigset_t *previous);
 /// Two threads in exit() at once would run the atexit handlers and destructors twice, concurrently.
 __attribute__((noreturn)) void ir_exit_once(int status);
 
+/// One malloc arena for every thread: mallopt(M_ARENA_MAX, 1) (<malloc.h>, which the Glibc module does not export).
+void ir_use_one_malloc_arena(void);
+
 /// gettext's text-domain calls (<libintl.h>, which the Glibc module does not export), for the one text domain.
 /// Each returns what the glibc function of the same name without `ir_` returns.
 const char *ir_bindtextdomain(const char *domain, const char *directory);
