@@ -168,15 +168,13 @@ public protocol WallClockSample {
 }
 
 extension Array where Element: WallClockSample {
-    /// With `next` added: one a second, the last of each second kept (a strap notifies about once a second; some,
-    /// with RR intervals, more often).
-    public func appendingOnePerSecond(_ next: Element) -> [Element] {
-        var samples = self
-        if let last = samples.last, last.wall / 1_000_000 == next.wall / 1_000_000 {
-            samples[samples.count - 1] = next
+    /// Adds `next`, one a second: the last of each second is kept (a strap notifies about once a second; some, with RR
+    /// intervals, more often). In place: a copy at every reading would cost the whole workout's samples each time.
+    public mutating func appendOnePerSecond(_ next: Element) {
+        if let last, last.wall / 1_000_000 == next.wall / 1_000_000 {
+            self[count - 1] = next
         } else {
-            samples.append(next)
+            append(next)
         }
-        return samples
     }
 }

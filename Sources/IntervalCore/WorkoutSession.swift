@@ -182,7 +182,7 @@ public final class WorkoutSession {
         let changed = heartRate != bpm
         heartRate = bpm
         if isActive {
-            heartRates = heartRates.appendingOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm))
+            heartRates.appendOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm))
         }
         if let scheduler, scheduler.state == .running, let segment = scheduler.current {
             if let cue = heartRateCues.heard(
@@ -222,7 +222,7 @@ public final class WorkoutSession {
         let changed = machineReading != reading
         machineReading = reading
         if isActive {
-            machineSamples = machineSamples.appendingOnePerSecond(MachineSample(wall: wallClock(), reading: reading))
+            machineSamples.appendOnePerSecond(MachineSample(wall: wallClock(), reading: reading))
         }
         guard let scheduler, scheduler.state == .running, let segment = scheduler.current,
             let length = segment.distance, let metres = reading.distance

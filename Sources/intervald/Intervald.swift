@@ -57,7 +57,7 @@ struct Intervald: ParsableCommand {
         }
         // The main thread only waits from here on; nothing in the daemon runs on the main queue. Not dispatchMain():
         // it ends the main thread with pthread_exit, whose unwinding of the thread's stack loads libgcc_s and reads
-        // 0.4 MiB of the binary's unwind tables for good (docs/benchmarks.md, "Footprint of the package").
+        // 0.3 MiB of the binary's unwind tables for good (docs/benchmarks.md, "Footprint of the package").
         while true {
             pause()
         }

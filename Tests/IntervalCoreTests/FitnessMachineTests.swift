@@ -111,10 +111,10 @@ import Testing
     }
 
     @Test func samplesAreKeptOneASecond() {
-        let samples = [MachineSample]()
-            .appendingOnePerSecond(MachineSample(wall: 1_000_000, reading: MachineReading(speed: 1)))
-            .appendingOnePerSecond(MachineSample(wall: 1_900_000, reading: MachineReading(speed: 2)))
-            .appendingOnePerSecond(MachineSample(wall: 2_000_000, reading: MachineReading(speed: 3)))
+        var samples = [MachineSample]()
+        samples.appendOnePerSecond(MachineSample(wall: 1_000_000, reading: MachineReading(speed: 1)))
+        samples.appendOnePerSecond(MachineSample(wall: 1_900_000, reading: MachineReading(speed: 2)))
+        samples.appendOnePerSecond(MachineSample(wall: 2_000_000, reading: MachineReading(speed: 3)))
         #expect(samples.map(\.reading.speed) == [2, 3])
     }
 }
