@@ -50,6 +50,8 @@ def main():
     parser.add_argument("bin_dir", type=Path)
     parser.add_argument("--output", type=Path, default=REPO / "packaging" / "intervald.order")
     args = parser.parse_args()
+    if not (args.bin_dir / "intervald").is_file():
+        parser.error(f"{args.bin_dir} holds no intervald")
     work = Path(tempfile.mkdtemp(prefix="intervald-link-order-"))
     # valgrind cannot read the DWARF of a Swift static build; the symbol table is all the profile needs.
     binary = work / "intervald"

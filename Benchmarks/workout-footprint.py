@@ -61,6 +61,8 @@ def main():
     results = {}
     for build in args.builds:
         name, _, bin_dir = build.partition("=")
+        if not name or not bin_dir or not (Path(bin_dir) / "intervald").is_file():
+            parser.error(f"{build!r}: give NAME=BIN_DIR, a directory that holds an intervald")
         results[name] = measure(Path(bin_dir), args.seconds)
         r = results[name]
         print(f"{name}: idle {r['idle_kb'] / 1024:.1f} MiB, largest during the workout {r['max_kb'] / 1024:.1f} MiB, "
