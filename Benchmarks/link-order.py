@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from intervalbench.common import daemon_settings
 from sensor_workout import PLAN, REPO, daemon_with_sensors, start, state, wait_until
 
 
@@ -59,7 +60,7 @@ def main():
     profile = work / "callgrind.out"
     callgrind = ["valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no", "--compress-strings=no",
                  "--compress-pos=no", f"--callgrind-out-file={profile}"]
-    with daemon_with_sensors([*callgrind, str(binary)], work, startup_timeout=120):
+    with daemon_with_sensors([*callgrind, str(binary)], work, daemon_settings(work), startup_timeout=120):
         start(PLAN)
         wait_until(lambda: state() == ["idle"], 300, "the plan to end")
     order = functions_run(profile, binary)

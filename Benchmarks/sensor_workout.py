@@ -7,13 +7,13 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 from audio import PrivatePulse, write_tone  # noqa: E402
 from bluez import HEART_RATE_MEASUREMENT, BlueZ  # noqa: E402  (needs python3-dbusmock)
+from conftest import wait_until  # noqa: E402
 
 SERVICE = "org.intervald.Timer1"
 OBJECT = "/org/intervald/Timer1"
@@ -23,12 +23,14 @@ PLAN = "countdown 1s\n4x(3s work @ 6:00/km, 3s walk @ 10:00/km)"
 BEAT, BEAT_INTERVAL_MS = bytes([0x00, 142]), 250
 
 
-def wait_until(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{Path(sys.argv[0]).name}: timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
+def choosing_sensors(settings, strap, machine):
+    """`settings` (an intervald.toml's text) choosing the strap and the machine by their addresses, as `intervalctl
+    sensors use` writes them: into the file's own [sensors] table (a second one would make the file invalid)."""
+    choice = f'[sensors]\nheart_rate = "{strap}"\nmachine = "{machine}"\n'
+    text, count = re.subn(r"^\[sensors\]\n", choice, settings, count=1, flags=re.M)
+    if count != 1:
+        raise RuntimeError("no [sensors] table in the settings to choose the sensors in")
+    return text
 
 
 def busctl(*args):
@@ -40,10 +42,10 @@ def state():
 
 
 @contextlib.contextmanager
-def daemon_with_sensors(argv, work, startup_timeout=20):
-    """Runs `argv` (the daemon, perhaps under a tool; `--config FILE` is appended) with the shipped settings, a strap
-    and a treadmill chosen and music playing, until it owns its bus name; yields its process. Stops it with SIGTERM
-    after."""
+def daemon_with_sensors(argv, work, settings, startup_timeout=20):
+    """Runs `argv` (the daemon, perhaps under a tool; `--config FILE` is appended) with `settings` (a file: the
+    benchmark's, intervalbench.common.daemon_settings), a strap and a treadmill chosen in a copy of them and music
+    playing, until it owns its bus name; yields its process. Stops it with SIGTERM after."""
     pulse = PrivatePulse()
     music = None
     bluez = BlueZ(work)
@@ -56,17 +58,12 @@ def daemon_with_sensors(argv, work, startup_timeout=20):
         strap, treadmill = bluez.add_heart_rate_strap(), bluez.add_treadmill()
         bluez.notify_every(strap, HEART_RATE_MEASUREMENT, BEAT, BEAT_INTERVAL_MS)
         addresses = [bluez.properties(path, "org.bluez.Device1")["Address"] for path in (strap, treadmill)]
-        settings = work / "intervald.toml"
-        shipped = (REPO / "config" / "intervald.toml").read_text()
-        chosen, count = re.subn(r"^\[sensors\]\n", f'[sensors]\nheart_rate = "{addresses[0]}"\n'
-                                f'machine = "{addresses[1]}"\n', shipped, count=1, flags=re.M)
-        if count != 1:
-            raise SystemExit("no [sensors] table in config/intervald.toml to choose the sensors in")
-        settings.write_text(re.sub(r"^idle-exit\s*=.*$", "idle-exit = 0", chosen, flags=re.M))
+        chosen = work / "intervald-sensors.toml"
+        chosen.write_text(choosing_sensors(settings.read_text(), *addresses))
         env = {**pulse.env, "DBUS_SYSTEM_BUS_ADDRESS": bluez.address, "XDG_STATE_HOME": str(work / "state"),
                "XDG_DATA_HOME": str(work / "data")}
         with open(work / "daemon.log", "w") as log:
-            daemon = subprocess.Popen([*argv, "--config", str(settings)], env=env, stdout=log, stderr=log)
+            daemon = subprocess.Popen([*argv, "--config", str(chosen)], env=env, stdout=log, stderr=log)
         wait_until(lambda: busctl("status", SERVICE).returncode == 0 or daemon.poll() is not None, startup_timeout,
                    "the daemon on the bus")
         if daemon.poll() is not None:

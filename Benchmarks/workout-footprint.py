@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import footprint  # noqa: E402  (Benchmarks/footprint.py)
+from intervalbench.common import daemon_settings  # noqa: E402
 from sensor_workout import daemon_with_sensors, start, state  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def measure(bin_dir, seconds):
     work = Path(tempfile.mkdtemp(prefix="intervald-footprint-"))
     steps = max(1, seconds // 6)
     plan = f"{steps}x(3s work @ 6:00/km, 3s walk @ 10:00/km)"
-    with daemon_with_sensors([str(bin_dir / "intervald")], work) as daemon:
+    with daemon_with_sensors([str(bin_dir / "intervald")], work, daemon_settings(work)) as daemon:
         idle = rss_kb(daemon.pid)
         start(plan)
         samples, largest, at_largest = [], 0, None

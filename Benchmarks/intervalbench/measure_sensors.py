@@ -3,7 +3,6 @@ next to the same plan with none chosen, each run with the C floor cueing alongsi
 the tests' stand-in (Tests/IntegrationTests/bluez.py: python3-dbusmock on a private system bus, which the daemon is
 given as DBUS_SYSTEM_BUS_ADDRESS; no radio runs here): the strap notifies a measurement four times a second, the
 treadmill (an FTMS machine) its data once a second to whoever subscribed."""
-import re
 import shutil
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from .measure_side_by_side import (costed_beside_the_floor, on_off_headline, on_
 sys.path.insert(0, str(REPO / "Tests" / "IntegrationTests"))
 try:  # python3-dbusmock runs the stand-in; without it the measurement says it was skipped
     from bluez import HEART_RATE_MEASUREMENT, TREADMILL_DATA, BlueZ  # noqa: E402
+    from sensor_workout import BEAT, BEAT_INTERVAL_MS, choosing_sensors  # noqa: E402  (Benchmarks/)
 except ImportError as missing:
     BlueZ, UNAVAILABLE = None, f"the BlueZ stand-in cannot run ({missing})"
 
@@ -25,19 +25,10 @@ KEY = "sensors"
 PARAMS = {"quick": {"sensors_segments": 2, "sensors_segment_s": 2},
           "full": {"sensors_segments": 60, "sensors_segment_s": 2}}
 NEEDS_QUIET_MACHINE = True
-#: A Heart Rate Measurement, flags 0 (an 8-bit bpm), 142 bpm, and how often the strap sends it.
-BEAT, BEAT_INTERVAL_MS = bytes([0x00, 142]), 250
-
-
 def with_sensors(bench, strap, machine):
-    """A copy of the bench's settings choosing the strap and the machine by their addresses, as `intervalctl sensors
-    use` writes them (into the shipped file's own [sensors] table: a second one would make the file invalid)."""
-    text, count = re.subn(r"^\[sensors\]\n", f'[sensors]\nheart_rate = "{strap}"\nmachine = "{machine}"\n',
-                          bench.settings.read_text(), flags=re.M)
-    if count != 1:
-        raise RuntimeError(f"no [sensors] table in {bench.settings} to choose the sensors in")
+    """A copy of the bench's settings choosing the strap and the machine by their addresses."""
     chosen = bench.work / "intervald-sensors.toml"
-    chosen.write_text(text)
+    chosen.write_text(choosing_sensors(bench.settings.read_text(), strap, machine))
     return chosen
 
 
