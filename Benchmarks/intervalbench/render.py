@@ -261,7 +261,7 @@ def cost(r):
         add("The daemon was connected to a stand-in system bus (its suspend watch: logind's `PrepareForSleep`), as on a "
             f"desktop: {'yes' if cost['daemon_on_system_bus'] else 'no'}.")
         add("")
-    add("Thread names: `intervald` is the main thread (parked in `dispatchMain`); `intervald-glib` is the GLib "
+    add("Thread names: `intervald` is the main thread (waiting in `pause()`); `intervald-glib` is the GLib "
         "thread, where libnotify runs; `-qos.overcommit` are libdispatch threads (the event manager, and a worker "
         "that runs the daemon's queue); `gdbus`, `gmain` and `pool` are GLib's own.")
     add("")
