@@ -56,9 +56,10 @@ let package = Package(
         ),
 
         // Cue sounds through libcanberra and the voice through speech-dispatcher (docs/reference.md §4b). The variadic
-        // calls have `_full` siblings that take a property list, so no C shim is needed.
+        // calls have `_full` siblings that take a property list, so no C shim is needed. CSpeechd is libspeechd's
+        // header only (libspeechd-dev): the library is loaded when the voice first speaks (SpeechLibrary).
         .systemLibrary(name: "CCanberra", pkgConfig: "libcanberra", providers: [.apt(["libcanberra-dev"])]),
-        .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher", providers: [.apt(["libspeechd-dev"])]),
+        .systemLibrary(name: "CSpeechd"),
         // The music's volume while a cue sounds (docs/reference.md §11), on PulseAudio or PipeWire's pulse server.
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .target(

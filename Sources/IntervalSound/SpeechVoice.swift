@@ -20,7 +20,7 @@ public final class SpeechVoice: @unchecked Sendable {
     /// Lowers the music from each phrase's start to its end (docs/reference.md §11); nil: no ducking.
     private let ducker: MusicDucker?
     // Confined to `queue`.
-    private var connection: UnsafeMutablePointer<SPDConnection>?
+    private var connection: SpeechConnection?
     private var failing = false
     /// Whether a voice of `language` is installed: assumed until the voices are looked up (once per process, after
     /// the first connection), which takes speech-dispatcher seconds.
@@ -41,7 +41,7 @@ public final class SpeechVoice: @unchecked Sendable {
     }
 
     deinit {
-        if let connection { spd_close(connection) }
+        connection?.close()
     }
 
     /// Makes the speech service this process starts (libspeechd starts it with this process's environment when none
@@ -62,7 +62,7 @@ public final class SpeechVoice: @unchecked Sendable {
     /// Silences what is being said and drops what was timed ahead. Does not block.
     public func cut() {
         work.dropTimed { [self] in
-            if let connection { _ = spd_cancel(connection) }
+            connection?.cancel()
         }
     }
 
@@ -91,18 +91,18 @@ public final class SpeechVoice: @unchecked Sendable {
 
     /// The phrase's id, or why it could not be handed to speech-dispatcher.
     private func speak(_ text: String, orInEnglish english: String) -> Result<Int, SoundFailure> {
-        let connection: UnsafeMutablePointer<SPDConnection>
+        let connection: SpeechConnection
         switch self.connection.map(Result.success) ?? connect() {
         case .success(let connected): connection = connected
         case .failure(let failure): return .failure(failure)
         }
-        var id = spd_say(connection, SPD_MESSAGE, speaksLanguage ? text : english)
+        var id = connection.say(speaksLanguage ? text : english)
         if id < 0 {
             // The service went away (it exits when idle, or was restarted): connect to a new one, once.
-            spd_close(connection)
+            connection.close()
             self.connection = nil
             switch connect() {
-            case .success(let reconnected): id = spd_say(reconnected, SPD_MESSAGE, speaksLanguage ? text : english)
+            case .success(let reconnected): id = reconnected.say(speaksLanguage ? text : english)
             case .failure(let failure): return .failure(failure)
             }
         }
@@ -120,11 +120,19 @@ public final class SpeechVoice: @unchecked Sendable {
         return .success(Int(id))
     }
 
-    /// The corresponding C function is `spd_open2`; it starts the user's speech-dispatcher if none runs.
+    /// Loads libspeechd the first time, then connects with `spd_open2`, which starts the user's speech-dispatcher if
+    /// none runs.
     @discardableResult
-    private func connect() -> Result<UnsafeMutablePointer<SPDConnection>, SoundFailure> {
+    private func connect() -> Result<SpeechConnection, SoundFailure> {
+        let library: SpeechLibrary
+        switch SpeechLibrary.loaded {
+        case .success(let loaded): library = loaded
+        case .failure(let failure):
+            report("Failed to load libspeechd, ignoring.", error: "\(failure)")
+            return .failure(failure)
+        }
         var error: UnsafeMutablePointer<CChar>?
-        guard let opened = spd_open2("intervald", "cues", nil, SPD_MODE_THREADED, nil, 1, &error) else {
+        guard let opened = library.open2("intervald", "cues", nil, SPD_MODE_THREADED, nil, 1, &error) else {
             let reason = error.map { String(cString: $0) } ?? ""
             report("Failed to connect to speech-dispatcher, ignoring.", error: reason)
             free(error)
@@ -135,16 +143,17 @@ public final class SpeechVoice: @unchecked Sendable {
         }
         opened.pointee.callback_end = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
         opened.pointee.callback_cancel = { id, _, _ in SpeechLatency.shared.ended(id: Int(id)) }
-        for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = spd_set_notification_on(opened, event) }
+        for event in [SPD_BEGIN, SPD_END, SPD_CANCEL] { _ = library.setNotificationOn(opened, event) }
         SpeechLatency.shared.connected()
-        if spd_set_language(opened, speaksLanguage ? language : "en") != 0 { useEnglish() }
-        if rate != 0 { _ = spd_set_voice_rate(opened, Int32(min(max(rate, -100), 100))) }
-        connection = opened
+        let connection = SpeechConnection(library: library, handle: opened)
+        self.connection = connection
+        if !connection.setLanguage(speaksLanguage ? language : "en") { useEnglish() }
+        if rate != 0 { _ = library.setVoiceRate(opened, Int32(min(max(rate, -100), 100))) }
         if !voicesLookedUp {
             voicesLookedUp = true
             lookUpVoices()
         }
-        return .success(opened)
+        return .success(connection)
     }
 
     /// Looks up whether a voice of `language` is installed, on a connection and a thread of its own: speech-dispatcher
@@ -172,17 +181,19 @@ public final class SpeechVoice: @unchecked Sendable {
     private func useEnglish() {
         guard speaksLanguage else { return }
         speaksLanguage = false
-        if let connection { _ = spd_set_language(connection, "en") }
+        _ = connection?.setLanguage("en")
         logger.warning("No voice for the language, speaking English.", metadata: ["language": "\(language)"])
     }
 
     /// The languages of the synthesizer's voices, as speech-dispatcher lists them ("de", "fr-FR"); empty if it lists
     /// none or cannot be reached.
     private static func voiceLanguages() -> [String] {
-        guard let connection = spd_open2("intervald", "voices", nil, SPD_MODE_SINGLE, nil, 0, nil) else { return [] }
-        defer { spd_close(connection) }
-        guard let voices = spd_list_synthesis_voices(connection) else { return [] }
-        defer { free_spd_voices(voices) }
+        guard case .success(let library) = SpeechLibrary.loaded,
+            let connection = library.open2("intervald", "voices", nil, SPD_MODE_SINGLE, nil, 0, nil)
+        else { return [] }
+        defer { library.close(connection) }
+        guard let voices = library.listSynthesisVoices(connection) else { return [] }
+        defer { library.freeVoices(voices) }
         var languages: [String] = []
         var index = 0
         while let voice = voices[index] {

@@ -282,6 +282,27 @@ def test_voice_speaks_when_on_and_not_when_off(pulse):
     assert first - started < 5, "the first phrase starts within seconds, speech-dispatcher's start-up included"
 
 
+def maps_speech_library(daemon):
+    return "/libspeechd.so" in Path(f"/proc/{daemon.pid}/maps").read_text()
+
+
+def test_the_speech_library_is_loaded_only_when_the_voice_is_on(pulse, sound_daemon):
+    # The default: sounds on, the voice off. A whole workout's cues are played and no speech library is mapped.
+    daemon = sound_daemon("")
+    signals = BusMonitor("type='signal',path='/org/intervald/Timer1'")
+    try:
+        assert ctl("start", "-e", "1s run, 1s walk").returncode == 0
+        signals.wait_for("Finished", timeout=15)
+        assert not maps_speech_library(daemon), "libspeechd mapped with the voice off"
+    finally:
+        signals.close()
+    daemon.terminate()
+    daemon.wait(timeout=10)
+    # With the voice on, the daemon connects to speech-dispatcher at start-up: the library is loaded then.
+    daemon = sound_daemon("[sound]\nvoice = true\n")
+    wait_until(lambda: maps_speech_library(daemon), 10, "libspeechd to be loaded for the voice")
+
+
 @pytest.mark.skipif(shutil.which("speech-dispatcher") is None, reason="speech-dispatcher is not installed")
 def test_the_daemons_voice_lands_on_each_change(pulse, sound_daemon):
     sound_daemon("[sound]\nenabled = false\nvoice = true\n")
