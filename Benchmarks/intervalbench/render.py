@@ -298,7 +298,9 @@ def cost(r):
     add("| mapping | RSS KiB |")
     add("| --- | ---: |")
     for m_ in fp["fresh_idle"]["mappings"][:12]:
-        add(f"| `{Path(m_['name']).name if m_['name'].startswith('/') else m_['name']}` | {m_['rss_kb']} |")
+        # A file by its name, in code; the kernel's own names ([heap], [anon]) as they are.
+        name = f"`{Path(m_['name']).name}`" if m_["name"].startswith("/") else m_["name"]
+        add(f"| {name} | {m_['rss_kb']} |")
     add("")
     soak = cost["soak"] or {}
     if "error" not in soak and soak:
