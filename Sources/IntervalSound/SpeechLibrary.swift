@@ -32,7 +32,7 @@ struct SpeechLibrary: @unchecked Sendable {
     let freeVoices: FreeVoices
 
     /// The library's soname in Debian's libspeechd2.
-    static let soname = "libspeechd.so.2"
+    private static let soname = "libspeechd.so.2"
 
     /// Loaded once per process and never unloaded: its threads and callbacks outlive any one connection.
     static let loaded: Result<SpeechLibrary, SoundFailure> = load()
