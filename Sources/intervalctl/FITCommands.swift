@@ -13,6 +13,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 extension PlanCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a plan as a FIT workout for a watch or Garmin Connect (docs/fit.md), or as plan text.",
             discussion: """
                 The file is named after the plan ("Galloway 30-30.fit") unless -o says otherwise; '-o -' writes to \
@@ -42,6 +43,7 @@ extension PlanCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Make a plan of a FIT workout (intervald's, Garmin Connect's) in your plans folder.",
             discussion: """
                 The plan is added to $XDG_CONFIG_HOME/intervald/plans (never over another plan; a plan of the same \
@@ -101,6 +103,7 @@ extension PlanCommand {
 extension ProgramCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a training program's days as FIT workouts, one file a day (\"Couch to 5K W3D2.fit\").")
 
         @OptionGroup var target: Target

@@ -106,6 +106,7 @@ extension HistoryCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the workouts for a training log: FIT activities (one file each) or one CSV file.",
             discussion: """
                 FIT (docs/fit.md): one activity file per workout in the folder -o names (made if missing), named by \

@@ -3,6 +3,8 @@ import FoundationEssentials
 import IntervalCore
 import IntervalRuntime
 
+/// Every command, here and below, names itself (`commandName`): a name made from the type's costs a scan of every
+/// protocol conformance in the binary, 1.5 ms of each `intervalctl start` (docs/benchmarks.md).
 @main
 struct IntervalCtl: ParsableCommand {
     static let configuration = CommandConfiguration(

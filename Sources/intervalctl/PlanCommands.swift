@@ -12,6 +12,7 @@ struct PlanCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract:
                 "Validate plan files and training programs (*.program); print every file's diagnostic and exit 65 if any is invalid (1 if one cannot be read)."
         )
@@ -76,6 +77,7 @@ struct PlanCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a plan's timeline, with repeats folded, and its totals.",
             discussion:
                 "Totals: duration, segment count, repetitions, time per kind, and distance and average pace where every step has a pace."

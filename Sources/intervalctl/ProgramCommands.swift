@@ -103,6 +103,7 @@ struct ProgramCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a program's weeks and days: each day's length and workout, what is done, what is next.")
 
         @OptionGroup var target: Target
@@ -200,6 +201,7 @@ struct ProgramCommand: ParsableCommand {
 
     struct Done: ProgressCorrection {
         static let configuration = CommandConfiguration(
+            commandName: "done",
             abstract: "Mark the next day done without running it (say, you ran it with another app).")
 
         @OptionGroup var target: Target
@@ -211,6 +213,7 @@ struct ProgramCommand: ParsableCommand {
 
     struct Repeat: ProgressCorrection {
         static let configuration = CommandConfiguration(
+            commandName: "repeat",
             abstract: "Make the day done last the next one again (it was too hard; do it once more).")
 
         @OptionGroup var target: Target
@@ -222,6 +225,7 @@ struct ProgramCommand: ParsableCommand {
 
     struct Goto: ProgressCorrection {
         static let configuration = CommandConfiguration(
+            commandName: "goto",
             abstract: "Make day WEEK.DAY the next one (say, 3.1 to start week 3), whatever is done.")
 
         @Argument(help: "The day, as WEEK.DAY: 3.2 is week 3, day 2.")
@@ -242,6 +246,7 @@ struct ProgramCommand: ParsableCommand {
 
     struct Reset: ProgressCorrection {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Start the program again from week 1, day 1; the history keeps every workout.")
 
         @OptionGroup var target: Target
@@ -268,6 +273,7 @@ extension ProgressCorrection {
 extension ProgramCommand {
     struct Remind: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remind",
             abstract: "Be reminded of a program's next day on your training days, through a systemd user timer.",
             discussion: """
                 --on takes systemd's calendar expression ('Mon,Wed,Fri 18:00'; see 'man systemd.time'). At that \

@@ -23,6 +23,7 @@ struct SensorsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the sensors BlueZ knows: name, address, kind, connected, battery; the chosen ones marked.")
 
         @Flag(help: "Print JSON instead of text.")
@@ -35,6 +36,7 @@ struct SensorsCommand: ParsableCommand {
 
     struct Scan: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scan",
             abstract: "Look for sensors for a while (heart-rate and fitness-machine services over LE), then list them.")
 
         @Option(help: "How long to look, in seconds (1 to 120).")
@@ -59,6 +61,7 @@ struct SensorsCommand: ParsableCommand {
 
     struct Use: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "use",
             abstract: "Choose a sensor by its name or address for its kind: the strap, or the machine.")
 
         @Argument(help: "The name or address 'intervalctl sensors' lists.")
@@ -88,6 +91,7 @@ struct SensorsCommand: ParsableCommand {
 
     struct Forget: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "forget",
             abstract: "Take the chosen strap (heart-rate), machine (treadmill or bike), or both, out of the settings.")
 
         @Argument(help: "heart-rate, treadmill or bike; none: both.")

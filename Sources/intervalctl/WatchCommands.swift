@@ -18,6 +18,7 @@ struct WatchCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the connected watches: the name GIO shows, where the GARMIN folder is, and free space.",
             discussion: "With none connected: \"No watch is connected.\" on standard error, and exit 1.")
 
@@ -51,6 +52,7 @@ struct WatchCommand: ParsableCommand {
 
     struct Send: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "send",
             abstract: "Send plans, or a training program's days, to a watch as FIT workouts.",
             discussion: """
                 Each workout is copied to the watch's GARMIN/NewFiles, named as 'plan export' and 'program export' \
