@@ -52,7 +52,7 @@ public struct ProgramReminders: Sendable {
         // Back to what was there: the earlier reminder's files, or none.
         func putBack() {
             for ((file, _), bytes) in zip(files, previous) {
-                if let bytes { try? FileBytes.replace(file, with: bytes) } else { try? FileBytes.remove(file) }
+                if let bytes { _ = try? FileBytes.replace(file, with: bytes) } else { _ = try? FileBytes.remove(file) }
             }
             try? manager.reload()
         }

@@ -42,8 +42,12 @@ public enum FileBytes {
     }
 
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the old file or the new one: a temporary
-    /// file in the same directory, `fsync`, `rename`, then `fsync` of the directory.
-    public static func replace(_ path: String, with bytes: [UInt8], access: FileAccess = .umask) throws(FileError) {
+    /// file in the same directory, `fsync`, `rename`, then `fsync` of the directory (at once, or, with
+    /// `durable: .later`, when the answer is performed).
+    @discardableResult
+    public static func replace(
+        _ path: String, with bytes: [UInt8], access: FileAccess = .umask, durable: Durability = .now
+    ) throws(FileError) -> PendingSync {
         let temporary = path + ".new"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, access.fileMode)
         guard descriptor >= 0 else { throw FileError(operation: "create", path: temporary, errno: errno) }
@@ -61,7 +65,7 @@ public enum FileBytes {
             unlink(temporary)
             throw FileError(operation: "rename", path: temporary, errno: code)
         }
-        syncDirectory(of: path)
+        return try durable.settle(PendingSync(.directory(of: path)))
     }
 
     /// Creates `path` with `bytes` as ``replace(_:with:)`` does, but never over an existing file: that fails with
@@ -84,21 +88,27 @@ public enum FileBytes {
     }
 
     /// Removes `path` durably (the directory is synced after `unlink`); a file that is already gone is not an error.
-    public static func remove(_ path: String) throws(FileError) {
+    @discardableResult
+    public static func remove(_ path: String, durable: Durability = .now) throws(FileError) -> PendingSync {
         guard unlink(path) == 0 || errno == ENOENT else {
             throw FileError(operation: "remove", path: path, errno: errno)
         }
-        syncDirectory(of: path)
+        return try durable.settle(PendingSync(.directory(of: path)))
     }
 
     /// Appends `bytes` with one `write(2)` on an `O_APPEND` descriptor, so that concurrent readers see whole lines
     /// (a torn last line only if the machine stops mid-write), then `fsync`.
-    public static func append(_ bytes: [UInt8], to path: String, access: FileAccess = .umask) throws(FileError) {
+    @discardableResult
+    public static func append(
+        _ bytes: [UInt8], to path: String, access: FileAccess = .umask, durable: Durability = .now
+    ) throws(FileError) -> PendingSync {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, access.fileMode)
         guard descriptor >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)
+        guard durable == .now else { return PendingSync(.file(path)) }
         guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: path, errno: errno) }
+        return PendingSync()
     }
 
     /// Creates `path` and its missing parents, each as `access` says; a relative path is from the current directory.
@@ -126,11 +136,61 @@ public enum FileBytes {
         }
     }
 
-    private static func syncDirectory(of path: String) {
+    fileprivate static func syncDirectory(of path: String) {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let descriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
+    }
+}
+
+/// Whether a write of ``FileBytes`` `fsync`s what makes it survive a power cut before it returns, or leaves that to
+/// the ``PendingSync`` it answers. Either way the write is in place, for every process to read, when it returns.
+public enum Durability: Sendable {
+    case now
+    case later
+
+    fileprivate func settle(_ pending: PendingSync) throws(FileError) -> PendingSync {
+        guard self == .now else { return pending }
+        try pending.perform()
+        return PendingSync()
+    }
+}
+
+/// The `fsync` a write of ``FileBytes`` left for later (``Durability/later``), or nothing.
+public struct PendingSync: Sendable {
+    fileprivate enum Target: Sendable {
+        /// The file's bytes: an append.
+        case file(String)
+        /// The entry of the file in its directory: a rename or an unlink.
+        case directory(of: String)
+    }
+
+    private let target: Target?
+
+    /// Nothing left to sync.
+    public init() {
+        target = nil
+    }
+
+    fileprivate init(_ target: Target) {
+        self.target = target
+    }
+
+    /// Syncs what was left, failing as the write would have (a directory's `fsync` is best effort, as in a write).
+    public func perform() throws(FileError) {
+        switch target {
+        case .file(let path):
+            // Any descriptor of the file flushes its pages, not only the one that wrote them.
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
+            defer { close(descriptor) }
+            guard fsync(descriptor) == 0 else { throw FileError(operation: "sync", path: path, errno: errno) }
+        case .directory(of: let path):
+            FileBytes.syncDirectory(of: path)
+        case nil:
+            break
+        }
     }
 }

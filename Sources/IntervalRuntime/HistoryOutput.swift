@@ -1,9 +1,9 @@
 import IntervalCore
 
 /// Appends one record to `history.jsonl` (docs/reference.md §5) when a workout finishes or is stopped; a program's
-/// day that finished, not skipped through, is then done in its progress (docs/programs.md). The writes (with their `fsync`) happen on
-/// `writer`, off the queue that times cues, in that order: a crash between them leaves the day to do again, never
-/// done without its record.
+/// day that finished, not skipped through, is then done in its progress (docs/programs.md). The writes happen on
+/// `writer`, off the queue that times cues, in that order, the record synced before the day is done: a crash between
+/// them leaves the day to do again, never done without its record.
 public final class HistoryOutput: WorkoutOutput {
     private let store: StateStore
     private let writer: RecordWriter
@@ -32,7 +32,7 @@ public final class HistoryOutput: WorkoutOutput {
         let (skipped, slept) = (moment.skipped, moment.slept)
         let track = moment.track.shifted(by: moment.wallNow - moment.now)
         let (heartRates, machineSamples) = (moment.heartRates, moment.machineSamples)
-        let appended = append {
+        let appended = append(durable: workout.program == nil ? .later : .now) {
             HistoryRecord(
                 workout: workout, plan: plan, elapsed: place, start: WallClock.iso8601(workout.startedWall),
                 end: WallClock.iso8601(wall), result: result, reason: reason, skipped: skipped, slept: slept,
@@ -40,8 +40,9 @@ public final class HistoryOutput: WorkoutOutput {
         }
         guard let day = workout.program, let programs else { return }
         writer.write(failure: "Failed to record the program's day as done.") {
-            guard appended.withLock({ $0?.countsAsProgramDay }) == true else { return }
+            guard appended.withLock({ $0?.countsAsProgramDay }) == true else { return PendingSync() }
             try programs.finished(day, workout: workout.id, wall: wall)
+            return PendingSync()
         }
     }
 
@@ -50,7 +51,8 @@ public final class HistoryOutput: WorkoutOutput {
     public func recordInterrupted(
         _ workout: WorkoutIdentity, plan: Plan, elapsed: Int64, endedWall: Int64, track: WorkoutTrack
     ) {
-        append {
+        // Synced at once: the state file is removed next, and a power cut must not lose both.
+        append(durable: .now) {
             HistoryRecord(
                 workout: workout, plan: plan, elapsed: elapsed, start: WallClock.iso8601(workout.startedWall),
                 end: WallClock.iso8601(endedWall), result: .interrupted, reason: nil, track: track)
@@ -59,12 +61,15 @@ public final class HistoryOutput: WorkoutOutput {
 
     /// Makes the record and appends it, on the writer; what it answers holds the record once it is appended.
     @discardableResult
-    private func append(_ record: @escaping @Sendable () -> HistoryRecord) -> Locked<HistoryRecord?> {
+    private func append(
+        durable: Durability, _ record: @escaping @Sendable () -> HistoryRecord
+    ) -> Locked<HistoryRecord?> {
         let appended = Locked<HistoryRecord?>(nil)
         writer.write(failure: "Failed to append to the workout history, ignoring.") { [store] in
             let made = record()
-            try store.append(made)
+            let pending = try store.append(made, durable: durable)
             appended.withLock { $0 = made }
+            return pending
         }
         return appended
     }

@@ -59,7 +59,7 @@ public struct PlanLibrary: Sendable {
         do throws(FileError) {
             try FileBytes.remove(path)
         } catch {
-            try? FileBytes.remove(newPath)
+            _ = try? FileBytes.remove(newPath)
             throw error
         }
         return newPath

@@ -4,7 +4,8 @@ import IntervalCore
 /// at the start, at pause and resume, when a skip moves the schedule, and when the notification's id becomes known;
 /// never at an ordinary cue. Removed when the workout ends.
 ///
-/// The writes (each with two `fsync`s) happen on `writer`, in the order of the events, off the queue that times cues.
+/// The writes happen on `writer`, in the order of the events, off the queue that times cues; each is in place before
+/// its directory's `fsync`, which follows on the writer.
 public final class StateOutput: WorkoutOutput {
     private let store: any WorkoutStateRecording
     private let bootID: String
@@ -24,7 +25,7 @@ public final class StateOutput: WorkoutOutput {
         switch moment.event {
         case .finished, .stopped:
             writer.write(failure: "Failed to remove the workout's state; the next start may resume it.") { [store] in
-                try store.removeState()
+                try store.removeState(durable: .later)
             }
             written = nil
             notificationID = 0
@@ -61,6 +62,8 @@ public final class StateOutput: WorkoutOutput {
 
     private func save(_ state: WorkoutState) {
         written = state
-        writer.write(failure: "Failed to record the workout's state, ignoring.") { [store] in try store.save(state) }
+        writer.write(failure: "Failed to record the workout's state, ignoring.") { [store] in
+            try store.save(state, durable: .later)
+        }
     }
 }

@@ -4,8 +4,8 @@ import IntervalCore
 
 /// Where ``StateOutput`` records the running workout: ``StateStore`` (the state file), or a test's recorder.
 public protocol WorkoutStateRecording: Sendable {
-    func save(_ state: WorkoutState) throws(FileError)
-    func removeState() throws(FileError)
+    func save(_ state: WorkoutState, durable: Durability) throws(FileError) -> PendingSync
+    func removeState(durable: Durability) throws(FileError) -> PendingSync
 }
 
 /// The daemon's durable records in `$XDG_STATE_HOME/intervald` (docs/reference.md §5): `state.json`, the running
@@ -35,15 +35,17 @@ public struct StateStore: WorkoutStateRecording, Sendable {
     }
 
     /// Records `state` atomically.
-    public func save(_ state: WorkoutState) throws(FileError) {
+    @discardableResult
+    public func save(_ state: WorkoutState, durable: Durability = .now) throws(FileError) -> PendingSync {
         try FileBytes.makeDirectories(directory, access: .owner)
-        try FileBytes.replace(statePath, with: Self.encode(state), access: .owner)
+        return try FileBytes.replace(statePath, with: Self.encode(state), access: .owner, durable: durable)
     }
 
     /// Forgets the running workout. A failure is thrown, not ignored: a state file left behind would resume a
     /// finished workout at the next start.
-    public func removeState() throws(FileError) {
-        try FileBytes.remove(statePath)
+    @discardableResult
+    public func removeState(durable: Durability = .now) throws(FileError) -> PendingSync {
+        try FileBytes.remove(statePath, durable: durable)
     }
 
     /// The recorded workout, if any. A file that cannot be read, parsed, is of another version or holds times out of
@@ -78,9 +80,11 @@ public struct StateStore: WorkoutStateRecording, Sendable {
     }
 
     /// Appends one record to the history.
-    public func append(_ record: HistoryRecord) throws(FileError) {
+    @discardableResult
+    public func append(_ record: HistoryRecord, durable: Durability = .now) throws(FileError) -> PendingSync {
         try FileBytes.makeDirectories(directory, access: .owner)
-        try FileBytes.append(Self.encode(record) + [UInt8(ascii: "\n")], to: historyPath, access: .owner)
+        return try FileBytes.append(
+            Self.encode(record) + [UInt8(ascii: "\n")], to: historyPath, access: .owner, durable: durable)
     }
 
     /// Every record in the history, oldest first, and how many lines could not be read (a torn last line while the

@@ -456,7 +456,7 @@ enum DuckRecord {
             let bytes = try FileBytes.read(path, limit: sizeLimit)
             guard let streams = try? JSONDecoder().decode([Stream].self, from: Data(bytes)) else {
                 logger.warning("Ignoring an unreadable record of lowered streams.", metadata: ["path": "\(path)"])
-                try? FileBytes.remove(path)
+                _ = try? FileBytes.remove(path)
                 return []
             }
             return streams

@@ -170,6 +170,6 @@ enum FITExport {
             try? Console.write(bytes, to: STDOUT_FILENO)
             return
         }
-        try failingOnFileError { () throws(FileError) in try FileBytes.replace(path, with: bytes) }
+        _ = try failingOnFileError { () throws(FileError) in try FileBytes.replace(path, with: bytes) }
     }
 }

@@ -366,13 +366,11 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let large = plan.utf8.count > Self.largePlanBytes
             queue.async { [self] in
                 idleExit?.startPending(false)
-                reply.value(
+                answerOnceRecorded(
+                    reply,
                     parsed.flatMap { parsedPlan in
                         Result { () throws(TimerCommandError) in
                             try session.start(parsedPlan, text: plan, origin: origin, replace: replace)
-                            // The reply waits for the state file, as Stop's for the history: a daemon killed the
-                            // moment after `intervalctl start` returned resumes the workout.
-                            recordWriter.drain()
                         }
                     })
                 // A refused plan is freed, and the heap trimmed, on the parse queue: freeing a plan of a hundred
@@ -394,17 +392,27 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             let chosen = Result { () throws(TimerCommandError) in try programs.dayToStart(program: program, day: day) }
             queue.async { [self] in
                 idleExit?.startPending(false)
-                reply.value(
+                answerOnceRecorded(
+                    reply,
                     chosen.flatMap { chosen in
                         Result { () throws(TimerCommandError) in
                             try session.start(
                                 chosen.plan, text: chosen.text, origin: chosen.origin, program: chosen.reference,
                                 replace: replace)
-                            recordWriter.drain()
                         }
                     })
             }
         }
+    }
+
+    /// Answers a start once its state file is in place (on `queue`, which stays free meanwhile), as Stop's reply
+    /// waits for the history: a daemon killed the moment after `intervalctl start` returned resumes the workout.
+    /// The file's `fsync`s follow the reply: they make it survive a power cut, which a reply cannot outrun anyway.
+    private func answerOnceRecorded(
+        _ reply: UncheckedBox<(Result<Void, TimerCommandError>) -> Void>, _ started: Result<Void, TimerCommandError>
+    ) {
+        guard case .success = started else { return reply.value(started) }
+        recordWriter.whenPlaced { [queue] in queue.async { reply.value(started) } }
     }
 
     func refusedOversizedPlan(bytes: Int) {
@@ -427,7 +435,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
         session.stop(.user)
         // The reply waits for the history record, so that `intervalctl stop; intervalctl history` lists the workout.
         // Nothing is due once stopped: waiting here delays no cue.
-        recordWriter.drain()
+        recordWriter.waitUntilPlaced()
     }
 
     func pause() throws(TimerCommandError) {
@@ -509,7 +517,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             history?.recordInterrupted(identity, plan: plan, elapsed: elapsed, endedWall: endedWall, track: track)
             // After the history record, on the same queue: a crash in between leaves the workout to record again.
             recordWriter.write(failure: "Failed to remove the workout's state; the next start may resume it.") {
-                [store] in try store.removeState()
+                [store] in try store.removeState(durable: .later)
             }
             notification?.closeAdopted()
         }

@@ -19,15 +19,17 @@ import Testing
         private let log = Locked<[String]>([])
         var entries: [String] { log.withLock { $0 } }
 
-        func save(_ state: WorkoutState) throws(FileError) {
+        func save(_ state: WorkoutState, durable: Durability) throws(FileError) -> PendingSync {
             let entry =
                 "save \(state.state.rawValue) anchor=\(state.anchorBoot) paused=\(state.pausedElapsed ?? -1) "
                 + "notification=\(state.notificationID)"
             log.withLock { $0.append(entry) }
+            return PendingSync()
         }
 
-        func removeState() throws(FileError) {
+        func removeState(durable: Durability) throws(FileError) -> PendingSync {
             log.withLock { $0.append("remove") }
+            return PendingSync()
         }
     }
 
@@ -71,6 +73,24 @@ import Testing
         #expect(recorder.entries.count == 4)
         #expect(recorder.entries[2] == "remove")
         #expect(recorder.entries[3].hasSuffix("notification=0"), "a new workout has no notification yet")
+    }
+
+    @Test func whatWaitsForTheRecordsRunsOnceTheEarlierOnesAreInPlace() {
+        let writer = RecordWriter(logger: Logger(label: "test"))
+        let log = Locked<[String]>([])
+        for name in ["state", "history"] {
+            writer.write(failure: "test") {
+                log.withLock { $0.append(name) }
+                return PendingSync()
+            }
+        }
+        writer.whenPlaced { log.withLock { $0.append("answer") } }
+        writer.write(failure: "test") {
+            log.withLock { $0.append("later") }
+            return PendingSync()
+        }
+        writer.drain()
+        #expect(log.withLock { $0 } == ["state", "history", "answer", "later"])
     }
 
     @Test func eachWorkoutEndsAsOneHistoryRecord() throws {

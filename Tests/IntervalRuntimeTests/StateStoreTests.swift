@@ -79,6 +79,30 @@ import Testing
         #expect(store.load() == .nothing)
     }
 
+    /// The daemon answers a Start once its state file is in place, and syncs it after: what it leaves to sync must
+    /// already be readable.
+    @Test func aWriteThatSyncsLaterIsInPlaceAtOnce() throws {
+        let store = temporaryStore()
+        let saved = try store.save(state, durable: .later)
+        #expect(store.load() == .state(state))
+        try saved.perform()
+        let record = HistoryRecord(
+            id: "1", plan: "Tabata", origin: "", start: "2026-11-23T07:30:00+01:00", end: "2026-11-23T07:42:00+01:00",
+            startWall: 1, plannedDuration: 720_000_000, doneDuration: 720_000_000, segmentsDone: 17,
+            timePerKind: ["work": 160_000_000], result: .finished, reason: nil)
+        let appended = try store.append(record, durable: .later)
+        #expect(try store.history().records == [record])
+        try appended.perform()
+        let removed = try store.removeState(durable: .later)
+        #expect(store.load() == .nothing)
+        try removed.perform()
+        // A sync left for a file removed since fails as the write's own would have, naming the file.
+        try FileBytes.remove(store.historyPath)
+        #expect(throws: FileError(operation: "open", path: store.historyPath, errno: ENOENT)) {
+            try appended.perform()
+        }
+    }
+
     @Test func historyToleratesATornLastLine() throws {
         let store = temporaryStore()
         #expect(try store.history().records.isEmpty)
