@@ -26,7 +26,8 @@ public struct Plan: Sendable {
 
     /// The time of the timed steps before `place` on the timeline, µs (partly, for the one it falls in).
     public func time(at place: Int64) -> Int64 {
-        root.summary(until: min(max(place, 0), timelineEnd)).duration
+        let place = min(max(place, 0), timelineEnd)
+        return place - root.openSteps(until: place) * Step.timelineSlot
     }
 
     /// The segment at `place` on the plan's timeline, or nil outside `0..<timelineEnd`.
@@ -41,14 +42,14 @@ public struct Plan: Sendable {
     public func firstOpenSegment(from: Int64, before: Int64) -> Segment? {
         // Most plans have none: a cue of theirs costs nothing more.
         guard openStepCount > 0 else { return nil }
-        let base = root.summary(until: max(from, 0)).openSteps
+        let base = root.openSteps(until: max(from, 0))
         let limit = min(before, timelineEnd)
-        guard limit > from, root.summary(until: limit).openSteps > base else { return nil }
+        guard limit > from, root.openSteps(until: limit) > base else { return nil }
         // The least `until` whose first `until` µs hold one open step more than the first `from` µs.
         var (low, high) = (max(from, 0) + 1, limit)
         while low < high {
             let middle = low + (high - low) / 2
-            if root.summary(until: middle).openSteps > base { high = middle } else { low = middle + 1 }
+            if root.openSteps(until: middle) > base { high = middle } else { low = middle + 1 }
         }
         return segment(at: low - 1)
     }

@@ -139,6 +139,14 @@ public enum PlanNode: Sendable {
         case .group(let group): group.summary(until: time)
         }
     }
+
+    /// The open steps begun in the first `time` microseconds of its timeline: `summary(until:).openSteps`.
+    func openSteps(until time: Int64) -> Int64 {
+        switch self {
+        case .step(let step): step.isOpen && time > 0 ? 1 : 0
+        case .group(let group): group.openSteps(until: time)
+        }
+    }
 }
 
 /// How often a group's items play.
@@ -257,6 +265,21 @@ public final class PlanGroup: Sendable {
         result.add(iterationSummary, times: passes)
         Self.add(children, starts: childStarts, until: time - passes * iterationSpan, to: &result)
         return result.summary
+    }
+
+    /// The open steps begun in the first `time` microseconds of the block's timeline: `summary(until:).openSteps`
+    /// without the totals per kind, which a status read (at every `Elapsed` read over the bus) has no use for. A block
+    /// with no open step answers at once.
+    func openSteps(until time: Int64) -> Int64 {
+        if time >= totalSpan { return totalSummary.openSteps }
+        if time <= 0 || totalSummary.openSteps == 0 { return 0 }
+        let passes = time / iterationSpan
+        let rest = time - passes * iterationSpan
+        var count = iterationSummary.openSteps * passes
+        for (child, start) in zip(children, childStarts) where start < rest {
+            count += child.openSteps(until: rest - start)
+        }
+        return count
     }
 
     /// Adds what the first `time` microseconds of one pass of `children` hold: the children before the cut whole,

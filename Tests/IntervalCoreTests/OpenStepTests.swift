@@ -50,6 +50,27 @@ import Testing
         #expect(service.status.planDuration == UInt64(short.duration) && short.duration == 10 * Self.second)
     }
 
+    /// A status read counts the open steps before the place without building the totals per kind; it must count
+    /// what the summary counts, at every place, in repeats, nested ones and beside bounded blocks.
+    @Test(arguments: [
+        "open warmup, 3x(0.4km run, 20s walk, 2x(open strides, 5s rest)), for 50s (10s run, 5s jog), open cooldown",
+        "4x(10s run, 5s walk)", "for 1km (0.2km run @ 5:00/km, 0.1km walk @ 9:00/km), open check",
+    ])
+    func theOpenStepsBeforeAPlaceAreTheSummarys(text: String) throws {
+        let plan = try plan(text)
+        let end = plan.timelineEnd
+        var places: [Int64] = [-1, 0, 1, end - 1, end, end + 1]
+        for segment in plan.segments {
+            places += [segment.start - 1, segment.start, segment.start + 1, segment.end - 1, segment.end]
+        }
+        places += Array(stride(from: Int64(0), to: end, by: Int64.Stride(max(end / 97, 1))))
+        for place in places {
+            let summary = plan.root.summary(until: min(max(place, 0), end))
+            #expect(plan.root.openSteps(until: place) == summary.openSteps, "at \(place)")
+            #expect(plan.time(at: place) == summary.duration, "at \(place)")
+        }
+    }
+
     @Test func fourHundredMinutesGetANoteSayingHowADistanceIsWritten() throws {
         let plan = try plan("2x(400m run, 90s walk)")
         #expect(plan.duration == 2 * (400 * 60 + 90) * Self.second, "m stays minutes")
