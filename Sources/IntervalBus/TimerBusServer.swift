@@ -235,6 +235,10 @@ public struct TimerBusServerError: Error, Sendable, CustomStringConvertible {
 private final class TimerObjectHandler: BusObjectHandler {
     weak var delegate: (any TimerBusDelegate)?
     let logger: Logger
+    /// The status the properties of `message` are read from: sd-bus asks for each property of a `GetAll` reply, or of
+    /// a `PropertiesChanged` signal, one at a time, and they are read from one status, taken at the first. The
+    /// message is held, so that its address cannot be another message's while it is compared.
+    private var snapshot: (message: BusMessage, status: TimerStatus)?
 
     init(delegate: any TimerBusDelegate, logger: Logger) {
         self.delegate = delegate
@@ -286,8 +290,15 @@ private final class TimerObjectHandler: BusObjectHandler {
         guard let known = TimerProperty.named(property) else {
             throw BusCallError(BusErrorName.unknownProperty, "Unknown property \(property).")
         }
+        let status: TimerStatus
+        if let snapshot, snapshot.message.pointer == reply.pointer {
+            status = snapshot.status
+        } else {
+            status = delegate.status()
+            snapshot = (reply, status)
+        }
         do throws(BusError) {
-            try reply.append(known.value(of: delegate.status()))
+            try reply.append(known.value(of: status))
         } catch {
             throw BusCallError(error)
         }

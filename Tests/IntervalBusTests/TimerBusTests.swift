@@ -22,6 +22,7 @@ struct TimerBusTests {
         var refusedBytes: [Int] = []
         var settingsProblems: [String] = []
         var reloads = 0
+        var statusReads = 0
 
         func start(
             plan: String, origin: String, replace: Bool, answer: @escaping (Result<Void, TimerCommandError>) -> Void
@@ -50,7 +51,10 @@ struct TimerBusTests {
             reloads += 1
             return settingsProblems
         }
-        func status() -> TimerStatus { current }
+        func status() -> TimerStatus {
+            statusReads += 1
+            return current
+        }
 
         private func fail() throws(TimerCommandError) {
             if let failure { throw failure }
@@ -96,6 +100,20 @@ struct TimerBusTests {
             for property in TimerProperty.all {
                 #expect(property.value(of: read) == property.value(of: stand.current), "\(property)")
             }
+        }
+    }
+
+    /// A `GetAll` read the daemon's status once per property (about twenty), each a walk of the plan: hostile callers
+    /// reading properties cost the queue that times cues twenty times what they needed. Its values are one status.
+    @Test func everyPropertyOfOneReplyIsReadFromOneStatus() throws {
+        let stand = Stand()
+        stand.current = Self.distinctStatus()
+        try serve(stand) { _ in
+            let client = try TimerBusClient(logger: logger)
+            #expect(try client.status() == stand.current)
+            #expect(queue.sync { stand.statusReads } == 1)
+            #expect(try client.status() == stand.current)
+            #expect(queue.sync { stand.statusReads } == 2, "each reply reads the status again")
         }
     }
 
