@@ -124,6 +124,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.watchdog] = Watchdog(queue: queue, systemd: systemd, logger: logger)
             outputs[.idleExit] = idleExit
             outputs[.log] = WorkoutLog(logger: logger)
+            outputs[.heap] = HeapSettler(queue: queue, trimQueue: parseQueue)
             sleepWatcher = SleepWatcher.start(
                 queue: queue, logger: logger, onSleep: { [weak self] in self?.computerSleeps() },
                 onWake: { [weak self] slept in self?.computerWoke(slept: slept) },

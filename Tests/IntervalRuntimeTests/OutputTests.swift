@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import IntervalCore
 import IntervalTestSupport
@@ -91,6 +92,34 @@ import Testing
         }
         writer.drain()
         #expect(log.withLock { $0 } == ["state", "history", "answer", "later"])
+    }
+
+    @Test func theHeapIsTrimmedAfterAWorkoutEndsUnlessAnotherHasStarted() throws {
+        let queue = DispatchQueue(label: "OutputTests.session")
+        let trims = Locked(0)
+        let settler = HeapSettler(queue: queue, trimQueue: queue, settling: .milliseconds(20)) {
+            trims.withLock { $0 += 1 }
+        }
+        let (session, _) = Self.session(settler)
+        /// Waits until the settling of what ended so far is over, and any trim it asked for is done.
+        func settle() {
+            let settled = DispatchSemaphore(value: 0)
+            queue.asyncAfter(deadline: .now() + .milliseconds(100)) { settled.signal() }
+            #expect(settled.wait(timeout: .now() + .seconds(10)) == .success)
+            queue.sync {}
+        }
+        try queue.sync {
+            try session.start("1m run", origin: "", replace: false)
+            session.stop(.user)
+        }
+        settle()
+        #expect(trims.withLock { $0 } == 1)
+        try queue.sync {
+            try session.start("1m run", origin: "", replace: false)
+            try session.start("1m walk", origin: "", replace: true)
+        }
+        settle()
+        #expect(trims.withLock { $0 } == 1, "the replaced workout's end trims nothing while the next runs")
     }
 
     @Test func eachWorkoutEndsAsOneHistoryRecord() throws {
