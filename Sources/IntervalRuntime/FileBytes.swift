@@ -43,7 +43,7 @@ public enum FileBytes {
 
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the old file or the new one: a temporary
     /// file in the same directory, `fsync`, `rename`, then `fsync` of the directory (at once, or, with
-    /// `durable: .later`, when the answer is performed).
+    /// `durable: .later`, when the ``PendingSync`` it returns is performed).
     @discardableResult
     public static func replace(
         _ path: String, with bytes: [UInt8], access: FileAccess = .umask, durable: Durability = .now
@@ -87,7 +87,8 @@ public enum FileBytes {
         syncDirectory(of: path)
     }
 
-    /// Removes `path` durably (the directory is synced after `unlink`); a file that is already gone is not an error.
+    /// Removes `path` durably (the directory is synced after `unlink`, at once or as `durable` says); a file that is
+    /// already gone is not an error.
     @discardableResult
     public static func remove(_ path: String, durable: Durability = .now) throws(FileError) -> PendingSync {
         guard unlink(path) == 0 || errno == ENOENT else {
@@ -97,7 +98,7 @@ public enum FileBytes {
     }
 
     /// Appends `bytes` with one `write(2)` on an `O_APPEND` descriptor, so that concurrent readers see whole lines
-    /// (a torn last line only if the machine stops mid-write), then `fsync`.
+    /// (a torn last line only if the machine stops mid-write), then `fsync` (at once or as `durable` says).
     @discardableResult
     public static func append(
         _ bytes: [UInt8], to path: String, access: FileAccess = .umask, durable: Durability = .now
