@@ -72,10 +72,12 @@ def test_each_step_sets_the_belts_speed_within_half_a_second_and_the_end_stops_i
     starts = [message["timestamp-realtime"] for message in segments.received("SegmentStarted")]
     assert len(starts) == 4
     # The first step's speed follows the machine's start, once it is connected and under control (a countdown covers
-    # that second); every later one follows its step.
+    # that second); every later one follows its step. A step's write and its SegmentStarted leave at the same cue on
+    # two buses, so the write may reach the stand-in a little before the monitor stamps the signal (1 ms in a CI run):
+    # up to 20 ms early is the same instant, more would be a speed set before its step.
     due = [max(starts[0], writes[1].realtime_us), starts[1], starts[3]]
     for write, instant in zip(writes[2:5], due):
-        assert 0 <= write.realtime_us - instant < 500_000, (write, instant, starts)
+        assert -20_000 <= write.realtime_us - instant < 500_000, (write, instant, starts)
     assert said(notify_log).count(
         "A step's pace is faster than the top speed; the machine is set to 16.0 km/h.") == 1
     wait_until(lambda: bluez.calls("Disconnect"), 10, "the machine let go")
