@@ -1,5 +1,6 @@
 import Dispatch
 import IntervalCore
+import IntervalRuntime
 import Logging
 
 /// The chosen heart-rate strap while a workout exists (docs/sensors.md): read from the workout's first event to its
@@ -37,28 +38,38 @@ public final class HeartRateOutput: WorkoutOutput, @unchecked Sendable {
         }
     }
 
+    /// What the strap's thread hears, handed to the queue in order.
+    private enum Heard: Sendable {
+        case heartRate(Int)
+        case lost
+        case said(String)
+    }
+
     private func startReading(_ address: String) {
         reading += 1
-        let (queue, logger, reading) = (self.queue, self.logger, self.reading)
+        let (logger, reading) = (self.logger, self.reading)
+        let inbox = QueueInbox<Heard>(queue: queue) { [weak self] heard in
+            guard let self else { return }
+            switch heard {
+            case .heartRate(let bpm):
+                guard self.reading == reading, self.strap != nil else { return }
+                if session.heard(heartRate: bpm) { announcement.announce() }
+            case .lost:
+                guard self.reading == reading else { return }
+                session.lostHeartRate()
+                announcement.announce()
+            case .said(let sentence):
+                say(sentence)
+            }
+        }
         let strap = HeartRateStrap(
             address: address, logger: logger,
             handlers: .init(
-                heard: { [weak self] bpm in
-                    queue.async { [weak self] in
-                        guard let self, self.reading == reading, self.strap != nil else { return }
-                        if session.heard(heartRate: bpm) { announcement.announce() }
-                    }
-                },
-                lost: { [weak self] in
-                    queue.async { [weak self] in
-                        guard let self, self.reading == reading else { return }
-                        session.lostHeartRate()
-                        announcement.announce()
-                    }
-                },
-                said: { [weak self] sentence in
+                heard: { bpm in inbox.send(.heartRate(bpm)) },
+                lost: { inbox.send(.lost) },
+                said: { sentence in
                     logger.notice("\(sentence)")
-                    queue.async { [weak self] in self?.say(sentence) }
+                    inbox.send(.said(sentence))
                 }))
         self.strap = strap
         strap.start()

@@ -1,5 +1,6 @@
 import Dispatch
 import IntervalCore
+import IntervalRuntime
 import Logging
 
 /// The chosen treadmill or bike while a workout exists (docs/machines.md): driven by a ``FitnessMachineLink`` on its
@@ -81,36 +82,45 @@ public final class MachineOutput: WorkoutOutput, @unchecked Sendable {
         }
     }
 
+    /// What the machine's thread hears, handed to the queue in order.
+    private enum Heard: Sendable {
+        case found(SensorKind)
+        case reading(MachineReading)
+        case lost
+        case said(String)
+    }
+
     private func startDriving(_ address: String) {
         driving += 1
         saidCapped = false
-        let (queue, logger, driving) = (self.queue, self.logger, self.driving)
+        let (logger, driving) = (self.logger, self.driving)
+        let inbox = QueueInbox<Heard>(queue: queue) { [weak self] heard in
+            guard let self else { return }
+            switch heard {
+            case .found(let kind):
+                guard self.driving == driving else { return }
+                self.kind = kind
+                wish()
+            case .reading(let reading):
+                guard self.driving == driving, self.link != nil else { return }
+                if session.heard(machine: reading) { announcement.announce() }
+            case .lost:
+                guard self.driving == driving else { return }
+                session.lostMachine()
+                announcement.announce()
+            case .said(let sentence):
+                say(sentence)
+            }
+        }
         let link = FitnessMachineLink(
             address: address, logger: logger,
             handlers: .init(
-                found: { [weak self] kind in
-                    queue.async { [weak self] in
-                        guard let self, self.driving == driving else { return }
-                        self.kind = kind
-                        wish()
-                    }
-                },
-                read: { [weak self] reading in
-                    queue.async { [weak self] in
-                        guard let self, self.driving == driving, self.link != nil else { return }
-                        if session.heard(machine: reading) { announcement.announce() }
-                    }
-                },
-                lost: { [weak self] in
-                    queue.async { [weak self] in
-                        guard let self, self.driving == driving else { return }
-                        session.lostMachine()
-                        announcement.announce()
-                    }
-                },
-                said: { [weak self] sentence in
+                found: { kind in inbox.send(.found(kind)) },
+                read: { reading in inbox.send(.reading(reading)) },
+                lost: { inbox.send(.lost) },
+                said: { sentence in
                     logger.notice("\(sentence)")
-                    queue.async { [weak self] in self?.say(sentence) }
+                    inbox.send(.said(sentence))
                 }))
         self.link = link
         link.start()

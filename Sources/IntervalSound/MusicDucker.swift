@@ -255,9 +255,9 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
             pendingRequests.enter()
             let last = number == changes.count - 1
             // The server answers a connection's requests in order: the last answer is the whole step's.
-            streams.setVolume(change.index, to: change.volume) { [weak self, queue, pendingRequests] in
+            streams.setVolume(change.index, to: change.volume) { [weak self, weak streams, pendingRequests] in
                 pendingRequests.leave()
-                if last, let self { queue.async { self.answered(on: connection) } }
+                if last, let self { streams?.onQueue { self.answered(on: connection) } }
             }
         }
     }

@@ -1,6 +1,7 @@
 import CPulse
 import Dispatch
 import IntervalCore
+import IntervalRuntime
 
 /// The audio server's playback streams through libpulse (PulseAudio, or PipeWire's pulse server), on a threaded main
 /// loop of its own: what streams there are and their volumes as they change, and setting a stream's volume.
@@ -20,12 +21,25 @@ final class PulseStreams: Sendable {
         case disconnected(reason: String)
     }
 
+    /// What libpulse's thread hands the owner's queue, in order: the events, and work such as a request's answer.
+    private enum Delivery: Sendable {
+        case event(Event)
+        case work(@Sendable () -> Void)
+    }
+
     private let connection: PulseConnection
+    private let inbox: QueueInbox<Delivery>
 
     /// Nil when libpulse cannot start its thread.
     init?(queue: DispatchQueue, deliver: @escaping @Sendable (Event) -> Void) {
-        guard let connection = PulseConnection(deliver: { event in queue.async { deliver(event) } }) else { return nil }
-        self.connection = connection
+        let inbox = QueueInbox<Delivery>(queue: queue) { delivery in
+            switch delivery {
+            case .event(let event): deliver(event)
+            case .work(let work): work()
+            }
+        }
+        guard let connection = PulseConnection(deliver: { event in inbox.send(.event(event)) }) else { return nil }
+        (self.connection, self.inbox) = (connection, inbox)
     }
 
     deinit {
@@ -40,6 +54,11 @@ final class PulseStreams: Sendable {
     /// Sets stream `index`'s volume; `done` runs on libpulse's thread once the server has done it (or refused).
     func setVolume(_ index: UInt32, to volume: [UInt32], done: (@Sendable () -> Void)? = nil) {
         connection.setVolume(index, to: volume, done: done)
+    }
+
+    /// Runs `work` on the owner's queue after the events handed to it so far; from `setVolume`'s `done`.
+    func onQueue(_ work: @escaping @Sendable () -> Void) {
+        inbox.send(.work(work))
     }
 }
 
