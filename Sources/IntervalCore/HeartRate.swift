@@ -170,7 +170,10 @@ public protocol WallClockSample {
 extension Array where Element: WallClockSample {
     /// Adds `next`, one a second: the last of each second is kept (a strap notifies about once a second; some, with RR
     /// intervals, more often). In place: a copy at every reading would cost the whole workout's samples each time.
-    public mutating func appendOnePerSecond(_ next: Element) {
+    /// The first sample makes room for `expected` at once: an array grown by doubling leaves each smaller buffer behind
+    /// in the heap, steps in a long workout's memory (docs/benchmarks.md), while room not yet written takes no memory.
+    public mutating func appendOnePerSecond(_ next: Element, expected: Int = 0) {
+        if isEmpty { reserveCapacity(expected) }
         if let last, last.wall / 1_000_000 == next.wall / 1_000_000 {
             self[count - 1] = next
         } else {

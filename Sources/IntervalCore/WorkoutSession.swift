@@ -168,6 +168,11 @@ public final class WorkoutSession {
     public private(set) var heartRate: Int?
     /// The workout's heart rate, a sample a second, for its history.
     private var heartRates: [HeartRateSample] = []
+    /// Samples a second for the plan's timed steps and a few minutes more (open steps, pauses), at most four hours'.
+    var samplesExpected: Int {
+        let seconds = (scheduler?.plan.duration ?? 0) / 1_000_000
+        return Int(min(seconds + 300, 4 * 3600))
+    }
     /// Whether the heart is out of a running step's target range long enough to say so.
     private var heartRateCues = HeartRateCues()
     /// Gives a cue of the heart out of the running step's range (`@ 130-150bpm`): the daemon's notification and voice.
@@ -182,7 +187,7 @@ public final class WorkoutSession {
         let changed = heartRate != bpm
         heartRate = bpm
         if isActive {
-            heartRates.appendOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm))
+            heartRates.appendOnePerSecond(HeartRateSample(wall: wallClock(), bpm: bpm), expected: samplesExpected)
         }
         if let scheduler, scheduler.state == .running, let segment = scheduler.current {
             if let cue = heartRateCues.heard(
@@ -222,7 +227,8 @@ public final class WorkoutSession {
         let changed = machineReading != reading
         machineReading = reading
         if isActive {
-            machineSamples.appendOnePerSecond(MachineSample(wall: wallClock(), reading: reading))
+            machineSamples.appendOnePerSecond(
+                MachineSample(wall: wallClock(), reading: reading), expected: samplesExpected)
         }
         guard let scheduler, scheduler.state == .running, let segment = scheduler.current,
             let length = segment.distance, let metres = reading.distance

@@ -117,4 +117,16 @@ import Testing
         samples.appendOnePerSecond(MachineSample(wall: 2_000_000, reading: MachineReading(speed: 3)))
         #expect(samples.map(\.reading.speed) == [2, 3])
     }
+
+    @Test func theFirstSampleMakesRoomForThoseExpected() {
+        var samples = [MachineSample]()
+        samples.appendOnePerSecond(MachineSample(wall: 1_000_000, reading: MachineReading(speed: 1)), expected: 900)
+        #expect(samples.capacity >= 900)
+        let room = samples.capacity
+        for second in 2...900 {
+            samples.appendOnePerSecond(
+                MachineSample(wall: Int64(second) * 1_000_000, reading: MachineReading(speed: 1)), expected: 900)
+        }
+        #expect(samples.count == 900 && samples.capacity == room, "no buffer grown and left behind")
+    }
 }

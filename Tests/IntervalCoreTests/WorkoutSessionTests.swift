@@ -90,6 +90,15 @@ import Testing
         #expect(session.status.heartRate == 0)
     }
 
+    /// Room for a sample a second is made for the plan's timed steps and five minutes more, at most four hours'.
+    @Test func samplesAreExpectedForThePlansLength() throws {
+        let (session, _, _) = makeService()
+        try session.start("10m run, 0.4km walk", origin: "", replace: false)
+        #expect(session.samplesExpected == 900)
+        try session.start("6x(1h run)", origin: "", replace: true)
+        #expect(session.samplesExpected == 4 * 3600)
+    }
+
     /// A distance step ends at the machine's own distance since the step began, whether the step has a pace or not;
     /// readings are kept a second at a time for the history.
     @Test func aDistanceStepEndsAtTheMachinesOwnDistance() throws {
