@@ -250,14 +250,14 @@ public final class MusicDucker: MusicDucking, @unchecked Sendable {
     private func set(_ changes: [(index: UInt32, volume: [UInt32])]) {
         guard let streams, connected, !changes.isEmpty else { return }
         unanswered += 1
-        let connection = connection
+        let (connection, toQueue) = (connection, streams.toQueue)
         for (number, change) in changes.enumerated() {
             pendingRequests.enter()
             let last = number == changes.count - 1
             // The server answers a connection's requests in order: the last answer is the whole step's.
-            streams.setVolume(change.index, to: change.volume) { [weak self, weak streams, pendingRequests] in
+            streams.setVolume(change.index, to: change.volume) { [weak self, pendingRequests] in
                 pendingRequests.leave()
-                if last, let self { streams?.onQueue { self.answered(on: connection) } }
+                if last, let self { toQueue { self.answered(on: connection) } }
             }
         }
     }

@@ -56,9 +56,10 @@ final class PulseStreams: Sendable {
         connection.setVolume(index, to: volume, done: done)
     }
 
-    /// Runs `work` on the owner's queue after the events handed to it so far; from `setVolume`'s `done`.
-    func onQueue(_ work: @escaping @Sendable () -> Void) {
-        inbox.send(.work(work))
+    /// Hands work to the owner's queue, after the events handed to it so far: for `setVolume`'s `done`, on libpulse's
+    /// thread. It holds the inbox, not this object, whose end must not run on that thread.
+    var toQueue: @Sendable (@escaping @Sendable () -> Void) -> Void {
+        { [inbox] work in inbox.send(.work(work)) }
     }
 }
 
