@@ -9,7 +9,8 @@ notifying four times a second and a treadmill once a second chosen (the tests' B
 Benchmarks/sensor_workout.py), and a paced plan of S seconds (default 60) that sets the treadmill at every step. RSS
 is sampled every 0.5 s; at the largest sample, where it is, per mapping (Benchmarks/footprint.py); and how much it
 grew from 30 s into the plan to its end (from the middle of a plan shorter than a minute), and how much of that is
-anonymous memory (heap, stacks). Prints a table per build and the largest mappings side by side. Standard library and python3-dbusmock only.
+anonymous memory (heap, stacks). Prints a table per build and the largest mappings side by side. Standard library and
+python3-dbusmock only.
 """
 import argparse
 import json
@@ -30,7 +31,8 @@ SAMPLE_S, SETTLE_S = 0.5, 30
 def rss_kb(pid):
     """The resident set and, of it, the private anonymous memory (heap, stacks, anonymous maps: `RssAnon`), KiB."""
     with open(f"/proc/{pid}/status") as status:
-        fields = {line.split(":")[0]: int(line.split()[1]) for line in status if line.startswith(("VmRSS:", "RssAnon:"))}
+        fields = {line.split(":")[0]: int(line.split()[1])
+                  for line in status if line.startswith(("VmRSS:", "RssAnon:"))}
     return fields["VmRSS"], fields["RssAnon"]
 
 
