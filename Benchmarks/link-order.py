@@ -71,9 +71,9 @@ def main():
         start(PLAN)
         wait_until(lambda: state() == ["idle"], 300, "the plan to end")
     order = functions_run(profile, binary)
-    order += [name for name in SELDOM_RUN if name not in order]
     if len(order) < 100:
         raise SystemExit(f"link-order: only {len(order)} functions of {binary} in the profile; see {work}")
+    order += [name for name in SELDOM_RUN if name not in order]
     args.output.write_text("".join(f"{name}\n" for name in order))
     print(f"link-order: {len(order)} functions → {args.output}")
 

@@ -55,10 +55,12 @@ def measure(bin_dir, seconds):
     # After the first 30 s (docs/benchmarks.md's growth target), or the second half of a shorter plan. The anonymous
     # part apart: what the file-backed rest adds is code and data touched for the first time, not memory kept.
     first = min(int(SETTLE_S / SAMPLE_S), len(samples) // 2)
-    settled, settled_anon = samples[first:], anonymous[first:]
+
+    def growth(series):
+        return series[-1] - series[first] if len(series) > first else 0
+
     return {"plan": plan, "idle_kb": idle, "max_kb": largest, "samples_kb": samples, "anon_samples_kb": anonymous,
-            "growth_kb": settled[-1] - settled[0] if settled else 0,
-            "anon_growth_kb": settled_anon[-1] - settled_anon[0] if settled_anon else 0, "breakdown": at_largest}
+            "growth_kb": growth(samples), "anon_growth_kb": growth(anonymous), "breakdown": at_largest}
 
 
 def main():
