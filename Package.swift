@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "intervald", targets: ["intervald"]),
         .executable(name: "intervalctl", targets: ["intervalctl"]),
+        .executable(name: "intervalctl-desktop", targets: ["intervalctl-desktop"]),
         .executable(name: "interval-timer", targets: ["interval-timer"]),
         .library(name: "IntervalCore", targets: ["IntervalCore"]),
     ],
@@ -108,11 +109,31 @@ let package = Package(
                 .embedInCode("ui/shortcuts.ui"), .embedInCode("ui/plan-editor.ui"),
             ]
         ),
+        // What intervalctl and intervalctl-desktop share: the plan on the command line, the console, FIT export, the
+        // programs, the desktop commands' definitions (DesktopCommands.swift).
+        .target(
+            name: "IntervalCtlCommon",
+            dependencies: [
+                "IntervalCore", "IntervalRuntime", "IntervalSettings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // intervalctl links no notification, sound or GIO library: `run`, `test-sound` and `watch` are
+        // intervalctl-desktop's, which intervalctl becomes for them (DesktopExecutable).
         .executableTarget(
             name: "intervalctl",
             dependencies: [
+                "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalBus", "IntervalCtlCommon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "intervalctl-desktop",
+            dependencies: [
                 "IntervalCore", "IntervalRuntime", "IntervalSettings", "IntervalNotify", "IntervalBus", "IntervalSound",
-                "IntervalWatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IntervalWatch", "IntervalCtlCommon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -142,7 +163,8 @@ let package = Package(
         // The GIO wrappers on local folders (a watch's URI-only mount is the integration tests').
         .testTarget(
             name: "IntervalWatchTests", dependencies: ["IntervalWatch", "IntervalCore", "IntervalTestSupport"]),
-        .testTarget(name: "intervalctlTests", dependencies: ["intervalctl", "IntervalCore", "IntervalTestSupport"]),
+        .testTarget(
+            name: "intervalctlTests", dependencies: ["intervalctl-desktop", "IntervalCore", "IntervalTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IntervalCore
+import IntervalCtlCommon
 
 /// `intervalctl calc`: time, distance or pace, from the other two (docs/reference.md §2).
 struct CalcCommand: ParsableCommand {

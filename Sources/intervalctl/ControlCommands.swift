@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import IntervalBus
 import IntervalCore
+import IntervalCtlCommon
 import IntervalRuntime
 import Logging
 

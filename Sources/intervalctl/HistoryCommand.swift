@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import IntervalCore
+import IntervalCtlCommon
 import IntervalRuntime
 
 struct HistoryCommand: ParsableCommand {

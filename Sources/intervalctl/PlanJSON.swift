@@ -1,6 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
 import IntervalCore
+import IntervalCtlCommon
 
 /// The stable JSON of `intervalctl plan show --json`: snake_case keys, times in microseconds, distances in metres.
 struct PlanJSON: Encodable {
@@ -102,15 +102,6 @@ struct PlanJSON: Encodable {
     func encoded() throws -> String {
         try stableJSON(self)
     }
-}
-
-/// The JSON of every `--json` listing: sorted snake_case keys (from camelCase properties), pretty-printed.
-func stableJSON(_ value: some Encodable) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    // JSONEncoder escapes only C0 controls; C1 controls and bidirectional overrides would reach the terminal.
-    return String(decoding: try encoder.encode(value), as: UTF8.self).jsonTerminalEscaped
 }
 
 /// The output of a catalog's listing (`intervalctl plans`, `intervalctl programs`): its flag, and its printing.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import IntervalBus
 import IntervalCore
+import IntervalCtlCommon
 import IntervalSettings
 
 struct ReloadCommand: ParsableCommand {

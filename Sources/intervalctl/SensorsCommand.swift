@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import IntervalBus
 import IntervalCore
+import IntervalCtlCommon
 import IntervalRuntime
 import IntervalSettings
 

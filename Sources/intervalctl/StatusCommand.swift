@@ -1,6 +1,7 @@
 import ArgumentParser
 import IntervalBus
 import IntervalCore
+import IntervalCtlCommon
 import IntervalRuntime
 
 struct StatusCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Glibc
 import IntervalCore
+import IntervalCtlCommon
 
 /// Lines for status bars: written straight to file descriptor 1 with `write(2)`, so each one reaches the pipe at
 /// once (no stdio or FileHandle buffering), and a reader that went away is seen as ``Console/WriteFailure/readerGone`` rather than a signal.

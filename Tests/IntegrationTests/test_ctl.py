@@ -101,6 +101,21 @@ def test_follow_counts_down_every_second_and_is_quiet_while_idle(activatable_dae
         assert follower.stop() == 0
 
 
+def test_the_control_commands_load_no_notification_or_sound_library(activatable_daemon):
+    """intervalctl links neither libnotify nor libpulse nor libcanberra (nor what they load): those are
+    intervalctl-desktop's, for `run` and `test-sound` (DesktopExecutable); a status bar's follower and every
+    `intervalctl start` go without them."""
+    follower = Follower("--format", "{state}")
+    try:
+        follower.wait_for(lambda l: l == "idle", what="the idle line")
+        with open(f"/proc/{follower.process.pid}/maps") as maps:
+            libraries = {line.split()[-1].rsplit("/", 1)[-1].split(".so")[0] for line in maps if ".so" in line}
+        assert "libsystemd" in libraries, "the maps list the libraries the process loaded"
+        assert not libraries & {"libnotify", "libpulse", "libcanberra", "libgdk_pixbuf-2.0", "libsndfile"}, libraries
+    finally:
+        assert follower.stop() == 0
+
+
 def test_waybar_output(activatable_daemon):
     ctl("start", "-e", "name \"Easy & <slow>\"\n5m run")
     data = json.loads(ctl("status", "--waybar").stdout)

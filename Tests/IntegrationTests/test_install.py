@@ -57,6 +57,8 @@ def test_install_activate_and_uninstall(tmp_path):
     unit = home / "share" / "systemd" / "user" / "intervald.service"
     activation = home / "share" / "dbus-1" / "services" / "org.intervald.Timer1.service"
     assert all((bindir / name).exists() for name in ("intervald", "intervalctl", "interval-timer"))
+    libexec = home / "local" / "libexec" / "intervald"
+    assert sorted(path.name for path in libexec.iterdir()) == ["intervalctl-desktop"]
     assert f"ExecStart={bindir}/intervald" in unit.read_text()
     assert "Type=notify" in unit.read_text()
     assert f"Exec={bindir}/intervald" in activation.read_text()
@@ -86,6 +88,10 @@ def test_install_activate_and_uninstall(tmp_path):
         assert "Gesamt" in german.stdout, "the installed binary finds the installed catalogs"
     for icon in icons:
         assert_svg_icon(icon)
+    # 'run' is intervalctl-desktop's: the installed intervalctl finds it in PREFIX/libexec/intervald.
+    ran = subprocess.run([str(bindir / "intervalctl"), "run", "--silent", "--no-notifications", "-e", "1s warm-up"],
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 0 and ran.stdout.endswith("Finished 1s warm-up in 0:01.\n"), ran.stdout + ran.stderr
 
     again = subprocess.run([str(REPO / "scripts" / "install"), "--no-build", "--configuration", "debug",
                             "--no-systemctl", "--prefix", str(home / "local")], env=env, capture_output=True,
@@ -117,6 +123,7 @@ def test_install_activate_and_uninstall(tmp_path):
                                capture_output=True, text=True, timeout=60)
     assert uninstall.returncode == 0, uninstall.stdout + uninstall.stderr
     assert not (bindir / "intervald").exists() and not unit.exists() and not activation.exists()
+    assert not libexec.exists()
     assert not any(path.exists() for path in [desktop_entry, metainfo, search_provider, runner, *icons, *catalogs])
     for bundled in ("plans", "programs"):
         assert not (home / "share" / "intervald" / bundled).exists()

@@ -57,6 +57,9 @@ def test_a_uri_only_watch_is_listed_and_gets_a_plan_a_program_day_and_a_week(tmp
         [entry] = json.loads(ctl("watch", "--json", env=env).stdout)
         assert entry == {"name": "localtest", "location": GARMIN, "uri": "localtest:///Internal%20Storage/GARMIN",
                          "free_bytes": None}
+        # A shell completes `--watch` with the names (what the completion scripts ask; intervalctl-desktop answers).
+        completed = ctl("---completion", "watch", "send", "--", "--watch", "0", "0", env=env)
+        assert (completed.returncode, completed.stdout) == (0, "localtest\n"), completed.stderr
 
         new_files = storage / "GARMIN" / "NewFiles"
         sent = ctl("watch", "send", "tabata", env=env)

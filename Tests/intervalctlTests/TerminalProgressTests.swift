@@ -2,7 +2,7 @@ import IntervalCore
 import IntervalTestSupport
 import Testing
 
-@testable import intervalctl
+@testable import intervalctl_desktop
 
 /// `intervalctl run`'s terminal output on the virtual clock: a line per change, the countdown and pauses when the
 /// output is not a terminal, the closing sentence of each ending.

@@ -5,15 +5,17 @@ import IntervalCore
 import IntervalRuntime
 
 /// Where a plan comes from: `PLAN` (a path or a name), `-e EXPR`, or `-` for stdin.
-struct PlanInput: ParsableArguments {
+package struct PlanInput: ParsableArguments {
     @Argument(help: "A plan file, a plan name, or '-' to read the plan from standard input.")
-    var plan: String?
+    package var plan: String?
 
     @Option(
         name: [.customShort("e"), .customLong("expression")], help: "A one-line plan, e.g. '8x(30s run, 30s walk)'.")
-    var expression: String?
+    package var expression: String?
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         switch (plan, expression) {
         case (nil, nil): throw ValidationError(tr("Give a PLAN, -e EXPR, or '-' for standard input."))
         case (.some, .some): throw ValidationError(tr("Give either a PLAN or -e EXPR, not both."))
@@ -23,7 +25,7 @@ struct PlanInput: ParsableArguments {
 
     /// Reads and parses the plan; prints the diagnostic and exits 65 when it is invalid, and prints the notes on a
     /// valid one (`400m` is 400 minutes).
-    func load() throws -> LoadedPlan {
+    package func load() throws -> LoadedPlan {
         let source = try PlanSource.resolve(plan: plan, expression: expression)
         do {
             let plan = try source.parse()
@@ -36,36 +38,36 @@ struct PlanInput: ParsableArguments {
     }
 }
 
-struct LoadedPlan {
-    let source: PlanSource
-    let plan: Plan
+package struct LoadedPlan {
+    package let source: PlanSource
+    package let plan: Plan
 
     /// Where the plan came from as the daemon and the history name it: the absolute path of a file, "" for inline
     /// text (`-e`, standard input).
-    var recordedOrigin: String {
+    package var recordedOrigin: String {
         source.isInline ? "" : PlanLocator.absolutePath(source.origin, from: FileManager.default.currentDirectoryPath)
     }
 }
 
 /// Plan text with the origin that names it in diagnostics.
-struct PlanSource {
-    let bytes: [UInt8]
-    let origin: String
-    let defaultName: String
+package struct PlanSource {
+    package let bytes: [UInt8]
+    package let origin: String
+    package let defaultName: String
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The text was given inline (`-e`) or on standard input, not read from a file.
-    var isInline: Bool { origin == Self.inlineOrigin || origin == Self.standardInputOrigin }
+    package var isInline: Bool { origin == Self.inlineOrigin || origin == Self.standardInputOrigin }
 
-    static let inlineOrigin = "<inline>"
-    static let standardInputOrigin = "<stdin>"
+    package static let inlineOrigin = "<inline>"
+    package static let standardInputOrigin = "<stdin>"
 
-    func parse() throws(PlanDiagnostic) -> Plan {
+    package func parse() throws(PlanDiagnostic) -> Plan {
         try PlanParser.parse(bytes: bytes, origin: origin, defaultName: defaultName)
     }
 
-    static func resolve(plan: String?, expression: String?) throws -> PlanSource {
+    package static func resolve(plan: String?, expression: String?) throws -> PlanSource {
         if let expression {
             return PlanSource(
                 bytes: Array(expression.utf8), origin: inlineOrigin,
@@ -82,9 +84,9 @@ struct PlanSource {
 
     /// Far more than any plan (`plan show` reads millions of segments), and a bound for a file that never ends
     /// (`/dev/zero`). The daemon takes at most 1 MiB (``WorkoutSession/maximumPlanTextBytes``).
-    static let maximumFileBytes = 64 << 20
+    package static let maximumFileBytes = 64 << 20
 
-    static func file(at path: String) throws -> PlanSource {
+    package static func file(at path: String) throws -> PlanSource {
         let bytes: [UInt8]
         do throws(FileError) {
             // read(2) reads a pipe, a FIFO and /dev/null as it reads a file; FileManager refused them, as root too,
@@ -98,7 +100,7 @@ struct PlanSource {
     }
 
     /// A path as given, or the first file a plan name resolves to.
-    static func locate(_ argument: String) throws -> String {
+    package static func locate(_ argument: String) throws -> String {
         if !PlanLocator.isName(argument)
             || FileManager.default.fileExists(atPath: argument) && argument.hasSuffix(".plan")
         {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IntervalCore
+import IntervalCtlCommon
 
 /// What `intervalctl run` prints: a line per cue, and on a terminal a live line below it with the segment's
 /// countdown, what comes next and an overall progress bar. Plain lines only when stdout is not a terminal.

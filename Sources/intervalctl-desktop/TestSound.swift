@@ -1,23 +1,11 @@
 import ArgumentParser
 import IntervalCore
+import IntervalCtlCommon
 import IntervalSound
 import Logging
 
-struct TestSoundCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "test-sound",
-        abstract: "Play each cue sound once, so that you hear them before a workout.",
-        discussion: """
-            Plays the sounds of a change to work and to rest, the countdown pips and the finish, through the desktop's \
-            sound server (libcanberra), with the defaults of intervald.toml's [sound]. Exits 1 if a sound could not \
-            be played (no audio server, say), saying which and why.
-            """
-    )
-
-    @Flag(help: "Also say a phrase through speech-dispatcher, as `voice = true` does.")
-    var voice = false
-
-    func run() throws {
+extension InProcess {
+    static func testSound(_ command: TestSoundCommand<Self>) throws {
         let settings = SoundSettings.defaults
         let player = CanberraPlayer(
             volume: settings.volume, preload: settings.allSounds, logger: Logger(label: "intervalctl"))
@@ -32,7 +20,7 @@ struct TestSoundCommand: ParsableCommand {
                 break
             }
         }
-        if voice {
+        if command.voice {
             let speech = SpeechVoice(
                 language: settings.voiceLanguage, rate: settings.voiceRate, logger: Logger(label: "intervalctl"))
             let run = { SpokenCues.phrase(label: "Run", microseconds: 30_000_000) }

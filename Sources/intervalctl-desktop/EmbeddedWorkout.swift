@@ -4,53 +4,30 @@ import FoundationEssentials
 import Glibc
 import IntervalBus
 import IntervalCore
+import IntervalCtlCommon
 import IntervalNotify
 import IntervalRuntime
 import IntervalSettings
 import IntervalSound
 import Logging
 
-struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run a plan in the foreground, without the daemon: terminal progress and notifications with Stop.",
-        discussion: """
-            Ctrl-C or the notification's Stop button ends the workout; both exit 0 and say how it ended. \
-            A step you end yourself ('open', or a distance without a pace) ends with Enter on the terminal, the \
-            notification's Done button or the media player's Next. \
-            The daemon's settings file applies (buttons, urgency, sounds, voice, countdown, hooks); \
-            --silent and --voice override it.
-            """
-    )
-
-    @OptionGroup var input: PlanInput
-
-    @Flag(help: "Show no desktop notifications, only terminal progress.")
-    var noNotifications = false
-
-    @Flag(help: "Play no sound with the cues.")
-    var silent = false
-
-    @Flag(help: "Speak each change, the countdown and the summary (through speech-dispatcher).")
-    var voice = false
-
-    @Option(help: "Settings file to read instead of $XDG_CONFIG_HOME/intervald/intervald.toml.")
-    var config: String?
-
-    func run() throws {
+/// The desktop commands, run in this process.
+enum InProcess: DesktopCommandPerformer {
+    static func run(_ command: RunCommand<Self>) throws {
         // First: Ctrl-C or SIGTERM from here on ends the workout cleanly, however early it comes.
         let signals = try SignalWatcher.catching([SIGINT, SIGTERM])
         SpeechVoice.tagSpeechServiceStreams()
-        let loaded = try input.load()
+        let loaded = try command.input.load()
         let logger = Logger(label: "intervalctl")
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
-        var (settings, problems) = SettingsFile.load(path: config ?? paths.settingsFile)
+        var (settings, problems) = SettingsFile.load(path: command.config ?? paths.settingsFile)
         for problem in problems { Console.error("intervalctl: \(problem)\n") }
-        if silent { settings.sound.enabled = false }
-        if voice { settings.sound.voice = true }
+        if command.silent { settings.sound.enabled = false }
+        if command.voice { settings.sound.voice = true }
         let workout = EmbeddedWorkout(
             plan: loaded.plan, text: loaded.source.text, origin: loaded.recordedOrigin, settings: settings,
-            notifications: !noNotifications, history: StateStore(directory: paths.stateDirectory), signals: signals,
+            notifications: !command.noNotifications, history: StateStore(directory: paths.stateDirectory),
+            signals: signals,
             logger: logger)
         Console.print(workout.runToEnd())
     }

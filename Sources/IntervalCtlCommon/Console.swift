@@ -1,9 +1,11 @@
+import FoundationEssentials
 import Glibc
+import IntervalCore
 
 /// The process's standard streams, written with `write(2)`: nothing is buffered, so each line reaches a pipe (a
 /// status bar) at once and stdout and stderr interleave in the order they were written.
-enum Console {
-    enum WriteFailure: Error {
+package enum Console {
+    package enum WriteFailure: Error {
         /// The reader closed the pipe (with SIGPIPE ignored).
         case readerGone
         case failed(errno: Int32)
@@ -12,28 +14,28 @@ enum Console {
     /// Writes `text` and a newline to stdout; a failure to write there has no better place to be reported. Names and
     /// labels in it may come from anyone who started a plan: what could steer the terminal is escaped (JSON text
     /// stays valid, see ``Swift/String/jsonTerminalEscaped``).
-    static func print(_ text: String) {
+    package static func print(_ text: String) {
         try? write(text.terminalEscapedKeepingLines + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `text` to stdout as it is.
-    static func output(_ text: String) {
+    package static func output(_ text: String) {
         try? write(text, to: STDOUT_FILENO)
     }
 
     /// Writes `text` to stderr, escaped as ``print(_:)`` does (diagnostics quote plan text; the daemon's refusals
     /// name the running plan).
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         try? write(text.terminalEscapedKeepingLines, to: STDERR_FILENO)
     }
 
     /// Writes all of `text`, through interrupted and partial writes and a full non-blocking pipe.
-    static func write(_ text: String, to descriptor: Int32) throws(WriteFailure) {
+    package static func write(_ text: String, to descriptor: Int32) throws(WriteFailure) {
         try write(Array(text.utf8), to: descriptor)
     }
 
     /// Writes all of `bytes`, as ``write(_:to:)-(String,_)`` writes a text.
-    static func write(_ bytes: [UInt8], to descriptor: Int32) throws(WriteFailure) {
+    package static func write(_ bytes: [UInt8], to descriptor: Int32) throws(WriteFailure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -55,7 +57,7 @@ enum Console {
     }
 
     /// All of standard input.
-    static func readStandardInput() -> [UInt8] {
+    package static func readStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -67,4 +69,13 @@ enum Console {
             }
         }
     }
+}
+
+/// The JSON of every `--json` listing: sorted snake_case keys (from camelCase properties), pretty-printed.
+package func stableJSON(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    // JSONEncoder escapes only C0 controls; C1 controls and bidirectional overrides would reach the terminal.
+    return String(decoding: try encoder.encode(value), as: UTF8.self).jsonTerminalEscaped
 }
