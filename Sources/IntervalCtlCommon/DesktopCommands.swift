@@ -83,7 +83,7 @@ package struct TestSoundCommand<Performer: DesktopCommandPerformer>: ParsableCom
 /// intervalctl's performer: this process becomes intervalctl-desktop, with the same arguments, standard streams and
 /// signals; what it prints and its exit status are the command's.
 package enum DesktopExecutable: DesktopCommandPerformer {
-    package static let name = "intervalctl-desktop"
+    private static let name = "intervalctl-desktop"
 
     package static func run(_: RunCommand<Self>) throws {
         try replaceProcess()
@@ -110,7 +110,7 @@ package enum DesktopExecutable: DesktopCommandPerformer {
 
     /// Where intervalctl-desktop is, for an intervalctl in `directory`: PREFIX/libexec/intervald beside PREFIX/bin
     /// (scripts/install, the package), else the same directory (a build's, `.build/debug`).
-    package static func candidates(besideDirectory directory: String) -> [String] {
+    private static func candidates(besideDirectory directory: String) -> [String] {
         let prefix = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return ["\(prefix)/libexec/intervald/\(name)", "\(directory)/\(name)"]
     }
