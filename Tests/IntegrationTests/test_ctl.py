@@ -101,9 +101,9 @@ def test_follow_counts_down_every_second_and_is_quiet_while_idle(activatable_dae
         assert follower.stop() == 0
 
 
-def test_the_control_commands_load_no_notification_or_sound_library(activatable_daemon):
-    """intervalctl links neither libnotify nor libpulse nor libcanberra (nor what they load): those are
-    intervalctl-desktop's, for `run` and `test-sound` (DesktopExecutable); a status bar's follower and every
+def test_the_control_commands_load_no_notification_sound_or_gio_library(activatable_daemon):
+    """intervalctl links neither libnotify nor libpulse nor libcanberra nor GIO (nor what they load): those are
+    intervalctl-desktop's, for `run`, `test-sound` and `watch` (DesktopExecutable); a status bar's follower and every
     `intervalctl start` go without them."""
     follower = Follower("--format", "{state}")
     try:
@@ -111,7 +111,8 @@ def test_the_control_commands_load_no_notification_or_sound_library(activatable_
         with open(f"/proc/{follower.process.pid}/maps") as maps:
             libraries = {line.split()[-1].rsplit("/", 1)[-1].split(".so")[0] for line in maps if ".so" in line}
         assert "libsystemd" in libraries, "the maps list the libraries the process loaded"
-        assert not libraries & {"libnotify", "libpulse", "libcanberra", "libgdk_pixbuf-2.0", "libsndfile"}, libraries
+        assert not libraries & {"libnotify", "libpulse", "libcanberra", "libgdk_pixbuf-2.0", "libsndfile",
+                                "libgio-2.0"}, libraries
     finally:
         assert follower.stop() == 0
 
