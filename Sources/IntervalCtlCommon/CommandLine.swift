@@ -3,7 +3,7 @@ import FoundationEssentials
 import IntervalCore
 import IntervalRuntime
 
-/// What intervalctl and its desktop half (``DesktopCommand``) share: how a command line is run and how it fails.
+/// What intervalctl and its desktop half, intervalctl-desktop, share: how a command line is run and how it fails.
 package enum CommandLineTool {
     /// Parses the arguments as `Root`'s and runs the command; usage errors are worded as every other error
     /// (`intervalctl: error: …`, docs/reference.md §2), followed by the usage, and exit 64.

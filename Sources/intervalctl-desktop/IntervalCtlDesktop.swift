@@ -3,8 +3,8 @@ import IntervalCore
 import IntervalCtlCommon
 import IntervalRuntime
 
-/// intervalctl's desktop half (``DesktopCommandPerformer``): intervalctl hands it `run`, `test-sound` and `watch`, with the
-/// command line it was given. Named `intervalctl` too, so that its usage and errors read as intervalctl's.
+/// intervalctl's desktop half (``DesktopCommandPerformer``): intervalctl hands it `run`, `test-sound` and `watch`,
+/// with the command line it was given. Named `intervalctl` too, so that its usage and errors read as intervalctl's.
 @main
 struct IntervalCtlDesktop: ParsableCommand {
     static let configuration = CommandConfiguration(
