@@ -108,38 +108,25 @@ package enum DesktopExecutable: DesktopCommandPerformer {
         return []
     }
 
-    /// Where intervalctl-desktop is, for an intervalctl in `directory`: PREFIX/libexec/intervald beside PREFIX/bin
-    /// (scripts/install, the package), else the same directory (a build's, `.build/debug`).
-    private static func candidates(besideDirectory directory: String) -> [String] {
-        let prefix = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return ["\(prefix)/libexec/intervald/\(name)", "\(directory)/\(name)"]
-    }
-
     private static func replaceProcess() throws {
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
-        let candidates = candidates(besideDirectory: ownDirectory())
-        var failure = ENOENT
+        // Installed: PREFIX/libexec/intervald beside PREFIX/bin (scripts/install, the package); else beside
+        // intervalctl (a build's, `.build/debug`).
+        let installed = InstallPrefix.path("libexec/intervald/\(name)")
+        let candidates = [installed, InstallPrefix.sibling(name)].compactMap(\.self)
+        var failure = (path: candidates[0], code: ENOENT)
         for path in candidates {
             execv(path, arguments)
-            failure = errno
+            let code = errno
             // Only a missing file sends the search on: one that is there but cannot run is said as it is.
-            guard failure == ENOENT || failure == ENOTDIR else {
-                printError(tr("cannot run '{path}': {reason}", ["path": path, "reason": errnoText(failure)]))
-                throw ExitCode.failure
+            guard code == ENOENT || code == ENOTDIR else {
+                failure = (path, code)
+                break
             }
+            failure.code = code
         }
-        printError(tr("cannot run '{path}': {reason}", ["path": candidates[0], "reason": errnoText(failure)]))
+        printError(tr("cannot run '{path}': {reason}", ["path": failure.path, "reason": errnoText(failure.code)]))
         throw ExitCode.failure
-    }
-
-    /// The directory of this executable, as the kernel found it (symbolic links resolved).
-    private static func ownDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "." }
-        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return String(path[..<slash])
     }
 }
 

@@ -53,11 +53,16 @@ public enum Gettext {
 public enum InstallPrefix {
     /// `PREFIX/relativePath`, when it exists and can be read; nil otherwise (e.g. a build-tree binary).
     public static func existing(_ relativePath: String) -> String? {
+        guard let path = path(relativePath) else { return nil }
+        return access(path, R_OK) == 0 ? path : nil
+    }
+
+    /// `PREFIX/relativePath`, whether it exists or not; nil when this executable cannot be found.
+    public static func path(_ relativePath: String) -> String? {
         guard let executable = executable() else { return nil }
         let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
             .joined(separator: "/")
-        let path = prefix + "/" + relativePath
-        return access(path, R_OK) == 0 ? path : nil
+        return prefix + "/" + relativePath
     }
 
     /// The program `name` installed beside this executable (`PREFIX/bin/intervalctl`, or the build tree's), or plain
