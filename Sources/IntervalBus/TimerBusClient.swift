@@ -54,6 +54,33 @@ public enum TimerEvent: Sendable, Equatable {
     case tick
 }
 
+extension TimerStatus {
+    /// The timer as `event` shows it, before its properties are read again (a client reads them after each signal);
+    /// nil for an event that shows nothing by itself. A segment's signal sets the digits at once. `Finished` and
+    /// `Stopped` mean idle: until the properties are read, a redraw of the old reading would show the ended workout
+    /// running again (the window's finish page was lost so).
+    public func assumed(after event: TimerEvent) -> TimerStatus? {
+        switch event {
+        case .segmentStarted(let index, let kind, let label, let duration):
+            var started = state == .idle ? TimerStatus.idle : self
+            started.state = .running
+            (started.segmentIndex, started.segmentKind, started.segmentLabel) = (index, kind, label)
+            (started.segmentDuration, started.segmentRemaining) = (duration, duration)
+            // The signal says 0 for a step the person ends, and a timed step is never that short (at least 1 ms): the
+            // digits count up from 0 at once.
+            (started.open, started.segmentElapsed) = (duration == 0, 0)
+            return started
+        case .finished, .stopped:
+            var ended = TimerStatus.idle
+            // The ended plan's name stays: it finds the workout's record.
+            ended.planName = planName
+            return ended
+        case .propertiesChanged, .daemonAppeared, .daemonVanished, .tick:
+            return nil
+        }
+    }
+}
+
 /// What ``TimerBusClient/follow(tick:_:)`` does after an event.
 public enum FollowAction: Sendable {
     case `continue`, stop

@@ -68,16 +68,11 @@ final class TimerSession {
 
     private func handle(_ event: TimerEvent) {
         switch event {
-        case .segmentStarted(let index, let kind, let label, let duration):
-            // The digits change at once from the signal; the rest follows from the properties read after it.
-            var started = status.state == .idle ? TimerStatus.idle : status
-            started.state = .running
-            (started.segmentIndex, started.segmentKind, started.segmentLabel) = (index, kind, label)
-            (started.segmentDuration, started.segmentRemaining) = (duration, duration)
-            // The signal says 0 for a step the person ends, and a timed step is never that short (at least 1 ms): the
-            // digits count up from 0 at once.
-            (started.open, started.segmentElapsed) = (duration == 0, 0)
-            update(started)
+        case .segmentStarted, .finished, .stopped:
+            // The signal shows at once what it changes (the digits; idle once the workout ended); the rest follows
+            // from the properties read after it.
+            if let assumed = status.assumed(after: event) { update(assumed) }
+            if status.state == .idle { ended(status.planName) }
             refresh()
         case .daemonVanished:
             // A daemon that went away during a workout (a crash, a restart) resumes it from its state file when it
@@ -96,9 +91,6 @@ final class TimerSession {
                     }
                 }
             }
-        case .finished, .stopped:
-            ended(status.planName)
-            refresh()
         case .propertiesChanged, .daemonAppeared, .tick:
             refresh()
         }
