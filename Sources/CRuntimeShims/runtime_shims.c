@@ -1,7 +1,11 @@
 #define _GNU_SOURCE
 #include "runtime_shims.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <fcntl.h>
 #include <libintl.h>
 #include <malloc.h>
@@ -62,6 +66,46 @@ void ir_exit_once(int status) {
 
 void ir_use_one_malloc_arena(void) {
     mallopt(M_ARENA_MAX, 1);
+}
+
+/// Whether the object's dynamic section asks for text relocations: its read-only segments were written at load.
+static int has_text_relocations(const struct dl_phdr_info *info) {
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
+        for (const ElfW(Dyn) *entry = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+             entry->d_tag != DT_NULL; entry++) {
+            if (entry->d_tag == DT_TEXTREL) return 1;
+            if (entry->d_tag == DT_FLAGS && (entry->d_un.d_val & DF_TEXTREL)) return 1;
+        }
+    }
+    return 0;
+}
+
+static int release_object(struct dl_phdr_info *info, size_t size, void *released) {
+    (void)size;
+    const ElfW(Addr) vdso = (ElfW(Addr))getauxval(AT_SYSINFO_EHDR);
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && vdso != 0 &&
+            info->dlpi_addr + info->dlpi_phdr[i].p_vaddr - info->dlpi_phdr[i].p_offset == vdso) {
+            return 0;
+        }
+    }
+    if (has_text_relocations(info)) return 0;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W)) continue;
+        const uintptr_t start = (info->dlpi_addr + segment->p_vaddr) & ~(page - 1);
+        const uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz + page - 1) & ~(page - 1);
+        if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) *(size_t *)released += end - start;
+    }
+    return 0;
+}
+
+size_t ir_release_read_only_pages(void) {
+    size_t released = 0;
+    dl_iterate_phdr(release_object, &released);
+    return released;
 }
 
 const char *ir_bindtextdomain(const char *domain, const char *directory) {

@@ -7,7 +7,7 @@ import IntervalCore
 /// ``afterTheInstant`` later, in order (``DeferredOutputs``): the Timer1 properties, the notification (whose cue the
 /// GLib thread sends at the instant all the same, prepared at the change before), the tray item, the state file, the
 /// history, the hooks, the watchdog, the idle exit, the log, what keeps the computer awake, the heart-rate strap, the fitness machine,
-/// the heap's trim after a workout. Adding an output is a case of ``Slot``, in its place.
+/// giving memory back (``MemorySettler``). Adding an output is a case of ``Slot``, in its place.
 public struct SessionOutputs {
     /// Where an output stands, in the order the session hands it each event.
     public enum Slot: CaseIterable, Sendable {
@@ -15,7 +15,7 @@ public struct SessionOutputs {
         case busSignals, mediaPlayer, sound, haptics, terminal
         // After the instant.
         case busProperties, notification, tray, state, history, hooks, watchdog, idleExit, log, awake, heartRate,
-            machine, heap
+            machine, memory
 
         public var isAtTheInstant: Bool { [.busSignals, .mediaPlayer, .sound, .haptics, .terminal].contains(self) }
     }

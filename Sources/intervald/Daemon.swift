@@ -124,7 +124,7 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             outputs[.watchdog] = Watchdog(queue: queue, systemd: systemd, logger: logger)
             outputs[.idleExit] = idleExit
             outputs[.log] = WorkoutLog(logger: logger)
-            outputs[.heap] = HeapSettler(queue: queue, trimQueue: parseQueue)
+            outputs[.memory] = MemorySettler(queue: queue, trimQueue: parseQueue)
             sleepWatcher = SleepWatcher.start(
                 queue: queue, logger: logger, onSleep: { [weak self] in self?.computerSleeps() },
                 onWake: { [weak self] slept in self?.computerWoke(slept: slept) },
@@ -169,6 +169,9 @@ final class Daemon: TimerBusDelegate, @unchecked Sendable {
             idleExit.rearm()
         }
         logger.info("Serving on the session bus.", metadata: ["name": "\(BusNames.service)"])
+        // What start-up ran (the command line, the settings, each output's set-up) does not run again in a workout:
+        // its pages of code are given back (``MemorySettler`` does the same after a workout's start and end).
+        ResidentCode.release()
         notifySystemd { try systemd.ready() }
     }
 

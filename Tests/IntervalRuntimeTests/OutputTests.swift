@@ -97,9 +97,9 @@ import Testing
     @Test func theHeapIsTrimmedAfterAWorkoutEndsUnlessAnotherHasStarted() throws {
         let queue = DispatchQueue(label: "OutputTests.session")
         let trims = Locked(0)
-        let settler = HeapSettler(queue: queue, trimQueue: queue, settling: .milliseconds(20)) {
-            trims.withLock { $0 += 1 }
-        }
+        let settler = MemorySettler(
+            queue: queue, trimQueue: queue, settling: .milliseconds(20), trim: { trims.withLock { $0 += 1 } },
+            release: {})
         let (session, _) = Self.session(settler)
         /// Waits until the settling of what ended so far is over, and any trim it asked for is done.
         func settle() {
@@ -120,6 +120,37 @@ import Testing
         }
         settle()
         #expect(trims.withLock { $0 } == 1, "the replaced workout's end trims nothing while the next runs")
+    }
+
+    @Test func pagesAreGivenBackAtAStartAndOnceBetweenCuesAfterItSettled() throws {
+        let queue = DispatchQueue(label: "OutputTests.session")
+        let releases = Locked(0)
+        let settler = MemorySettler(
+            queue: queue, trimQueue: queue, settling: .milliseconds(50), trim: {},
+            release: { releases.withLock { $0 += 1 } })
+        let (session, clock) = Self.session(settler)
+        /// Waits, real time, longer than the settler's wait for a next cue halfway there (40 ms at most here).
+        func settle() {
+            let settled = DispatchSemaphore(value: 0)
+            queue.asyncAfter(deadline: .now() + .milliseconds(150)) { settled.signal() }
+            #expect(settled.wait(timeout: .now() + .seconds(10)) == .success)
+            queue.sync {}
+        }
+        try queue.sync { _ = try session.start("20x(80ms run, 80ms walk)", origin: "", replace: false) }
+        settle()
+        #expect(releases.withLock { $0 } == 1, "the start gives back what ran before it")
+        queue.sync { clock.advance(by: 80_000) }  // the first cue, 80 ms (of the session's clock) in
+        settle()
+        #expect(releases.withLock { $0 } == 2, "the first cue after the settling gives the start's pages back")
+        queue.sync { clock.advance(by: 480_000) }  // three more cues
+        settle()
+        #expect(releases.withLock { $0 } == 2, "once per workout")
+        try queue.sync { _ = try session.start("20x(80ms run, 80ms walk)", origin: "", replace: true) }
+        queue.sync { clock.advance(by: 160_000) }
+        settle()
+        #expect(
+            releases.withLock { $0 } == 4,
+            "the next workout's start and its settling (the replaced one's end gives nothing back while it runs)")
     }
 
     @Test func eachWorkoutEndsAsOneHistoryRecord() throws {

@@ -29,6 +29,13 @@ __attribute__((noreturn)) void ir_exit_once(int status);
 /// One malloc arena for every thread: mallopt(M_ARENA_MAX, 1) (<malloc.h>, which the Glibc module does not export).
 void ir_use_one_malloc_arena(void);
 
+/// Drops this process's mappings of the pages of every loaded object's read-only segments (its code, its read-only
+/// data), which are never written: a page used again is mapped again from the page cache (a minor fault), the others
+/// stop counting as resident. Objects with text relocations, whose read-only pages were written, and the vDSO are left
+/// alone. It runs inside dl_iterate_phdr, under the loader's lock, so that no object is unloaded meanwhile. Returns how
+/// many bytes of segments it dropped.
+size_t ir_release_read_only_pages(void);
+
 /// gettext's text-domain calls (<libintl.h>, which the Glibc module does not export), for the one text domain.
 /// Each returns what the glibc function of the same name without `ir_` returns.
 const char *ir_bindtextdomain(const char *domain, const char *directory);
