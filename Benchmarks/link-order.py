@@ -7,8 +7,11 @@ BIN_DIR holds an intervald built as the package builds it (scripts/install --sta
 under valgrind's callgrind with the shipped settings, a heart-rate strap and a treadmill chosen (the tests' BlueZ
 stand-in, Benchmarks/sensor_workout.py), runs a paced plan to its end (its cues' notifications and sounds, the
 treadmill set at each step) and exits on SIGTERM. Every function of the binary that ran is written to FILE (default:
-packaging/intervald.order), one symbol a line, in the order callgrind first lists them, and then the few a workout runs
-only now and then (SELDOM_RUN).
+packaging/intervald.order), one symbol a line: first those that ran once the workout's start had settled (its cues, the
+strap's and the treadmill's readings), then those that ran before (start-up, the workout's start), then at its end and
+exit, each part in the order callgrind first lists them; and then the few a workout runs only now and then
+(SELDOM_RUN). The daemon gives back the pages of code it ran only at start-up and at a workout's start
+(``MemorySettler``): what stays resident is the code its cues run, laid out together first.
 
 Why: the linker otherwise leaves the few thousand functions a workout runs scattered over 11 MiB of code, and the
 kernel maps the cached pages around each page of code touched (fault-around, 64 KiB), so scattered code is resident
@@ -23,6 +26,7 @@ import collections
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from intervalbench.common import daemon_settings
@@ -33,6 +37,9 @@ from sensor_workout import PLAN, REPO, daemon_with_sensors, start, state, wait_u
 # linking a block into a queue, taken only when two threads meet there. Left out, the first one, minutes into a
 # workout, made the kernel map the 64 KiB of code around it (docs/benchmarks.md, "Growth after the first 30 s").
 SELDOM_RUN = ["_dispatch_wait_for_enqueuer"]
+
+# How long after Start the workout's start has settled (the daemon's own settling is 3 s, and valgrind is slower).
+STARTED_S = 8
 
 
 def functions_run(callgrind_out, binary):
@@ -67,10 +74,15 @@ def main():
     profile = work / "callgrind.out"
     callgrind = ["valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no", "--compress-strings=no",
                  "--compress-pos=no", f"--callgrind-out-file={profile}"]
-    with daemon_with_sensors([*callgrind, str(binary)], work, daemon_settings(work), startup_timeout=120):
+    with daemon_with_sensors([*callgrind, str(binary)], work, daemon_settings(work), startup_timeout=120) as daemon:
         start(PLAN)
+        # The profile in three parts (callgrind.out.1, .2, and callgrind.out at exit): the start, the cues, the end.
+        time.sleep(STARTED_S)
+        subprocess.run(["callgrind_control", "--dump=started", str(daemon.pid)], check=True, capture_output=True)
         wait_until(lambda: state() == ["idle"], 300, "the plan to end")
-    order = functions_run(profile, binary)
+        subprocess.run(["callgrind_control", "--dump=cues", str(daemon.pid)], check=True, capture_output=True)
+    started, cues, ended = (functions_run(part, binary) for part in (Path(f"{profile}.1"), Path(f"{profile}.2"), profile))
+    order = list(dict.fromkeys(cues + started + ended))
     if len(order) < 100:
         raise SystemExit(f"link-order: only {len(order)} functions of {binary} in the profile; see {work}")
     order += [name for name in SELDOM_RUN if name not in order]
