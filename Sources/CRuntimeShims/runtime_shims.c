@@ -3,16 +3,16 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <link.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
 #include <fcntl.h>
 #include <libintl.h>
+#include <link.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int signal_pipe_write_end = -1;
@@ -81,15 +81,19 @@ static int has_text_relocations(const struct dl_phdr_info *info) {
     return 0;
 }
 
+/// Whether the object is the vDSO: its first segment is where the kernel mapped it (AT_SYSINFO_EHDR).
+static int is_vdso(const struct dl_phdr_info *info) {
+    const ElfW(Addr) vdso = (ElfW(Addr))getauxval(AT_SYSINFO_EHDR);
+    for (size_t i = 0; vdso != 0 && i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type == PT_LOAD && info->dlpi_addr + segment->p_vaddr - segment->p_offset == vdso) return 1;
+    }
+    return 0;
+}
+
 static int release_object(struct dl_phdr_info *info, size_t size, void *released) {
     (void)size;
-    const ElfW(Addr) vdso = (ElfW(Addr))getauxval(AT_SYSINFO_EHDR);
-    for (size_t i = 0; i < info->dlpi_phnum; i++) {
-        if (info->dlpi_phdr[i].p_type == PT_LOAD && vdso != 0 &&
-            info->dlpi_addr + info->dlpi_phdr[i].p_vaddr - info->dlpi_phdr[i].p_offset == vdso) {
-            return 0;
-        }
-    }
+    if (is_vdso(info)) return 0;
     if (has_text_relocations(info)) return 0;
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0; i < info->dlpi_phnum; i++) {
