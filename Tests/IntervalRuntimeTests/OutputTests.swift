@@ -94,6 +94,14 @@ import Testing
         #expect(log.withLock { $0 } == ["state", "history", "answer", "later"])
     }
 
+    /// Waits, real time, for `wait` on `queue`, then for what was queued there meanwhile (a ``MemorySettler``'s work).
+    static func settle(_ queue: DispatchQueue, for wait: DispatchTimeInterval) {
+        let settled = DispatchSemaphore(value: 0)
+        queue.asyncAfter(deadline: .now() + wait) { settled.signal() }
+        #expect(settled.wait(timeout: .now() + .seconds(10)) == .success)
+        queue.sync {}
+    }
+
     @Test func theHeapIsTrimmedAfterAWorkoutEndsUnlessAnotherHasStarted() throws {
         let queue = DispatchQueue(label: "OutputTests.session")
         let trims = Locked(0)
@@ -101,13 +109,8 @@ import Testing
             queue: queue, trimQueue: queue, settling: .milliseconds(20), trim: { trims.withLock { $0 += 1 } },
             release: {})
         let (session, _) = Self.session(settler)
-        /// Waits until the settling of what ended so far is over, and any trim it asked for is done.
-        func settle() {
-            let settled = DispatchSemaphore(value: 0)
-            queue.asyncAfter(deadline: .now() + .milliseconds(100)) { settled.signal() }
-            #expect(settled.wait(timeout: .now() + .seconds(10)) == .success)
-            queue.sync {}
-        }
+        // The settling of what ended so far is over, and any trim it asked for is done.
+        let settle = { Self.settle(queue, for: .milliseconds(100)) }
         try queue.sync {
             try session.start("1m run", origin: "", replace: false)
             session.stop(.user)
@@ -129,13 +132,8 @@ import Testing
             queue: queue, trimQueue: queue, settling: .milliseconds(50), trim: {},
             release: { releases.withLock { $0 += 1 } })
         let (session, clock) = Self.session(settler)
-        /// Waits, real time, longer than the settler's wait for a next cue halfway there (40 ms at most here).
-        func settle() {
-            let settled = DispatchSemaphore(value: 0)
-            queue.asyncAfter(deadline: .now() + .milliseconds(150)) { settled.signal() }
-            #expect(settled.wait(timeout: .now() + .seconds(10)) == .success)
-            queue.sync {}
-        }
+        // Longer than the settler's wait for a next cue halfway there (40 ms at most here), and any release is done.
+        let settle = { Self.settle(queue, for: .milliseconds(150)) }
         try queue.sync { _ = try session.start("20x(80ms run, 80ms walk)", origin: "", replace: false) }
         settle()
         #expect(releases.withLock { $0 } == 1, "the start gives back what ran before it")
