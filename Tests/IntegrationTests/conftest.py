@@ -5,6 +5,8 @@ Every wait is bounded; nothing sleeps and hopes.
 """
 import json
 import os
+import resource
+import shutil
 import signal
 import subprocess
 import threading
@@ -41,6 +43,27 @@ def has_locale(name):
 def in_language(locale):
     """The environment of a process in `locale`, with the build's catalogs."""
     return {"LC_ALL": locale, "LANGUAGE": "", "INTERVALD_LOCALEDIR": LOCALE_DIR}
+
+
+def allow_core_dump():
+    """For `preexec_fn`: the child may dump core, into its working directory (the kernel's default core_pattern)."""
+    resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY,) * 2)
+
+
+def crash_report(status, binary, directory):
+    """For a process that ended with `status` in `directory`, started with allow_core_dump: when a signal killed it,
+    every thread's backtrace from its core dump (gdb), or why there is none; else "". A rare crash then says where."""
+    if status >= 0:
+        return ""
+    core = directory / "core"
+    if not core.exists():
+        pattern = Path("/proc/sys/kernel/core_pattern").read_text().strip()
+        return f"no core dump in {directory} (core_pattern {pattern!r})"
+    if shutil.which("gdb") is None:
+        return f"its core dump: {core} (no gdb to read it)"
+    backtraces = subprocess.run(["gdb", "-batch", "-nx", "-ex", "thread apply all bt 40", str(binary), str(core)],
+                                capture_output=True, text=True, timeout=300)
+    return f"its core dump ({core}), every thread:\n{backtraces.stdout[-30000:]}"
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -16,7 +16,6 @@ core_pattern must write cores to the working directory: the default `core`).
 import argparse
 import collections
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from audio import PrivatePipeWire, PrivatePulse  # noqa: E402
-from conftest import BIN, SERVICE  # noqa: E402
+from conftest import BIN, SERVICE, allow_core_dump  # noqa: E402
 
 # Reads "PID SIGNAL" per line; sends the signal as soon as the daemon's name is on the bus (a tight loop on one
 # connection: the signal follows the name by well under a millisecond), or up to argv[2] ms later at random, then says
@@ -73,8 +72,7 @@ class SignalAtStartup:
             daemon = subprocess.Popen(
                 [str(BIN / "intervald"), "--config", str(self.directory / "none.toml")], env=self.environment,
                 stdout=subprocess.DEVNULL, stderr=log, cwd=self.directory,
-                preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY,) * 2))
-                if self.cores else None)
+                preexec_fn=allow_core_dump if self.cores else None)
         try:
             self.watcher.stdin.write(f"{daemon.pid} {number}\n")
             self.watcher.stdin.flush()

@@ -15,7 +15,8 @@ import pytest
 
 from audio import (RATE, PrivatePipeWire, PrivatePulse, cue_sounds, duck_around, pipewire_missing, pulseaudio_missing,
                    tone_levels, write_tone)
-from conftest import BIN, REPO, BusMonitor, attach_if_failed, desktop_required, wait_until
+from conftest import (BIN, REPO, BusMonitor, allow_core_dump, attach_if_failed, crash_report, desktop_required,
+                      wait_until)
 from test_sound import ctl, signal_times, sound_daemon  # noqa: F401 (a fixture, used by name)
 
 pytestmark = [desktop_required(), pytest.mark.skipif(pulseaudio_missing() is not None,
@@ -397,9 +398,12 @@ def test_ctrl_c_of_intervalctl_run_at_any_moment_exits_0_with_the_music_back(pul
                 if music is not None:
                     music.close()
                 music, music_started = Stream(pulse), time.monotonic()
+            # In a directory of its own, where a crash leaves its core dump for the failure's report.
+            directory = tmp_path / f"attempt-{attempt}"
+            directory.mkdir()
             run = subprocess.Popen([str(BIN / "intervalctl"), "run", "--no-notifications", "--config", str(config),
                                     "-e", "10s run"], env=pulse.env, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True)
+                                   stderr=subprocess.DEVNULL, text=True, cwd=directory, preexec_fn=allow_core_dump)
             # Its first line comes once Ctrl-C is caught: a signal before that is the shell's default, not ours.
             assert run.stdout.readline().startswith("10s run"), f"attempt {attempt}: no first line"
             if attempt % 2 == 0:
@@ -407,7 +411,9 @@ def test_ctrl_c_of_intervalctl_run_at_any_moment_exits_0_with_the_music_back(pul
             # The moment of the Ctrl-C, drawn at random (not a wait for a state).
             time.sleep(moments.uniform(0, 1.0))
             run.send_signal(signal.SIGINT)
-            assert run.wait(timeout=10) == 0, f"attempt {attempt}"
+            status = run.wait(timeout=10)
+            # intervalctl runs `run` as intervalctl-desktop, in the same process.
+            assert status == 0, f"attempt {attempt}: {crash_report(status, BIN / 'intervalctl-desktop', directory)}"
             run.stdout.close()
             volume = music.volume()
             assert volume == NORMAL, f"attempt {attempt}: the music is back before intervalctl exits " \
