@@ -9,6 +9,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -68,6 +69,45 @@ void ir_use_one_malloc_arena(void) {
     mallopt(M_ARENA_MAX, 1);
 }
 
+/// The tunable that turns the per-thread caches off; the loader reads GLIBC_TUNABLES at exec only.
+static const char no_thread_caches[] = "glibc.malloc.tcache_count=0";
+/// What GLIBC_TUNABLES was before the exec that added the tunable ("" for unset): its presence marks that exec.
+static const char tunables_given[] = "INTERVALD_GIVEN_GLIBC_TUNABLES";
+
+int ir_malloc_without_thread_caches(char *const argv[]) {
+    const char *given = getenv(tunables_given);
+    if (given != NULL) {
+        // Exec'd with the tunable: the environment as it was, for the processes this one starts.
+        int restored = *given != '\0' ? setenv("GLIBC_TUNABLES", given, 1) : unsetenv("GLIBC_TUNABLES");
+        unsetenv(tunables_given);
+        return restored == 0 ? 1 : -errno;
+    }
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (tunables != NULL && strstr(tunables, "glibc.malloc.tcache_count") != NULL) return 0;  // The user's choice.
+    char path[4096];
+    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0 || (size_t)length >= sizeof path - 1) return length < 0 ? -errno : -ENAMETOOLONG;
+    path[length] = '\0';
+    const char *before = tunables != NULL ? tunables : "";
+    const size_t size = strlen(before) + 1 + sizeof no_thread_caches;
+    char *with = malloc(size);
+    if (with == NULL) return -ENOMEM;
+    snprintf(with, size, "%s%s%s", before, *before != '\0' ? ":" : "", no_thread_caches);
+    if (setenv(tunables_given, before, 1) != 0 || setenv("GLIBC_TUNABLES", with, 1) != 0) {
+        const int failure = errno;
+        free(with);
+        unsetenv(tunables_given);
+        return -failure;
+    }
+    free(with);
+    execv(path, argv);
+    // Not exec'd (the binary replaced meanwhile, say): on as it was, with the caches.
+    const int failure = errno;
+    if (*before != '\0') setenv("GLIBC_TUNABLES", before, 1); else unsetenv("GLIBC_TUNABLES");
+    unsetenv(tunables_given);
+    return -failure;
+}
+
 /// Whether the object's dynamic section asks for text relocations: its read-only segments were written at load.
 static int has_text_relocations(const struct dl_phdr_info *info) {
     for (size_t i = 0; i < info->dlpi_phnum; i++) {
@@ -91,9 +131,18 @@ static int is_vdso(const struct dl_phdr_info *info) {
     return 0;
 }
 
+/// Whether the object is the dynamic loader: loaded where the kernel put the program's interpreter (AT_BASE).
+static int is_loader(const struct dl_phdr_info *info) {
+    const ElfW(Addr) loader = (ElfW(Addr))getauxval(AT_BASE);
+    return loader != 0 && info->dlpi_addr == loader;
+}
+
 static int release_object(struct dl_phdr_info *info, size_t size, void *released) {
     (void)size;
     if (is_vdso(info)) return 0;
+    // The loader's code runs again at every thread's start and end (its TLS), and thread pools start threads all
+    // along: given back, its pages came back within minutes, as growth.
+    if (is_loader(info)) return 0;
     if (has_text_relocations(info)) return 0;
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0; i < info->dlpi_phnum; i++) {

@@ -28,9 +28,11 @@ struct Intervald: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func run() throws {
+        // Before anything else: it may exec this binary again.
+        let threadCaches = MallocTuning.turnOffThreadCaches()
         // First, before any thread, queue or bus name exists: a SIGTERM from here on takes the clean shutdown path.
         let signals = try SignalWatcher.catching([SIGTERM, SIGINT, SIGHUP])
-        MallocArenas.useOne()
+        MallocTuning.useOneArena()
         // The session's language for the desktop's words, before any thread starts (docs/reference.md §9).
         Gettext.install(environment: ProcessInfo.processInfo.environment)
         SpeechVoice.tagSpeechServiceStreams()
@@ -41,6 +43,11 @@ struct Intervald: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "intervald")
+        if case .failed(let error) = threadCaches {
+            logger.warning(
+                "Could not turn malloc's per-thread caches off; running with them.",
+                metadata: ["error": "\(String(cString: strerror(error)))"])
+        }
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         let settingsPath = config ?? paths.settingsFile
         let settings = SettingsFile.read(path: settingsPath)

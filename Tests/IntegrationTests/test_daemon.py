@@ -1,4 +1,5 @@
 """intervald on a real session bus with dunst, activated and driven as users' scripts drive it (docs/reference.md §3–§5)."""
+import itertools
 import json
 import os
 import signal
@@ -254,6 +255,36 @@ def test_hooks_run_with_their_variables(activatable_daemon, daemon_config, tmp_p
     wait_until(lambda: len(out.read_text().splitlines()) >= 5, 10, "the cue and stop hooks")
     # Each hook is its own process: the cue's and the stop's lines may land in either order.
     assert sorted(out.read_text().splitlines()[3:]) == ["Run cue run 1 0 ", "stopped stop run 1 0 user"]
+
+
+@pytest.mark.parametrize("daemon_environment", [{}, {"GLIBC_TUNABLES": "glibc.malloc.mxfast=0"},
+                                                {"GLIBC_TUNABLES": "glibc.malloc.tcache_count=3"}],
+                         ids=["no tunables given", "other tunables given", "the caches' size given"])
+def test_the_daemon_turns_mallocs_thread_caches_off_and_its_hooks_get_the_environment_it_was_given(
+        activatable_daemon, daemon_config, daemon_environment, tmp_path):
+    """The daemon execs itself again with glibc's per-thread caches off (MallocTuning, docs/architecture.md), unless
+    GLIBC_TUNABLES already sets their size; the processes it starts get GLIBC_TUNABLES as the daemon was given it."""
+    seen = tmp_path / "hook-environment"
+    daemon_config.write_text('[notifications]\nsound = false\n[hooks]\n'
+                             f'on-cue = ["/bin/sh", "-c", "env > {seen}.part && mv {seen}.part {seen}"]\n')
+    start("10m run")
+    wait_until(seen.exists, 10, "the cue's hook")
+    given = daemon_environment.get("GLIBC_TUNABLES")
+    expected = given if given and "tcache_count" in given else ":".join(filter(None, [given,
+                                                                                      "glibc.malloc.tcache_count=0"]))
+    # What the loader read: the environment the daemon's image was exec'd with, where the loader has split
+    # GLIBC_TUNABLES at its colons, in place, with NULs.
+    environ = Path(f"/proc/{name_owner_pid()}/environ").read_bytes().decode().split("\0")
+    at = [index for index, entry in enumerate(environ) if entry.startswith("GLIBC_TUNABLES=")]
+    assert len(at) == 1
+    tunables = [environ[at[0]].partition("=")[2],
+                *itertools.takewhile(lambda entry: entry.startswith("glibc."), environ[at[0] + 1:])]
+    assert ":".join(tunables) == expected
+    hook = dict(line.partition("=")[::2] for line in seen.read_text().splitlines())
+    assert hook.get("GLIBC_TUNABLES") == given
+    assert "INTERVALD_GIVEN_GLIBC_TUNABLES" not in hook
+    assert hook.get("INTERVALD_EVENT") == "cue"
+    call("Stop")
 
 
 def test_sigterm_stops_with_reason_shutdown_and_exits_0(tmp_path, monitor, notify_log):

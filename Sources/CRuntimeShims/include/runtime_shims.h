@@ -29,11 +29,19 @@ __attribute__((noreturn)) void ir_exit_once(int status);
 /// One malloc arena for every thread: mallopt(M_ARENA_MAX, 1) (<malloc.h>, which the Glibc module does not export).
 void ir_use_one_malloc_arena(void);
 
+/// Turns glibc's per-thread malloc caches (tcache) off for this process: each of a dozen threads would otherwise keep
+/// freed blocks of its own, and the heap grows around them. Only the loader reads the setting (GLIBC_TUNABLES), at an
+/// exec: the first call execs the process's own binary again with `argv`, the tunable added; in the new image, the call
+/// puts GLIBC_TUNABLES back as it was given, for the processes this one starts. Returns 1 there; 0 when
+/// GLIBC_TUNABLES already sets tcache_count (left as the user chose); -errno when the exec failed (the process goes on
+/// with the caches). Call it first thing in `main`, before any thread, handler or open file exists.
+int ir_malloc_without_thread_caches(char *const argv[]);
+
 /// Drops this process's mappings of the pages of every loaded object's read-only segments (its code, its read-only
 /// data), which are never written: a page used again is mapped again from the page cache (a minor fault), the others
-/// stop counting as resident. Objects with text relocations, whose read-only pages were written, and the vDSO are left
-/// alone. It runs inside dl_iterate_phdr, under the loader's lock, so that no object is unloaded meanwhile. Returns how
-/// many bytes of segments it dropped.
+/// stop counting as resident. Objects with text relocations, whose read-only pages were written, the vDSO and the
+/// dynamic loader (run at every thread's start and end) are left alone. It runs inside dl_iterate_phdr, under the
+/// loader's lock, so that no object is unloaded meanwhile. Returns how many bytes of segments it dropped.
 size_t ir_release_read_only_pages(void);
 
 /// gettext's text-domain calls (<libintl.h>, which the Glibc module does not export), for the one text domain.
