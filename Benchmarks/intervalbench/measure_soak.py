@@ -48,13 +48,16 @@ def soak_inner(work):
                    check=True, capture_output=True)
     t0 = time.monotonic()
     window = Window(daemon.pid, interval=p["soak_sample"])
-    while time.monotonic() - t0 < seconds + 0.5:
+    # Samples while the plan runs, none after its end: what the daemon gives back once a workout has ended
+    # (MemorySettler) is not the workout's own memory shrinking.
+    while time.monotonic() - t0 + p["soak_sample"] < seconds:
         time.sleep(p["soak_sample"])
         snap = snapshot(daemon.pid)
         samples.append({"t": round(time.monotonic() - t0, 2), "rss_kb": snap["rss_kb"], "threads": snap["threads"],
                         "phase": "running"})
     cost = window.finish()
-    time.sleep(1)
+    # After the end, and after what the daemon gives back 3 s later.
+    time.sleep(max(0.0, t0 + seconds + 6 - time.monotonic()))
     snap = snapshot(daemon.pid)
     samples.append({"t": round(time.monotonic() - t0, 2), "rss_kb": snap["rss_kb"], "threads": snap["threads"],
                     "phase": "finished"})

@@ -78,9 +78,9 @@ int ir_malloc_without_thread_caches(char *const argv[]) {
     const char *given = getenv(tunables_given);
     if (given != NULL) {
         // Exec'd with the tunable: the environment as it was, for the processes this one starts.
-        int restored = *given != '\0' ? setenv("GLIBC_TUNABLES", given, 1) : unsetenv("GLIBC_TUNABLES");
+        if (*given != '\0') setenv("GLIBC_TUNABLES", given, 1); else unsetenv("GLIBC_TUNABLES");
         unsetenv(tunables_given);
-        return restored == 0 ? 1 : -errno;
+        return 1;
     }
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables != NULL && strstr(tunables, "glibc.malloc.tcache_count") != NULL) return 0;  // The user's choice.

@@ -1,8 +1,7 @@
 import CRuntimeShims
-import Glibc
 
 /// glibc's malloc, tuned for a daemon of a dozen threads that each allocate a little (docs/architecture.md,
-/// "Memory"). Both calls come first thing in `main`, before any thread starts.
+/// "Threads and who owns what"). Both calls come first thing in `main`, before any thread starts.
 public enum MallocTuning {
     /// How ``turnOffThreadCaches()`` went.
     public enum Outcome: Equatable, Sendable {
