@@ -74,20 +74,22 @@ static const char no_thread_caches[] = "glibc.malloc.tcache_count=0";
 /// What GLIBC_TUNABLES was before the exec that added the tunable ("" for unset): its presence marks that exec.
 static const char tunables_given[] = "INTERVALD_GIVEN_GLIBC_TUNABLES";
 
-int ir_malloc_without_thread_caches(char *const argv[]) {
+/// GLIBC_TUNABLES as it was before the exec that added the tunable ("" for unset), and no marker.
+static void put_back_tunables(const char *given) {
+    if (*given != '\0') setenv("GLIBC_TUNABLES", given, 1); else unsetenv("GLIBC_TUNABLES");
+    unsetenv(tunables_given);
+}
+
+int ir_malloc_without_thread_caches(const char *path, char *const argv[]) {
     const char *given = getenv(tunables_given);
     if (given != NULL) {
         // Exec'd with the tunable: the environment as it was, for the processes this one starts.
-        if (*given != '\0') setenv("GLIBC_TUNABLES", given, 1); else unsetenv("GLIBC_TUNABLES");
-        unsetenv(tunables_given);
+        put_back_tunables(given);
         return 1;
     }
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables != NULL && strstr(tunables, "glibc.malloc.tcache_count") != NULL) return 0;  // The user's choice.
-    char path[4096];
-    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (length <= 0 || (size_t)length >= sizeof path - 1) return length < 0 ? -errno : -ENAMETOOLONG;
-    path[length] = '\0';
+    if (path == NULL) return -ENOENT;
     const char *before = tunables != NULL ? tunables : "";
     const size_t size = strlen(before) + 1 + sizeof no_thread_caches;
     char *with = malloc(size);
@@ -96,15 +98,14 @@ int ir_malloc_without_thread_caches(char *const argv[]) {
     if (setenv(tunables_given, before, 1) != 0 || setenv("GLIBC_TUNABLES", with, 1) != 0) {
         const int failure = errno;
         free(with);
-        unsetenv(tunables_given);
+        put_back_tunables(before);
         return -failure;
     }
     free(with);
     execv(path, argv);
     // Not exec'd (the binary replaced meanwhile, say): on as it was, with the caches.
     const int failure = errno;
-    if (*before != '\0') setenv("GLIBC_TUNABLES", before, 1); else unsetenv("GLIBC_TUNABLES");
-    unsetenv(tunables_given);
+    put_back_tunables(before);
     return -failure;
 }
 

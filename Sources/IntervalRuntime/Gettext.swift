@@ -59,7 +59,7 @@ public enum InstallPrefix {
 
     /// `PREFIX/relativePath`, whether it exists or not; nil when this executable cannot be found.
     public static func path(_ relativePath: String) -> String? {
-        guard let executable = executable() else { return nil }
+        guard let executable = executablePath() else { return nil }
         let prefix = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
             .joined(separator: "/")
         return prefix + "/" + relativePath
@@ -68,14 +68,7 @@ public enum InstallPrefix {
     /// The program `name` installed beside this executable (`PREFIX/bin/intervalctl`, or the build tree's), or plain
     /// `name` for the search path when this executable cannot be found.
     public static func sibling(_ name: String) -> String {
-        guard let executable = executable(), let slash = executable.lastIndex(of: "/") else { return name }
+        guard let executable = executablePath(), let slash = executable.lastIndex(of: "/") else { return name }
         return String(executable[...slash]) + name
-    }
-
-    private static func executable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -26,7 +26,7 @@ public enum MallocTuning {
     /// with the same arguments and returns in the new image; GLIBC_TUNABLES is then put back as it was given, for the
     /// hooks and the other processes the daemon starts.
     public static func turnOffThreadCaches() -> Outcome {
-        let result = ir_malloc_without_thread_caches(CommandLine.unsafeArgv)
+        let result = ir_malloc_without_thread_caches(executablePath(), CommandLine.unsafeArgv)
         switch result {
         case 1: return .off
         case 0: return .leftAsGiven

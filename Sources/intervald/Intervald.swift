@@ -46,7 +46,7 @@ struct Intervald: ParsableCommand {
         if case .failed(let error) = threadCaches {
             logger.warning(
                 "Could not turn malloc's per-thread caches off; running with them.",
-                metadata: ["error": "\(String(cString: strerror(error)))"])
+                metadata: ["error": "\(errnoText(error))"])
         }
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         let settingsPath = config ?? paths.settingsFile
