@@ -9,11 +9,13 @@ import time
 from .common import log
 from .measure_cue_lateness import intervald_cue_times, mpris_change_times, warm_up
 from .procstat import Window, busy_percent, cpu_busy, steal_ms
-from .summarize import lateness_stats, signal_to_mpris_change
+from .summarize import lateness_stats, percentile, signal_to_mpris_change
 
 KEY = "side_by_side"
+# 480 cues a run (2 minutes): with 120 a run's p99 was its second-latest cue, and two identical floors missed the
+# targets against each other (Benchmarks/floor-beside-floor.py).
 PARAMS = {"quick": {"side_by_side_runs": 1, "side_by_side_cues": 10},
-          "full": {"side_by_side_runs": 5, "side_by_side_cues": 120}}
+          "full": {"side_by_side_runs": 5, "side_by_side_cues": 480}}
 NEEDS_QUIET_MACHINE = True
 # Targets of the issue, as differences in one run: intervald − the floor beside it.
 SIGNAL_P99_MS, SIGNAL_P50_MS, NOTIFY_P99_MS = 0.2, 0.1, 0.5
@@ -177,6 +179,19 @@ def jitter(indexed_times, period_ns):
     return st
 
 
+def pooled_jitter(runs_times, period_ns):
+    """The jitter of all cues of several runs together, each against its own run's best cue: p50, p99 and max, ms;
+    None without cues. Over five runs of 480 cues a p99 is the 24th-latest of 2400, not one run's 5th-latest."""
+    lateness = []
+    for indexed_times in runs_times:
+        st = lateness_stats(indexed_times, period_ns, base=best_offset(indexed_times, period_ns))
+        lateness += st["lateness_ms"] if st else []
+    if not lateness:
+        return None
+    return {"cues": len(lateness), "p50_ms": round(percentile(lateness, 50), 3),
+            "p99_ms": round(percentile(lateness, 99), 3), "max_ms": round(max(lateness), 3)}
+
+
 def minus_floor(ours, floor):
     """intervald − the floor beside it, ms, for p50, p99 and max; None unless both were measured."""
     if not ours or not floor:
@@ -201,7 +216,10 @@ def summarize(raw, params):
                      "steal_ms": r["steal_ms"],
                      "machine_busy_percent": r["machine_busy_percent"], "floor_exit_status": r["floor_exit_status"],
                      "daemon_cpu_ms_per_cue": round(r["daemon_cpu_ms"] / s["cues"], 3)})
-    return {"cues": s["cues"], "period_ms": s["period_ms"], "plan": s["plan"], "runs": runs}
+    pooled = {name: pooled_jitter([r[f"{name}_times_ns"] for r in s["runs"]], period_ns)
+              for name in ("notify", "floor_notify")}
+    return {"cues": s["cues"], "period_ms": s["period_ms"], "plan": s["plan"], "runs": runs,
+            "notify_pooled": {**pooled, "difference": minus_floor(pooled["notify"], pooled["floor_notify"])}}
 
 
 def _differences(s, event, key):
@@ -209,15 +227,22 @@ def _differences(s, event, key):
 
 
 def targets(s):
+    """The cue's signal in every run (the issue's "in every run"); `Notify` over the runs' cues together: one run's
+    `Notify` p99 differed by up to 0.51 ms between two identical C floors (Benchmarks/floor-beside-floor.py), so
+    the worst of five runs would judge the notification server's turn, not intervald."""
     rows = []
     for event, key, bound, label in (("signal", "p99_ms", SIGNAL_P99_MS, "SegmentStarted p99"),
-                                     ("signal", "p50_ms", SIGNAL_P50_MS, "SegmentStarted p50"),
-                                     ("notify", "p99_ms", NOTIFY_P99_MS, "Notify p99")):
+                                     ("signal", "p50_ms", SIGNAL_P50_MS, "SegmentStarted p50")):
         values = _differences(s, event, key)
         if values:
             worst = max(values)
             rows.append({"name": f"{label}, intervald − the C floor beside it (worst of {len(values)} runs)",
                          "target": f"≤ {bound:g} ms", "value": worst, "unit": "ms", "met": worst <= bound})
+    pooled = s.get("notify_pooled", {}).get("difference")
+    if pooled:
+        rows.append({"name": f"Notify p99, intervald − the C floor beside it (the {len(s['runs'])} runs' cues together)",
+                     "target": f"≤ {NOTIFY_P99_MS:g} ms", "value": pooled["p99_ms"], "unit": "ms",
+                     "met": pooled["p99_ms"] <= NOTIFY_P99_MS})
     return rows
 
 
@@ -235,8 +260,9 @@ def problems(s):
 def headline(s):
     signal = _differences(s, "signal", "p99_ms")
     notify = _differences(s, "notify", "p99_ms")
+    pooled = (s.get("notify_pooled") or {}).get("difference") or {}
     return (f"side by side: SegmentStarted p99 − floor {signal} ms, Notify p99 − floor {notify} ms "
-            f"({len(s['runs'])} runs)")
+            f"({len(s['runs'])} runs; all cues together {pooled.get('p99_ms')} ms)")
 
 
 def render(s, results):
@@ -253,7 +279,11 @@ def render(s, results):
         "table gives intervald − the floor beside it, per run: the machine's noise in that window is the same for "
         "both, so the difference is what intervald adds. Targets: `SegmentStarted` p99 within "
         f"{SIGNAL_P99_MS:g} ms and p50 within {SIGNAL_P50_MS:g} ms of the floor's, `Notify` p99 within "
-        f"{NOTIFY_P99_MS:g} ms of the C libnotify floor's.")
+        f"{NOTIFY_P99_MS:g} ms of the C libnotify floor's. A run has {s['cues']} cues so that its p99 is a "
+        "percentile, not nearly its largest cue: with 120, two identical C floors side by side "
+        "(`Benchmarks/floor-beside-floor.py`) differed by up to 0.237 ms in `SegmentStarted` p99 and 2.169 ms in "
+        "`Notify` p99 over five runs, over the targets with no intervald in the run; with 480, by at most 0.106 and "
+        "0.194 ms (Benchmarks/notes.md, \"Side by side: what one run can tell\").")
     add("")
     add("| run | SegmentStarted p50 / p99 / max (ms) | floor's p50 / p99 / max | intervald − floor | "
         "Notify p99 − floor's | MPRIS change after the signal p50 / p99 / max | CPU busy % | steal ms | "
@@ -276,5 +306,13 @@ def render(s, results):
             if values:
                 add(f"- {label} {key[:3]} − floor over the runs: median {sorted(values)[len(values) // 2]:+.3f} ms, "
                     f"spread {min(values):+.3f} … {max(values):+.3f} ms.")
+    pooled = s.get("notify_pooled") or {}
+    if pooled.get("difference"):
+        ours, floor = pooled["notify"], pooled["floor_notify"]
+        add(f"- `Notify` over the {len(s['runs'])} runs' cues together ({ours['cues']} and {floor['cues']} cues, each "
+            f"against its own run's best): intervald p50 / p99 / max {ours['p50_ms']:.3f} / {ours['p99_ms']:.3f} / "
+            f"{ours['max_ms']:.3f} ms, the floor's {floor['p50_ms']:.3f} / {floor['p99_ms']:.3f} / "
+            f"{floor['max_ms']:.3f}; **p99 − the floor's {pooled['difference']['p99_ms']:+.3f} ms** (the target's "
+            "row: one run's `Notify` p99 differs between two identical floors by up to half a millisecond).")
     add("")
     return lines
