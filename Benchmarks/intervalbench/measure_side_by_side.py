@@ -282,8 +282,9 @@ def render(s, results):
         f"{NOTIFY_P99_MS:g} ms of the C libnotify floor's. A run has {s['cues']} cues so that its p99 is a "
         "percentile, not nearly its largest cue: with 120, two identical C floors side by side "
         "(`Benchmarks/floor-beside-floor.py`) differed by up to 0.237 ms in `SegmentStarted` p99 and 2.169 ms in "
-        "`Notify` p99 over five runs, over the targets with no intervald in the run; with 480, by at most 0.106 and "
-        "0.194 ms (Benchmarks/notes.md, \"Side by side: what one run can tell\").")
+        "`Notify` p99 over five runs, over the targets with no intervald in the run; with 480, by at most 0.141 and "
+        "0.510 ms over three rounds of five runs, which is why `Notify` is judged over the runs' cues together "
+        "(Benchmarks/notes.md, \"Side by side: what one run can tell\").")
     add("")
     add("| run | SegmentStarted p50 / p99 / max (ms) | floor's p50 / p99 / max | intervald − floor | "
         "Notify p99 − floor's | MPRIS change after the signal p50 / p99 / max | CPU busy % | steal ms | "
