@@ -23,19 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from intervalbench.desktop import MONITOR_MATCHES  # noqa: E402
 from intervalbench.environment import build_cue_floor  # noqa: E402
+from intervalbench.measure_cue_floor import floor_cue_times  # noqa: E402
 from intervalbench.measure_side_by_side import jitter, minus_floor, pooled_jitter  # noqa: E402
 
 PERIOD_MS = 250
-
-
-def floor_times(events, signal_sender, notify_sender):
-    """One floor's cues, [index, ns]: its signals (its sd-bus connection) and its Notify calls (libnotify's GDBus one)."""
-    signals = [[m["args"][0], m["t"]] for m in events
-               if m.get("interface") == "org.intervald.Bench" and m["sender"] == signal_sender]
-    notifies = [[int(m["args"][3].split()[1]), m["t"]] for m in events
-                if m.get("member") == "Notify" and m["sender"] == notify_sender and len(m["args"]) > 3
-                and m["args"][3].startswith("Bench ")]
-    return signals, notifies
 
 
 def senders(events, predicate):
@@ -60,7 +51,7 @@ def one_run(floor, cues, monitor_log):
     notify_senders = senders(events, lambda m: m.get("member") == "Notify" and m["args"][:1] == ["floor"])
     if len(signal_senders) != 2 or len(notify_senders) != 2:
         raise RuntimeError(f"expected two floors on the bus, saw {signal_senders} and {notify_senders}")
-    times = [floor_times(events, s, n) for s, n in zip(signal_senders, notify_senders)]
+    times = [floor_cue_times(events, s, n) for s, n in zip(signal_senders, notify_senders)]
     (a_signal, a_notify), (b_signal, b_notify) = ([jitter(t, PERIOD_MS * 1_000_000) for t in pair] for pair in times)
     return {"signal_p50": b_signal["p50_ms"] - a_signal["p50_ms"], "signal_p99": b_signal["p99_ms"] - a_signal["p99_ms"],
             "notify_p99": b_notify["p99_ms"] - a_notify["p99_ms"], "a_signal_p99": a_signal["p99_ms"],

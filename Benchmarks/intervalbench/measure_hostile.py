@@ -11,6 +11,7 @@ import sys
 import time
 
 from .common import BENCH_DIR, log
+from .measure_cue_floor import floor_cue_times
 from .measure_cue_lateness import cue_plan, intervald_cue_times, warm_up
 from .procstat import Window, busy_percent, cpu_busy, snapshot, steal_ms
 from .summarize import lateness_stats
@@ -92,8 +93,7 @@ def cue_run(bench, n, period, clients):
     signal_times, notify_times = intervald_cue_times(events)
     return {"signal_times_ns": [[k, t] for k, t in signal_times if k < n],
             "notify_times_ns": [[k, t] for k, t in notify_times if k < n],
-            "floor_times_ns": [[m["args"][0], m["t"]] for m in events
-                               if m.get("interface") == "org.intervald.Bench" and m["args"]],
+            "floor_times_ns": floor_cue_times(events)[0],
             "floor_exit_status": floor.returncode,
             "machine_busy_percent": busy_percent(busy0, cpu_busy()), "steal_ms": steal_ms(busy0, cpu_busy()),
             "daemon_cpu_ms": cost["cpu_ms"], "rss_kb_max": cost["rss_kb_max"], "clients": results}

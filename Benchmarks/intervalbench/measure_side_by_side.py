@@ -7,6 +7,7 @@ import subprocess
 import time
 
 from .common import log
+from .measure_cue_floor import floor_cue_times
 from .measure_cue_lateness import intervald_cue_times, mpris_change_times, warm_up
 from .procstat import Window, busy_percent, cpu_busy, steal_ms
 from .summarize import lateness_stats, percentile, signal_to_mpris_change
@@ -43,14 +44,11 @@ def run(bench):
         t1 = time.monotonic_ns()
         events = bench.events(bench.monitor_path, t0, t1)
         signal_times, notify_times = intervald_cue_times(events)
+        floor_signal_times, floor_notify_times = floor_cue_times(events)
         results.append({
             "signal_times_ns": signal_times, "notify_times_ns": notify_times,
             "mpris_change_times_ns": mpris_change_times(events),
-            "floor_signal_times_ns": [[m["args"][0], m["t"]] for m in events
-                                      if m.get("interface") == "org.intervald.Bench" and m["args"]],
-            "floor_notify_times_ns": [[int(m["args"][3].split()[1]), m["t"]] for m in events
-                                      if m.get("member") == "Notify" and m["args"][:1] == ["floor"]
-                                      and len(m["args"]) > 3 and m["args"][3].startswith("Bench ")],
+            "floor_signal_times_ns": floor_signal_times, "floor_notify_times_ns": floor_notify_times,
             "floor_exit_status": floor.returncode, "machine_busy_percent": busy_percent(busy0, cpu_busy()),
             "steal_ms": steal_ms(busy0, cpu_busy()), "daemon_cpu_ms": cost["cpu_ms"],
         })
@@ -71,8 +69,7 @@ def beside_the_floor(bench, plan, segments, segment_s):
     time.sleep(0.5)
     events = bench.events(bench.monitor_path, t0, time.monotonic_ns())
     signals, _ = intervald_cue_times(events)
-    floor_signals = [[m["args"][0], m["t"]] for m in events if m.get("interface") == "org.intervald.Bench" and m["args"]]
-    return signals, floor_signals, floor.returncode
+    return signals, floor_cue_times(events)[0], floor.returncode
 
 
 def costed_beside_the_floor(bench, plan, segments, segment_s):
