@@ -34,7 +34,8 @@ void ir_use_one_malloc_arena(void);
 /// exec: the first call execs the process's own binary (`path`) again with `argv`, the tunable added; in the new image,
 /// the call puts GLIBC_TUNABLES back as it was given, for the processes this one starts. Returns 1 there; 0 when
 /// GLIBC_TUNABLES already sets tcache_count (left as the user chose); -errno when the exec failed, -ENOENT when `path`
-/// is NULL (the process goes on with the caches). Call it first thing in `main`, before any thread, handler or open file exists.
+/// is NULL (the process goes on with the caches). Call it first thing in `main`, before any thread, handler or open
+/// file exists.
 int ir_malloc_without_thread_caches(const char *path, char *const argv[]);
 
 /// Drops this process's mappings of the pages of every loaded object's read-only segments (its code, its read-only
