@@ -226,6 +226,8 @@ class NotifyLog:
         return len(self._lines())
 
     def entries(self):
+        """The notifications in the order dunst received them: its scripts, one per notification, run side by side,
+        so two notifications a few milliseconds apart may have their lines written the other way round."""
         rows = []
         for line in self._lines()[self.start:]:
             stamp, *fields = line.split("\t")
@@ -234,7 +236,7 @@ class NotifyLog:
                 key, _, value = field.partition("=")
                 row[key] = value
             rows.append(row)
-        return rows
+        return sorted(rows, key=lambda row: (int(row["received"]), int(row["script_pid"])))
 
     def wait_for(self, count, timeout=10):
         return wait_until(lambda: len(self.entries()) >= count and self.entries(), timeout, f"{count} notification(s)")
