@@ -169,28 +169,103 @@ gulong in_notification_connect_closed(NotifyNotification *notification, in_close
                                      in_closure_free_notify, 0);
 }
 
-static void in_name_appeared(GDBusConnection *connection, const gchar *name, const gchar *owner, gpointer data) {
-        in_closure *c = data;
+/* A watch of the notification server's name. Every callback of it runs on the thread whose thread-default main
+ * context was current when it was made, so the count of references needs no atomics. */
+struct in_server_watch {
+        int references;
+        GDBusConnection *connection;
+        guint subscription;
+        GCancellable *cancellable;
+        /* NULL once unwatched: nothing is reported after in_unwatch_notification_server(). */
+        in_closure *closure;
+        /* The GetNameOwner reply has been reported: changes are reported from then on. */
+        gboolean answered;
+};
 
-        (void) connection;
-        (void) name;
-        c->callback.name_owner(c->context, owner);
+static in_server_watch *in_server_watch_ref(in_server_watch *watch) {
+        watch->references++;
+        return watch;
 }
 
-static void in_name_vanished(GDBusConnection *connection, const gchar *name, gpointer data) {
-        in_closure *c = data;
+static void in_server_watch_unref(gpointer data) {
+        in_server_watch *watch = data;
 
-        (void) connection;
-        (void) name;
-        c->callback.name_owner(c->context, NULL);
+        if (--watch->references > 0)
+                return;
+        g_clear_object(&watch->cancellable);
+        g_clear_object(&watch->connection);
+        g_free(watch);
 }
 
-guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release) {
-        in_closure *c = in_closure_new(context, release);
+static void in_server_watch_report(in_server_watch *watch, const char *owner) {
+        if (watch->closure)
+                watch->closure->callback.name_owner(watch->closure->context, owner);
+}
 
-        c->callback.name_owner = callback;
-        return g_bus_watch_name(G_BUS_TYPE_SESSION, IN_NOTIFICATIONS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                in_name_appeared, in_name_vanished, c, in_closure_free);
+static void in_server_owner_changed(GDBusConnection *connection, const gchar *sender, const gchar *path,
+                                    const gchar *interface, const gchar *signal, GVariant *parameters, gpointer data) {
+        in_server_watch *watch = data;
+        const gchar *name, *old_owner, *new_owner;
+
+        (void) connection, (void) sender, (void) path, (void) interface, (void) signal;
+        if (!watch->answered || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sss)")))
+                return;
+        g_variant_get(parameters, "(&s&s&s)", &name, &old_owner, &new_owner);
+        in_server_watch_report(watch, *new_owner ? new_owner : NULL);
+}
+
+static void in_server_owner_answered(GObject *source, GAsyncResult *result, gpointer data) {
+        in_server_watch *watch = data;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+
+        if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+                const gchar *owner = NULL;
+
+                if (reply)
+                        g_variant_get(reply, "(&s)", &owner);
+                watch->answered = TRUE;
+                in_server_watch_report(watch, owner);
+        }
+        in_server_watch_unref(watch);
+}
+
+in_server_watch *in_watch_notification_server(in_name_owner_callback callback, void *context,
+                                              GDestroyNotify release) {
+        in_server_watch *watch = g_new0(in_server_watch, 1);
+        g_autoptr(GError) error = NULL;
+
+        watch->references = 1;
+        watch->closure = in_closure_new(context, release);
+        watch->closure->callback.name_owner = callback;
+        watch->connection = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
+        if (!watch->connection) {
+                watch->answered = TRUE;
+                in_server_watch_report(watch, NULL);
+                return watch;
+        }
+        /* Subscribed before asking, so that no change between the answer and the subscription is missed. */
+        watch->subscription = g_dbus_connection_signal_subscribe(
+                watch->connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+                "/org/freedesktop/DBus", IN_NOTIFICATIONS_NAME, G_DBUS_SIGNAL_FLAGS_NONE, in_server_owner_changed,
+                in_server_watch_ref(watch), in_server_watch_unref);
+        watch->cancellable = g_cancellable_new();
+        /* G_MAXINT: no timeout. The bus always answers, and a timeout would leave a 25-s timer in the main context
+         * that wakes the idle thread once more after the answer (g_bus_watch_name() asks with the default). */
+        g_dbus_connection_call(watch->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                               "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", IN_NOTIFICATIONS_NAME),
+                               G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE, G_MAXINT, watch->cancellable,
+                               in_server_owner_answered, in_server_watch_ref(watch));
+        return watch;
+}
+
+void in_unwatch_notification_server(in_server_watch *watch) {
+        if (watch->cancellable)
+                g_cancellable_cancel(watch->cancellable);
+        if (watch->subscription)
+                g_dbus_connection_signal_unsubscribe(watch->connection, watch->subscription);
+        g_clear_pointer(&watch->closure, in_closure_free);
+        in_server_watch_unref(watch);
 }
 
 guint in_notification_get_id(NotifyNotification *notification) {

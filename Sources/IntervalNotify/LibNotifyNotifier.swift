@@ -195,7 +195,7 @@ private final class NotifierState {
     private var capabilities: Set<String>?
     /// The unique bus name of the server's process, as the bus watcher last told it.
     private var serverOwner: String?
-    private var serverWatch: guint = 0
+    private var serverWatch: OpaquePointer?
     /// A failure has been logged and nothing has succeeded since: stay quiet.
     private var failing = false
     /// The timers of the cues `LibNotifyNotifier.show(_:at:)` scheduled, by the cue's number, until they fire.
@@ -223,11 +223,11 @@ private final class NotifierState {
 
     deinit {
         // dispose() or abandon() ran first: neither a notification nor a watch can be left here.
-        assert(notification == nil && serverWatch == 0, "NotifierState released without dispose()")
+        assert(notification == nil && serverWatch == nil, "NotifierState released without dispose()")
     }
 
     func watchServer() {
-        guard serverWatch == 0 else {
+        guard serverWatch == nil else {
             return
         }
         let context = Unmanaged.passRetained(WeakStateBox(self)).toOpaque()
@@ -249,9 +249,9 @@ private final class NotifierState {
     func dispose() {
         for timer in scheduledTimers.values { in_main_context_cancel(nil, timer) }
         scheduledTimers = [:]
-        if serverWatch != 0 {
-            g_bus_unwatch_name(serverWatch)
-            serverWatch = 0
+        if let serverWatch {
+            in_unwatch_notification_server(serverWatch)
+            self.serverWatch = nil
         }
         dropNotification()
         currentCue = nil
@@ -260,7 +260,7 @@ private final class NotifierState {
     /// Forgets everything without touching GLib: the GLib thread has ended.
     func abandon() {
         notification = nil
-        serverWatch = 0
+        serverWatch = nil
     }
 
     func show(_ cue: WorkoutNotification) {

@@ -235,6 +235,20 @@ def test_stop_button_through_dunst_gives_reason_notification(activatable_daemon,
     assert get("State") == "idle"
 
 
+def test_a_notification_server_that_comes_back_shows_the_cue_again_at_once(activatable_daemon, notify_log):
+    """The daemon watches the server's name: a server that returns mid-segment gets the segment's cue at once, not at
+    the next change ten minutes later; and one that leaves is not asked to show anything."""
+    dunst = os.environ["INTERVALD_TEST_DUNST"]
+    start("10m run")
+    first = notify_log.wait_for(1)[0]
+    subprocess.run([dunst, "stop"], check=True, timeout=30)
+    subprocess.run([dunst, "start"], check=True, timeout=30)
+    again = wait_until(lambda: len(notify_log.entries()) >= 2 and notify_log.entries(), 10, "the cue shown again")
+    assert [(e["app"], e["summary"], e["body"]) for e in again] == [(first["app"], first["summary"], first["body"])] * 2
+    assert get("State") == "running"
+    call("Stop")
+
+
 def test_hooks_run_with_their_variables(activatable_daemon, daemon_config, tmp_path):
     out = tmp_path / "hooks.log"
     script = tmp_path / "hook.sh"

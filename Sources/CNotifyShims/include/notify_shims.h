@@ -38,11 +38,14 @@ void in_main_context_cancel(GMainContext *main_context, guint id);
 gulong in_notification_connect_closed(NotifyNotification *notification, in_closed_callback callback, void *context,
                                       GDestroyNotify release);
 
-/* Watches the owner of org.freedesktop.Notifications on the session bus (g_bus_watch_name() without
- * auto-start: watching never starts a server). Callbacks arrive in the thread-default main context of
- * the calling thread; the first one tells the current state (NULL owner if none, or if there is no
- * session bus). Stop with g_bus_unwatch_name() on the returned id; `release(context)` runs after. */
-guint in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
+/* Watches the owner of org.freedesktop.Notifications on the session bus, as g_bus_watch_name() without auto-start
+ * does (watching never starts a server), but without a timer left behind by its first question. Callbacks arrive
+ * in the thread-default main context of the calling thread; the first one tells the current state (NULL owner if
+ * none, or at once if there is no session bus). Stop on that thread with in_unwatch_notification_server();
+ * `release(context)` runs then, and no callback after it. */
+typedef struct in_server_watch in_server_watch;
+in_server_watch *in_watch_notification_server(in_name_owner_callback callback, void *context, GDestroyNotify release);
+void in_unwatch_notification_server(in_server_watch *watch);
 
 /* Names the calling thread, as ps and top show it; pthread_setname_np needs _GNU_SOURCE. */
 int in_set_current_thread_name(const char *name);
