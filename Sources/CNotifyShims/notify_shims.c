@@ -207,7 +207,11 @@ static void in_server_owner_changed(GDBusConnection *connection, const gchar *se
         in_server_watch *watch = data;
         const gchar *name, *old_owner, *new_owner;
 
-        (void) connection, (void) sender, (void) path, (void) interface, (void) signal;
+        (void) connection;
+        (void) sender;
+        (void) path;
+        (void) interface;
+        (void) signal;
         if (!watch->answered || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sss)")))
                 return;
         g_variant_get(parameters, "(&s&s&s)", &name, &old_owner, &new_owner);
