@@ -237,7 +237,7 @@ def test_stop_button_through_dunst_gives_reason_notification(activatable_daemon,
 
 def test_a_notification_server_that_comes_back_shows_the_cue_again_at_once(activatable_daemon, notify_log):
     """The daemon watches the server's name: a server that returns mid-segment gets the segment's cue at once, not at
-    the next change ten minutes later; and one that leaves is not asked to show anything."""
+    the next change ten minutes later, and the workout runs on."""
     dunst = os.environ["INTERVALD_TEST_DUNST"]
     start("10m run")
     first = notify_log.wait_for(1)[0]
